@@ -1,0 +1,66 @@
+// swift-tools-version:6.0
+// The package graph mirrors the clean-architecture layers, so the compiler enforces the
+// dependency rule: Core depends on nothing of ours; Data and Presentation depend only on Core;
+// Server depends on Core and Presentation (never on Data: repositories arrive through Core ports);
+// the executable is the only target that sees everything, because it is the composition root.
+import PackageDescription
+
+let package = Package(
+    name: "live-draw",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "live-draw", targets: ["LiveDraw"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+    ],
+    targets: [
+        // MARK: Core — entities, use cases, ports. Pure Swift: no I/O, no C of our own.
+        .target(
+            name: "DrawCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+
+        // MARK: Data — libcurl HTTP client, DTOs, mappers, repositories, adapters for Core ports.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        .target(name: "DrawData", dependencies: ["DrawCore", "CCurlShim"]),
+
+        // MARK: Presentation — domain events to wire messages. UI-agnostic.
+        .target(name: "DrawPresentation", dependencies: ["DrawCore"]),
+
+        // MARK: Server — libwebsockets transport, rooms, broadcast, HTTP API.
+        .systemLibrary(
+            name: "CLibWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+        .target(name: "CLwsShim", dependencies: ["CLibWebSockets"]),
+        .target(
+            name: "DrawServer",
+            dependencies: ["DrawCore", "DrawPresentation", "CLwsShim"]
+        ),
+
+        // MARK: Executable — composition root only.
+        .executableTarget(
+            name: "LiveDraw",
+            dependencies: [
+                "DrawCore", "DrawData", "DrawPresentation", "DrawServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "DrawCoreTests", dependencies: ["DrawCore"]),
+        .testTarget(name: "DrawDataTests", dependencies: ["DrawData", "DrawCore"]),
+        .testTarget(name: "DrawPresentationTests", dependencies: ["DrawPresentation", "DrawCore"]),
+        .testTarget(name: "DrawServerTests", dependencies: ["DrawServer", "DrawCore", "DrawPresentation"]),
+    ]
+)

@@ -1,0 +1,1 @@
+int clws_placeholder(void);

@@ -1,0 +1,76 @@
+/// When each round of a draw is shown, as offsets from the draw's start.
+///
+/// Timing belongs to the plan, not to the server: the server only waits for each offset.
+/// Round 1 shows at offset 0; each later round follows the previous one by that gap's interval;
+/// the result follows the last round by one more interval, so the drawn name holds for a beat.
+public struct RoundSchedule: Sendable, Hashable {
+    /// How the gaps between flips evolve.
+    public enum Pace: Sendable, Hashable {
+        /// Every gap is the same, like the original app's 400 ms.
+        case fixed(intervalMs: Int)
+        /// Gaps grow linearly from `firstMs` to `lastMs`, so the flipping slows towards the end.
+        /// Gap j (1-based, j = 1...rounds; gap j follows round j) is
+        /// `firstMs + (lastMs - firstMs) * (j - 1) / (rounds - 1)` in integer arithmetic
+        /// (truncating division); with one round, gap 1 is `firstMs`.
+        case decelerating(firstMs: Int, lastMs: Int)
+    }
+
+    /// How many rounds a draw has.
+    public let rounds: Int
+    /// How the gaps are computed.
+    public let pace: Pace
+
+    /// The seed app's behaviour: 10 rounds, 400 ms between flips.
+    public static let original = RoundSchedule(uncheckedRounds: 10, pace: .fixed(intervalMs: 400))
+
+    /// Limits that keep a draw watchable and the server's timers sane.
+    public static let roundLimit = 1...100
+    public static let intervalLimit = 0...60_000
+
+    /// Creates a schedule, or `nil` when rounds or intervals are outside the limits.
+    public init?(rounds: Int = 10, pace: Pace) {
+        guard RoundSchedule.roundLimit.contains(rounds) else { return nil }
+        switch pace {
+        case .fixed(let ms):
+            guard RoundSchedule.intervalLimit.contains(ms) else { return nil }
+        case .decelerating(let first, let last):
+            guard RoundSchedule.intervalLimit.contains(first), RoundSchedule.intervalLimit.contains(last) else {
+                return nil
+            }
+        }
+        self.init(uncheckedRounds: rounds, pace: pace)
+    }
+
+    private init(uncheckedRounds rounds: Int, pace: Pace) {
+        self.rounds = rounds
+        self.pace = pace
+    }
+
+    /// The gap after round `j` (1-based), in milliseconds.
+    public func gapMs(after j: Int) -> Int {
+        switch pace {
+        case .fixed(let ms):
+            return ms
+        case .decelerating(let first, let last):
+            guard rounds > 1 else { return first }
+            return first + (last - first) * (j - 1) / (rounds - 1)
+        }
+    }
+
+    /// Offsets of rounds 1...rounds from the start, in milliseconds. The first is always 0.
+    public var roundOffsetsMs: [Int] {
+        var offsets: [Int] = []
+        offsets.reserveCapacity(rounds)
+        var t = 0
+        for j in 1...rounds {
+            offsets.append(t)
+            t += gapMs(after: j)
+        }
+        return offsets
+    }
+
+    /// Offset of the result (`finished`), one gap after the last round.
+    public var finishOffsetMs: Int {
+        (roundOffsetsMs.last ?? 0) + gapMs(after: rounds)
+    }
+}
