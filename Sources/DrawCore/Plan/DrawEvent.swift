@@ -5,14 +5,14 @@
 /// job never to put `plan.seed` on the wire before `finished`.
 public enum DrawEvent: Sendable {
     /// Players are being fetched for a new draw.
-    case loading
-    /// The plan is fixed; round 1 follows at `plan.rounds[0].offsetMs`.
-    case started(DrawPlan)
+    case loading(at: Double)
+    /// The plan is fixed; round 1 follows at `startedAt + plan.rounds[0].offsetMs`.
+    case started(DrawPlan, startedAt: Double)
     /// Round `index` (0-based into `plan.rounds`) is being shown; `sentAtMs` is the wall clock
     /// when its fan-out started.
     case round(DrawPlan, index: Int, sentAtMs: Double)
     /// The draw ended as planned; the seed may now be revealed.
-    case finished(DrawPlan)
+    case finished(DrawPlan, startedAt: Double, finishedAt: Double)
     /// No draw could be planned (a source failed, or no players were left).
     case failed(DrawError)
     /// A running draw was stopped before its end (shutdown, storage failure); the seed is revealed

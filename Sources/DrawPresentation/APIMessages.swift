@@ -1,0 +1,40 @@
+/// Bodies of the HTTP API's JSON responses (docs/PROTOCOL.md section 5).
+public enum APIMessages {
+    /// `{"error":{"code":…,"message":…}}`.
+    public static func error(_ code: ClientErrorCode, message: String? = nil) -> [UInt8] {
+        var w = JSONWriter(capacity: 128)
+        w.beginObject()
+        w.key("error")
+        w.beginObject(); w.field("code", code.rawValue); w.field("message", message ?? code.defaultMessage); w.endObject()
+        w.endObject()
+        return w.bytes
+    }
+
+    /// `201` body for a new room. The host key appears here and nowhere else on the wire.
+    public static func roomCreated(room: String, hostKey: String) -> [UInt8] {
+        var w = JSONWriter(capacity: 200)
+        w.beginObject()
+        w.field("room", room)
+        w.field("hostKey", hostKey)
+        w.field("viewerUrl", viewerPath(room: room))
+        w.field("hostUrl", hostPath(room: room, hostKey: hostKey))
+        w.endObject()
+        return w.bytes
+    }
+
+    /// `202` body when a draw was accepted.
+    public static func drawAccepted(room: String) -> [UInt8] {
+        var w = JSONWriter(capacity: 64)
+        w.beginObject(); w.field("room", room); w.field("status", "loading"); w.endObject()
+        return w.bytes
+    }
+
+    /// `200` body of `GET /healthz`.
+    public static func health() -> [UInt8] { Array(#"{"status":"ok"}"#.utf8) }
+
+    /// The page path for viewers of `room`.
+    public static func viewerPath(room: String) -> String { "/?room=\(room)" }
+
+    /// The page path for the host: the key rides in the fragment, which browsers never send.
+    public static func hostPath(room: String, hostKey: String) -> String { "/?room=\(room)#key=\(hostKey)" }
+}

@@ -1,0 +1,55 @@
+/// Why a client's message was refused (`error` messages and HTTP error bodies share these codes).
+public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
+    case badJSON = "bad_json"
+    case unknownType = "unknown_type"
+    case binaryNotSupported = "binary_not_supported"
+    case rateLimited = "rate_limited"
+    case unauthorized = "unauthorized"
+    case forbidden = "forbidden"
+    case drawRunning = "draw_running"
+    case unknownRoom = "unknown_room"
+    case badRoomName = "bad_room_name"
+    case roomExists = "room_exists"
+    case bodyTooLarge = "body_too_large"
+    case methodNotAllowed = "method_not_allowed"
+    case notFound = "not_found"
+    case tooManyConnections = "too_many_connections"
+    case internalError = "internal_error"
+
+    /// The sentence sent when no more specific one applies.
+    public var defaultMessage: String {
+        switch self {
+        case .badJSON: return "The message is not a JSON object."
+        case .unknownType: return "Unknown message type; expected \"start\" or \"ping\"."
+        case .binaryNotSupported: return "Binary frames are not supported; send JSON text frames."
+        case .rateLimited: return "Too many messages; slow down."
+        case .unauthorized: return "A host key is required to start a draw."
+        case .forbidden: return "A valid host key is required to start a draw."
+        case .drawRunning: return "A draw is already running in this room."
+        case .unknownRoom: return "No such room."
+        case .badRoomName: return "Room names are 1 to 64 characters of a-z, 0-9 and '-'."
+        case .roomExists: return "A room with that name already exists."
+        case .bodyTooLarge: return "The request body is larger than allowed."
+        case .methodNotAllowed: return "That method is not allowed on this path."
+        case .notFound: return "Not found."
+        case .tooManyConnections: return "The server is at its connection limit; try again later."
+        case .internalError: return "The server failed to handle the request."
+        }
+    }
+
+    /// The HTTP status this code maps to in API responses.
+    public var httpStatus: Int {
+        switch self {
+        case .badJSON, .unknownType, .binaryNotSupported, .badRoomName: return 400
+        case .unauthorized: return 401
+        case .forbidden: return 403
+        case .unknownRoom, .notFound: return 404
+        case .methodNotAllowed: return 405
+        case .drawRunning, .roomExists: return 409
+        case .bodyTooLarge: return 413
+        case .rateLimited: return 429
+        case .tooManyConnections: return 503
+        case .internalError: return 500
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import DrawCore
+
+/// Everything the server can be told at startup. The executable fills it from command-line
+/// options and environment variables; tests fill it directly with short intervals and small limits.
+public struct ServerConfig: Sendable {
+    /// Interface to bind. Loopback by default: exposing the server is an explicit choice.
+    public var host: String = "127.0.0.1"
+    /// TCP port; 0 asks the OS for a free one (tests), read back from `LiveDrawServer.port`.
+    public var port: Int = 8080
+    /// Folder of the static page. Nothing outside it is ever served.
+    public var publicDir: String = "public"
+    /// Round timing of every draw.
+    public var schedule: RoundSchedule = .original
+    /// Largest inbound WebSocket message; larger ones close the connection with 1009.
+    public var maxMessageBytes: Int = 4096
+    /// Largest HTTP request body accepted by the API (413 beyond).
+    public var maxBodyBytes: Int = 16 * 1024
+    /// Messages that may wait for one client; past this it is closed as too slow (4408).
+    public var outboundQueueLimit: Int = 64
+    /// Total simultaneous connections (HTTP and WebSocket); beyond, new ones are refused with 503.
+    public var maxConnections: Int = 20_000
+    /// Browser origins allowed to open WebSockets; empty allows any (scripts send no Origin).
+    public var allowedOrigins: [String] = []
+    /// PEM certificate and key for TLS (wss/https); both or neither.
+    public var tlsCertPath: String?
+    public var tlsKeyPath: String?
+    /// Inbound messages per second per connection, and the burst allowance.
+    public var rateLimitPerSecond: Double = 20
+    public var rateLimitBurst: Double = 40
+    /// Bad messages a connection may send before it is closed with 1008.
+    public var maxStrikes: Int = 10
+    /// Seconds of silence before the server pings a WebSocket, and before it gives up on it.
+    public var idlePingSeconds: Int = 30
+    public var idleTimeoutSeconds: Int = 60
+    /// Minimum gap between two `presence` messages in one room.
+    public var presenceIntervalMs: Int = 250
+    /// Most rooms that may exist at once (creating more is refused).
+    public var maxRooms: Int = 10_000
+
+    public init() {}
+}
