@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.0.0"),
     ],
     targets: [
         // MARK: Core — entities, use cases, ports. Pure Swift: no I/O, no C of our own.
@@ -48,12 +50,23 @@ let package = Package(
         ),
 
         // MARK: Executable — composition root only.
+        // Option parsing and config mapping live in a library so that tests can import them.
+        .target(
+            name: "LiveDrawCLI",
+            dependencies: [
+                "DrawCore", "DrawServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "LiveDraw",
             dependencies: [
-                "DrawCore", "DrawData", "DrawPresentation", "DrawServer",
+                "DrawCore", "DrawData", "DrawPresentation", "DrawServer", "LiveDrawCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
 
@@ -62,5 +75,6 @@ let package = Package(
         .testTarget(name: "DrawDataTests", dependencies: ["DrawData", "DrawCore"]),
         .testTarget(name: "DrawPresentationTests", dependencies: ["DrawPresentation", "DrawCore"]),
         .testTarget(name: "DrawServerTests", dependencies: ["DrawServer", "DrawCore", "DrawPresentation"]),
+        .testTarget(name: "LiveDrawCLITests", dependencies: ["LiveDrawCLI", "DrawServer", "DrawCore"]),
     ]
 )
