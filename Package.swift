@@ -54,7 +54,7 @@ let package = Package(
         .target(
             name: "LiveDrawCLI",
             dependencies: [
-                "DrawCore", "DrawServer",
+                "DrawCore", "DrawData", "DrawServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -75,6 +75,6 @@ let package = Package(
         .testTarget(name: "DrawDataTests", dependencies: ["DrawData", "DrawCore"]),
         .testTarget(name: "DrawPresentationTests", dependencies: ["DrawPresentation", "DrawCore"]),
         .testTarget(name: "DrawServerTests", dependencies: ["DrawServer", "DrawCore", "DrawPresentation"]),
-        .testTarget(name: "LiveDrawCLITests", dependencies: ["LiveDrawCLI", "DrawServer", "DrawCore"]),
+        .testTarget(name: "LiveDrawCLITests", dependencies: ["LiveDrawCLI", "DrawServer", "DrawData", "DrawCore"]),
     ]
 )

@@ -1,4 +1,5 @@
 import DrawCore
+import DrawData
 import DrawServer
 import Foundation
 import Logging
@@ -15,7 +16,7 @@ public struct LaunchConfiguration: Sendable {
     public var usersURL: String
     public var lotteryURL: String
     /// Timeouts and size cap of those fetches.
-    public var fetch: FetchSettings
+    public var fetch: CurlHTTPClient.Configuration
     /// Least severe level logged.
     public var logLevel: Logger.Level
 
@@ -47,10 +48,10 @@ public struct LaunchConfiguration: Sendable {
         usersURL = try SourceURL.resolve(o.usersURL, option: "users-url", bundled: "users.json", paths: paths)
         lotteryURL = try SourceURL.resolve(o.lotteryURL, option: "lottery-url", bundled: "usersInLottery.json", paths: paths)
 
-        fetch = FetchSettings(
-            connectTimeoutMs: try Self.check(o.fetchConnectTimeoutMs, in: Limits.fetchTimeoutMs, "fetch-connect-timeout-ms"),
-            totalTimeoutMs: try Self.check(o.fetchTimeoutMs, in: Limits.fetchTimeoutMs, "fetch-timeout-ms"),
-            maxBytes: try Self.check(o.fetchMaxBytes, in: Limits.fetchMaxBytes, "fetch-max-bytes"))
+        fetch = CurlHTTPClient.Configuration(
+            connectTimeout: .milliseconds(try Self.check(o.fetchConnectTimeoutMs, in: Limits.fetchTimeoutMs, "fetch-connect-timeout-ms")),
+            totalTimeout: .milliseconds(try Self.check(o.fetchTimeoutMs, in: Limits.fetchTimeoutMs, "fetch-timeout-ms")),
+            maxResponseBytes: try Self.check(o.fetchMaxBytes, in: Limits.fetchMaxBytes, "fetch-max-bytes"))
         logLevel = o.logLevel.loggerLevel
     }
 

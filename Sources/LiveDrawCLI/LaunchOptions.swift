@@ -1,5 +1,6 @@
 import ArgumentParser
 import DrawCore
+import DrawData
 import DrawServer
 
 /// The command line of `live-draw`, as typed: raw values, no cross-checks.
@@ -26,6 +27,7 @@ public struct LaunchOptions: ParsableCommand {
 
     private static let server = ServerConfig()
     private static let schedule = RoundSchedule.original
+    private static let fetch = CurlHTTPClient.Configuration()
 
     @Option(help: "Interface to bind; loopback by default, 0.0.0.0 exposes the server. (env: LIVE_DRAW_HOST)")
     public var host: String = LaunchOptions.server.host
@@ -54,13 +56,13 @@ public struct LaunchOptions: ParsableCommand {
     public var decelerateToMs: Int?
 
     @Option(help: "Connect timeout for fetching a player list, in milliseconds. (env: LIVE_DRAW_FETCH_CONNECT_TIMEOUT_MS)")
-    public var fetchConnectTimeoutMs: Int = FetchSettings.defaults.connectTimeoutMs
+    public var fetchConnectTimeoutMs: Int = milliseconds(LaunchOptions.fetch.connectTimeout)
 
     @Option(help: "Total timeout for fetching a player list, in milliseconds. (env: LIVE_DRAW_FETCH_TIMEOUT_MS)")
-    public var fetchTimeoutMs: Int = FetchSettings.defaults.totalTimeoutMs
+    public var fetchTimeoutMs: Int = milliseconds(LaunchOptions.fetch.totalTimeout)
 
     @Option(help: "Largest player list accepted, in bytes. (env: LIVE_DRAW_FETCH_MAX_BYTES)")
-    public var fetchMaxBytes: Int = FetchSettings.defaults.maxBytes
+    public var fetchMaxBytes: Int = LaunchOptions.fetch.maxResponseBytes
 
     @Option(help: "Largest inbound WebSocket message, in bytes; larger ones close with 1009. (env: LIVE_DRAW_MAX_MESSAGE_BYTES)")
     public var maxMessageBytes: Int = LaunchOptions.server.maxMessageBytes
@@ -95,4 +97,9 @@ public struct LaunchOptions: ParsableCommand {
     ]
 
     public init() {}
+
+    /// Whole milliseconds of `d`, for showing the data layer's default timeouts as option defaults.
+    static func milliseconds(_ d: Duration) -> Int {
+        Int(d.components.seconds) * 1000 + Int(d.components.attoseconds / 1_000_000_000_000_000)
+    }
 }

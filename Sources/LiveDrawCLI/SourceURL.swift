@@ -1,3 +1,4 @@
+import DrawData
 import Foundation
 
 /// Checks a player-list URL at startup, so that a typo fails the launch instead of every draw.
@@ -38,7 +39,7 @@ enum SourceURL {
         for folder in folders {
             let path = (folder as NSString).appendingPathComponent(fileName)
             if FileManager.default.isReadableFile(atPath: path) {
-                return URL(fileURLWithPath: path).absoluteString
+                return FileURL.string(fromPath: path)
             }
         }
         throw ConfigurationError(

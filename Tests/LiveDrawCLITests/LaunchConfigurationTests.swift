@@ -1,4 +1,5 @@
 import DrawCore
+import DrawData
 import DrawServer
 import Foundation
 import LiveDrawCLI
@@ -34,7 +35,7 @@ struct LaunchConfigurationTests {
         #expect(c.server.tlsCertPath == nil && c.server.tlsKeyPath == nil)
         #expect(c.usersURL == "file://" + tree.root + "/defaults/users.json")
         #expect(c.lotteryURL == "file://" + tree.root + "/defaults/usersInLottery.json")
-        #expect(c.fetch == FetchSettings(connectTimeoutMs: 5_000, totalTimeoutMs: 15_000, maxBytes: 1_048_576))
+        #expect(c.fetch == CurlHTTPClient.Configuration(connectTimeout: .seconds(5), totalTimeout: .seconds(15), maxResponseBytes: 1_048_576))
         #expect(c.logLevel == .info)
     }
 
@@ -58,7 +59,7 @@ struct LaunchConfigurationTests {
         #expect(c.server.schedule == RoundSchedule(rounds: 5, pace: .decelerating(firstMs: 100, lastMs: 500)))
         #expect(c.usersURL == "https://example.com/u.json")
         #expect(c.lotteryURL == "http://example.com/l.json")
-        #expect(c.fetch == FetchSettings(connectTimeoutMs: 250, totalTimeoutMs: 900, maxBytes: 2048))
+        #expect(c.fetch == CurlHTTPClient.Configuration(connectTimeout: .milliseconds(250), totalTimeout: .milliseconds(900), maxResponseBytes: 2048))
         #expect(c.server.maxMessageBytes == 512)
         #expect(c.server.outboundQueueLimit == 8)
         #expect(c.server.maxConnections == 10)
