@@ -163,8 +163,10 @@ int ldlws_header_length(struct lws *wsi, enum lws_token_indexes token) {
     return lws_hdr_total_length(wsi, token);
 }
 
-int ldlws_http_respond(struct lws *wsi, unsigned int status, const char *content_type,
-                       const unsigned char *body, size_t len) {
+/* Builds status line, lws' security headers, Content-Type, Content-Length, Cache-Control and the
+ * body into one buffer and sends it with one lws_write. */
+static int respond(struct lws *wsi, unsigned int status, const char *content_type,
+                   const unsigned char *body, size_t len, int refusing_upgrade) {
     /* Headers are at most ~1 KiB (lws' security headers are the bulk); the body follows them
      * in the same buffer so the whole response is one lws_write. */
     const size_t header_room = 2048;
@@ -176,6 +178,15 @@ int ldlws_http_respond(struct lws *wsi, unsigned int status, const char *content
     if (lws_add_http_common_headers(wsi, status, content_type, (lws_filepos_t)len, &p, end)) goto out;
     if (lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
                                      (const unsigned char *)"no-store", 8, &p, end)) goto out;
+    if (refusing_upgrade) {
+        /* lws learns the request's HTTP version only after the upgrade decision, so its status
+         * line says HTTP/1.0 here; a WebSocket handshake is always HTTP/1.1, and clients
+         * (browsers, Python websockets) reject a 1.0 answer as malformed instead of reading the
+         * status.  The connection is not reused after a refusal. */
+        if (!memcmp(start, "HTTP/1.0 ", 9)) start[7] = '1';
+        if (lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION,
+                                         (const unsigned char *)"close", 5, &p, end)) goto out;
+    }
     if (lws_finalize_http_header(wsi, &p, end)) goto out;
     if (len) memcpy(p, body, len);
     p += len;
@@ -186,6 +197,16 @@ int ldlws_http_respond(struct lws *wsi, unsigned int status, const char *content
 out:
     free(buf);
     return rc;
+}
+
+int ldlws_http_respond(struct lws *wsi, unsigned int status, const char *content_type,
+                       const unsigned char *body, size_t len) {
+    return respond(wsi, status, content_type, body, len, 0);
+}
+
+int ldlws_http_refuse_upgrade(struct lws *wsi, unsigned int status, const char *content_type,
+                              const unsigned char *body, size_t len) {
+    return respond(wsi, status, content_type, body, len, 1);
 }
 
 int ldlws_http_serve_file(struct lws *wsi, const char *path, const char *content_type) {

@@ -12,7 +12,7 @@ extension LiveDrawServer {
     func confirmUpgrade(_ wsi: OpaquePointer, upgrade: String) -> Int32 {
         guard upgrade.lowercased() == "websocket" else { return -1 } // h2c and friends: no
         func refuse(_ code: ClientErrorCode, _ message: String? = nil) -> Int32 {
-            Lws.respond(wsi, .json(code.httpStatus, APIMessages.error(code, message: message))) ? 1 : -1
+            Lws.refuseUpgrade(wsi, .json(code.httpStatus, APIMessages.error(code, message: message))) ? 1 : -1
         }
         if shuttingDown { return refuse(.shuttingDown) }
         if openConnections.count > config.maxConnections { return refuse(.tooManyConnections) }
@@ -20,6 +20,12 @@ extension LiveDrawServer {
         if !config.allowedOrigins.isEmpty, let origin = Lws.header(wsi, WSI_TOKEN_ORIGIN),
            !config.allowedOrigins.contains(origin) {
             return refuse(.forbidden, "This origin may not open WebSockets on this server.")
+        }
+        // lws would hang up without a word on a handshake whose offered subprotocols are all
+        // unknown; say why instead. No offer at all is fine (v1).
+        if let offered = Lws.header(wsi, WSI_TOKEN_PROTOCOL),
+           !offered.split(separator: ",").contains(where: { String($0).trimmingBlanks() == WireMessages.subprotocol }) {
+            return refuse(.unsupportedSubprotocol)
         }
         return 0
     }

@@ -107,6 +107,10 @@ int ldlws_header_length(struct lws *wsi, enum lws_token_indexes token);
  *  then the body: all in one lws_write.  0 on success. */
 int ldlws_http_respond(struct lws *wsi, unsigned int status, const char *content_type,
                        const unsigned char *body, size_t len);
+/** The same, from HTTP_CONFIRM_UPGRADE: answers a refused WebSocket handshake with an
+ *  HTTP/1.1 status and "Connection: close" (then return 1 from the callback). */
+int ldlws_http_refuse_upgrade(struct lws *wsi, unsigned int status, const char *content_type,
+                              const unsigned char *body, size_t len);
 /** Streams a file with lws' own file server (security headers included).  Returns lws'
  *  value: < 0 close, > 0 finished, 0 in progress. */
 int ldlws_http_serve_file(struct lws *wsi, const char *path, const char *content_type);

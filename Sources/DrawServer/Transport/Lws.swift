@@ -38,6 +38,14 @@ enum Lws {
         }
     }
 
+    /// Answers a WebSocket handshake with an HTTP error instead of upgrading.
+    static func refuseUpgrade(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Bool {
+        response.body.withUnsafeBufferPointer { body in
+            ldlws_http_refuse_upgrade(wsi, UInt32(response.status), response.contentType,
+                                      body.baseAddress, body.count) == 0
+        }
+    }
+
     private static func withBuffer(_ size: Int, _ fill: (UnsafeMutablePointer<CChar>, Int32) -> Int32) -> String? {
         var buf = [CChar](repeating: 0, count: size)
         let n = buf.withUnsafeMutableBufferPointer { fill($0.baseAddress!, Int32(size)) }

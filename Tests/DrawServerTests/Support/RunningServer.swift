@@ -49,6 +49,7 @@ final class RunningServer: @unchecked Sendable {
         var config = ServerConfig()
         config.port = 0
         config.publicDir = publicDir.path
+        config.presenceIntervalMs = 50
         config.schedule = RoundSchedule(rounds: 10, pace: .fixed(intervalMs: 20))!
         config.shutdownGraceMs = 500
         configure(&config)

@@ -22,8 +22,13 @@ final class TestSocket {
     private var buffer: [UInt8] = []
     private(set) var eof = false
 
-    init(port: Int, timeoutSeconds: Int = 5) throws {
+    /// - Parameter receiveBuffer: a small SO_RCVBUF makes a client that stops reading back up
+    ///   the server quickly (slow-client tests).
+    init(port: Int, timeoutSeconds: Int = 5, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -14,8 +14,9 @@ final class TestWebSocket {
     let subprotocol: String?
 
     /// Connects and upgrades. Throws `HandshakeRefused` with the HTTP status when refused.
-    init(port: Int, path: String, subprotocol offer: String? = nil, origin: String? = nil) throws {
-        socket = try TestSocket(port: port)
+    init(port: Int, path: String, subprotocol offer: String? = nil, origin: String? = nil,
+         receiveBuffer: Int32? = nil) throws {
+        socket = try TestSocket(port: port, receiveBuffer: receiveBuffer)
         var key = [UInt8](repeating: 0, count: 16)
         for i in key.indices { key[i] = UInt8.random(in: 0...255) }
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -32,7 +33,7 @@ final class TestWebSocket {
             .map { String($0.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces) }
     }
 
-    struct HandshakeRefused: Error { let status: Int }
+    struct HandshakeRefused: Error, Equatable { let status: Int }
 
     /// Sends a masked frame (clients must mask).
     func send(opcode: UInt8, _ payload: [UInt8], fin: Bool = true) throws {
@@ -85,6 +86,21 @@ final class TestWebSocket {
                 guard fin else { continue }
                 return messageOpcode == 2 ? .binary(message) : .text(String(decoding: message, as: UTF8.self))
             }
+        }
+    }
+
+    /// Reads until a close frame arrives and returns its code (nil: closed without one).
+    func receiveClose() throws -> (code: Int?, reason: String) {
+        while true {
+            if case .close(let code, let reason) = try receive() { return (code, reason) }
+        }
+    }
+
+    /// Reads messages until one of `type` arrives (skipping others) and returns it.
+    func receive(type: String) throws -> [String: Any] {
+        while true {
+            let m = try receiveJSON()
+            if m["type"] as? String == type { return m }
         }
     }
 
