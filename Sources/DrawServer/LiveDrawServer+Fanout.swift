@@ -16,7 +16,9 @@ extension LiveDrawServer {
         var i = 0
         while i < room.members.count {
             let client = room.members[i]
-            if client.backlog > limit {
+            // Members already closing with drainRoom (shutdown) are never re-judged: they are on
+            // their way out and the close deadline bounds them.
+            if client.closing == nil, client.backlog > limit {
                 closeTooSlow(client) // swap-removes it: index i now holds another member
                 continue
             }
@@ -43,9 +45,14 @@ extension LiveDrawServer {
         if message == nil, let room = client.room, client.closing?.drainRoom ?? true,
            client.cursor < room.ring.nextSeq {
             // A member's backlog never exceeds the ring's capacity (it would have been closed),
-            // so the message is still there.
+            // so the message is still there — except for a client draining before its
+            // shutdown close, which then simply goes on to its close.
             message = room.ring.element(at: client.cursor)
             client.cursor += 1
+            if message == nil, client.closing == nil {
+                closeTooSlow(client)
+                return 0
+            }
         }
         if let message {
             guard message.write(to: client.wsi) else { return -1 }
@@ -74,6 +81,7 @@ extension LiveDrawServer {
     }
 
     func closeTooSlow(_ client: ClientConnection) {
+        guard client.closing == nil else { return }
         metrics.slowClientDisconnected()
         logger.debug("closing slow client", metadata: ["room": "\(client.room?.name ?? "-")"])
         client.privateQueue.removeAll()

@@ -9,7 +9,9 @@ import Testing
 ///     LIVEDRAW_SERVE_SECONDS=600 LIVEDRAW_PORT=8080 LIVEDRAW_PUBLIC=public \
 ///       swift test --filter ManualServeTests
 ///
-/// It prints the lobby host key, then serves with the default (400 ms) schedule.
+/// It prints the lobby host key (`--verbose` shows it), then serves with the default (400 ms)
+/// schedule. Optional: LIVEDRAW_TLS_CERT / LIVEDRAW_TLS_KEY (PEM files), LIVEDRAW_IDLE_PING /
+/// LIVEDRAW_IDLE_TIMEOUT (seconds).
 @Suite struct ManualServeTests {
     static let seconds = ProcessInfo.processInfo.environment["LIVEDRAW_SERVE_SECONDS"].flatMap(Double.init)
 
@@ -20,8 +22,12 @@ import Testing
             config.schedule = .original
             config.shutdownGraceMs = 2000
             if let dir = env["LIVEDRAW_PUBLIC"] { config.publicDir = dir }
+            config.tlsCertPath = env["LIVEDRAW_TLS_CERT"]
+            config.tlsKeyPath = env["LIVEDRAW_TLS_KEY"]
+            if let s = env["LIVEDRAW_IDLE_PING"].flatMap(Int.init) { config.idlePingSeconds = s }
+            if let s = env["LIVEDRAW_IDLE_TIMEOUT"].flatMap(Int.init) { config.idleTimeoutSeconds = s }
         })
-        print("live-draw test server on http://127.0.0.1:\(running.port)  lobby host key: \(running.lobbyKey)")
+        FileHandle.standardError.write(Data("live-draw test server on http://127.0.0.1:\(running.port)  lobby host key: \(running.lobbyKey)\n".utf8))
         Thread.sleep(forTimeInterval: Self.seconds ?? 0)
         #expect(running.stop())
     }

@@ -141,3 +141,44 @@ import Testing
         #expect(running.waitForRunToReturn(timeout: 10))
     }
 }
+
+/// Connection-level limits: total connections and inbound frame size across fragments.
+@Suite(.serialized) struct ServerConnectionLimitTests {
+    @Test func connectionsBeyondTheLimitGet503() throws {
+        let running = try RunningServer { $0.maxConnections = 2 }
+        defer { running.stop() }
+        let a = try TestWebSocket(port: running.port, path: "/ws/lobby")
+        _ = try a.receive(type: "snapshot")
+        #expect(try TestHTTP.request(port: running.port, "GET", "/healthz").status == 200)
+        let b = try TestWebSocket(port: running.port, path: "/ws/lobby")
+        _ = try b.receive(type: "snapshot")
+        let refused = try TestHTTP.request(port: running.port, "GET", "/healthz")
+        #expect(refused.status == 503)
+        #expect(refused.text.contains("too_many_connections"))
+        #expect(throws: TestWebSocket.HandshakeRefused(status: 503)) {
+            _ = try TestWebSocket(port: running.port, path: "/ws/lobby")
+        }
+    }
+
+    @Test func aMessageOverTheLimitAcrossFragmentsCloses1009() throws {
+        let running = try RunningServer { $0.maxMessageBytes = 100 }
+        defer { running.stop() }
+        let ws = try TestWebSocket(port: running.port, path: "/ws/lobby")
+        _ = try ws.receive(type: "snapshot")
+        // Each fragment is small; together they pass the limit.
+        try ws.send(opcode: 1, Array(repeating: UInt8(ascii: " "), count: 60), fin: false)
+        try ws.send(opcode: 0, Array(repeating: UInt8(ascii: " "), count: 60), fin: true)
+        #expect(try ws.receiveClose().code == 1009)
+    }
+
+    @Test func fragmentsWithinTheLimitAreReassembled() throws {
+        let running = try RunningServer { $0.maxMessageBytes = 100 }
+        defer { running.stop() }
+        let ws = try TestWebSocket(port: running.port, path: "/ws/lobby")
+        _ = try ws.receive(type: "snapshot")
+        try ws.send(opcode: 1, Array(#"{"type":"pi"#.utf8), fin: false)
+        try ws.send(opcode: 0, Array(#"ng","id":42}"#.utf8), fin: true)
+        let pong = try ws.receive(type: "pong")
+        #expect(pong["id"] as? Int == 42)
+    }
+}
