@@ -68,7 +68,11 @@ let package = Package(
         .testTarget(name: "DrawPresentationTests", dependencies: ["DrawPresentation", "DrawCore"]),
         .testTarget(
             name: "DrawServerTests",
-            dependencies: ["DrawServer", "DrawCore", "DrawPresentation", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "DrawServer", "DrawCore", "DrawPresentation",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
         ),
     ]
 )

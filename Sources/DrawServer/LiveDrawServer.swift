@@ -102,7 +102,9 @@ public final class LiveDrawServer: @unchecked Sendable {
                                             "tls": "\(config.tlsCertPath != nil)"])
     }
 
-    /// Runs the service loop on the calling thread until shutdown completes. Call it once.
+    /// Runs the service loop on the calling thread until shutdown completes. Call it once,
+    /// from a plain thread (the main thread, a `Thread`), not from inside a Swift task: it
+    /// blocks, and `loadPlayers` runs as a task that needs a free thread of the cooperative pool.
     public func run() {
         let first = runClaim.withLock { () -> Bool in
             defer { runClaimed = true }
