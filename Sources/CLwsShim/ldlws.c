@@ -23,7 +23,13 @@ struct ldlws_timer {
     void *owner;
 };
 
-static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+static char *dup_or_null(const char *s) {
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
 
 static void free_server(ldlws_server *s) {
     free(s->iface);
@@ -42,6 +48,12 @@ ldlws_server *ldlws_create(const ldlws_config *cfg) {
     s->subprotocol = dup_or_null(cfg->subprotocol);
     s->cert = dup_or_null(cfg->tls_cert_path);
     s->key = dup_or_null(cfg->tls_key_path);
+    /* A failed copy must not silently widen the bind (NULL iface = all interfaces) or drop TLS. */
+    if ((cfg->iface && !s->iface) || (cfg->subprotocol && !s->subprotocol) ||
+        (cfg->tls_cert_path && !s->cert) || (cfg->tls_key_path && !s->key)) {
+        free_server(s);
+        return NULL;
+    }
 
     /* protocols[0] is the vhost default: it gets plain HTTP and every ws upgrade that names no
      * subprotocol.  protocols[1] is the named subprotocol, so lws echoes it when offered.

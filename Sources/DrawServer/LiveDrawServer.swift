@@ -124,7 +124,8 @@ public final class LiveDrawServer: @unchecked Sendable {
     }
 
     /// Begins a graceful shutdown; `run()` returns when it is done. Safe from any thread
-    /// (a signal-handling thread, a test), any number of times.
+    /// (a signal-handling thread or `DispatchSource`, a test), any number of times — but not
+    /// from inside a raw C signal handler: it takes a lock.
     public func stop() {
         inbox.post(.shutdown)
     }
@@ -152,9 +153,10 @@ public final class LiveDrawServer: @unchecked Sendable {
     }
 
     private func createLws() -> OpaquePointer? {
-        // "0.0.0.0" and "::" mean all interfaces, which lws spells as no iface at all.
+        // "0.0.0.0" and "::" mean all interfaces, which lws spells as no iface at all. lws takes
+        // an interface name or a numeric address, not a host name: "localhost" is loopback.
         let allInterfaces = config.host.isEmpty || config.host == "0.0.0.0" || config.host == "::"
-        let iface: String? = allInterfaces ? nil : config.host
+        let iface: String? = allInterfaces ? nil : (config.host == "localhost" ? "127.0.0.1" : config.host)
         var c = ldlws_config()
         c.port = Int32(config.port)
         c.ipv4_only = config.host.contains(":") ? 0 : 1

@@ -12,7 +12,7 @@ extension RealSocketTests {
     ///
     /// It prints the lobby host key (`--verbose` shows it), then serves with the default (400 ms)
     /// schedule. Optional: LIVEDRAW_TLS_CERT / LIVEDRAW_TLS_KEY (PEM files), LIVEDRAW_IDLE_PING /
-    /// LIVEDRAW_IDLE_TIMEOUT (seconds).
+    /// LIVEDRAW_IDLE_TIMEOUT (seconds), LIVEDRAW_HOST (bind address).
     @Suite struct ManualServeTests {
         static let seconds = ProcessInfo.processInfo.environment["LIVEDRAW_SERVE_SECONDS"].flatMap(Double.init)
 
@@ -20,6 +20,7 @@ extension RealSocketTests {
             let env = ProcessInfo.processInfo.environment
             let running = try RunningServer(configure: { config in
                 config.port = env["LIVEDRAW_PORT"].flatMap(Int.init) ?? 8080
+                if let host = env["LIVEDRAW_HOST"] { config.host = host }
                 config.schedule = .original
                 config.shutdownGraceMs = 2000
                 if let dir = env["LIVEDRAW_PUBLIC"] { config.publicDir = dir }
@@ -28,7 +29,7 @@ extension RealSocketTests {
                 if let s = env["LIVEDRAW_IDLE_PING"].flatMap(Int.init) { config.idlePingSeconds = s }
                 if let s = env["LIVEDRAW_IDLE_TIMEOUT"].flatMap(Int.init) { config.idleTimeoutSeconds = s }
             })
-            FileHandle.standardError.write(Data("live-draw test server on http://127.0.0.1:\(running.port)  lobby host key: \(running.lobbyKey)\n".utf8))
+            FileHandle.standardError.write(Data("live-draw test server on port \(running.port)  lobby host key: \(running.lobbyKey)\n".utf8))
             Thread.sleep(forTimeInterval: Self.seconds ?? 0)
             #expect(running.stop())
         }
