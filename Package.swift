@@ -46,7 +46,11 @@ let package = Package(
         .target(name: "CLwsShim", dependencies: ["CLibWebSockets"]),
         .target(
             name: "DrawServer",
-            dependencies: ["DrawCore", "DrawPresentation", "CLwsShim"]
+            dependencies: [
+                "DrawCore", "DrawPresentation", "CLwsShim",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
         ),
 
         // MARK: Executable — composition root only.
@@ -74,7 +78,14 @@ let package = Package(
         .testTarget(name: "DrawCoreTests", dependencies: ["DrawCore"]),
         .testTarget(name: "DrawDataTests", dependencies: ["DrawData", "DrawCore"]),
         .testTarget(name: "DrawPresentationTests", dependencies: ["DrawPresentation", "DrawCore"]),
-        .testTarget(name: "DrawServerTests", dependencies: ["DrawServer", "DrawCore", "DrawPresentation"]),
+        .testTarget(
+            name: "DrawServerTests",
+            dependencies: [
+                "DrawServer", "DrawCore", "DrawPresentation",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
         .testTarget(name: "LiveDrawCLITests", dependencies: ["LiveDrawCLI", "DrawServer", "DrawData", "DrawCore"]),
     ]
 )
