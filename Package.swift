@@ -67,7 +67,6 @@ let package = Package(
             name: "LiveDraw",
             dependencies: [
                 "DrawCore", "DrawData", "DrawPresentation", "DrawServer", "LiveDrawCLI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
