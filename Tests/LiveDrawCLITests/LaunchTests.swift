@@ -53,4 +53,10 @@ struct LaunchTests {
     @Test func theErrorLineIsAlwaysOneLine() {
         #expect(Launch.errorLine("first\nsecond") == "live-draw: error: first second")
     }
+
+    @Test func allowedValuesBecomeACommaList() throws {
+        #expect(failure(decide(["--log-level", "loud"], in: try TempTree()))?.line
+            == "live-draw: error: The value 'loud' is invalid for '--log-level <log-level>'. "
+            + "Please provide one of the following: trace, debug, info, notice, warning, error, critical")
+    }
 }
