@@ -41,9 +41,8 @@ struct LiveDrawApp {
         logger.info("player lists", metadata: ["users": "\(configuration.usersURL)",
                                                "lottery": "\(configuration.lotteryURL)"])
 
-        let signals = ShutdownSignals(logger: logger) { server.stop() }
+        ShutdownSignals.watch(logger: logger) { server.stop() }
         server.run()
-        signals.cancel()
         return 0
     }
 

@@ -4,6 +4,7 @@ import LiveDrawCLI
 // Entry point: decide from argv and the environment, then either print and exit or run.
 // Every way out before the server runs is one line and a non-zero code (no stack trace): the
 // operator needs the reason, not where in our code it was noticed.
+ShutdownSignals.blockBeforeAnyThreadStarts()
 switch Launch.decide(arguments: Array(CommandLine.arguments.dropFirst()),
                      environment: ProcessInfo.processInfo.environment,
                      paths: .ofCurrentProcess()) {
