@@ -7,6 +7,7 @@ import { findRecord, verifyRecord } from './verify.js';
 
 const el = {
   report: byId('verify-report'), result: byId('verify-result'), items: byId('verify-items'),
+  drawId: byId('verify-draw-id'),
   copy: byId('copy-record'), copied: byId('copy-record-done'),
   input: byId('verify-input'), inputButton: byId('verify-input-button'),
 };
@@ -39,7 +40,8 @@ export async function verifyAndShow(record, evidence = {}) {
   const id = ++runId;
   shownRecord = record;
   show(el.report, true);
-  setStatus('running', `Checking draw ${record.drawId ?? ''}…`);
+  setStatus('running', 'Checking…');
+  setText(el.drawId, `Draw ${record.drawId ?? '?'}`);
   el.items.replaceChildren();
   setText(el.copied, '');
   let report;
@@ -50,9 +52,11 @@ export async function verifyAndShow(record, evidence = {}) {
     return;
   }
   if (id !== runId) return;
+  const failed = report.items.filter((item) => !item.ok).length;
   setStatus(report.ok ? 'ok' : 'mismatch', report.ok
-    ? `Verified: draw ${report.drawId} is exactly what its seed produces.`
-    : `Mismatch: draw ${report.drawId} does not match its own record.`);
+    ? `Verified: all ${report.items.length} checks match.`
+    : `Mismatch: ${failed} of ${report.items.length} checks fail. Do not trust this draw.`);
+  setText(el.drawId, `Draw ${report.drawId}`);
   el.items.replaceChildren(...report.items.map(itemElement));
 }
 
@@ -67,6 +71,7 @@ function showError(message) {
   runId++;
   show(el.report, true);
   setStatus('error', `Cannot verify: ${message}`);
+  setText(el.drawId, '');
   el.items.replaceChildren();
 }
 
@@ -87,9 +92,12 @@ function itemElement(item) {
   const label = document.createElement('span');
   label.className = 'label';
   label.textContent = item.label;
-  const detail = document.createElement('span');
-  detail.className = 'detail';
-  detail.textContent = item.detail;
-  li.append(mark, label, detail);
+  li.append(mark, label);
+  if (item.detail) {
+    const detail = document.createElement('span');
+    detail.className = 'detail';
+    detail.textContent = item.detail;
+    li.append(detail);
+  }
   return li;
 }

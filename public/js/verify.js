@@ -95,8 +95,7 @@ export async function verifyRecord(record, { seen = null, announcedCommitment = 
     const shown = seen?.get(i + 1);
     const ok = claimed === index && (shown === undefined || shown === index);
     add(`round-${i + 1}`, `Round ${i + 1}: ${nameAt(entrants, index)}`, ok,
-      ok ? (shown === undefined ? 'Recomputed pick matches' : 'Matches the record and what was shown')
-        : `Recomputed ${nameAt(entrants, index)}; record says ${nameAt(entrants, claimed)}`
+      ok ? '' : `Recomputed ${nameAt(entrants, index)}; record says ${nameAt(entrants, claimed)}`
           + (shown === undefined ? '' : `; shown ${nameAt(entrants, shown)}`));
   });
   add('outcome', outcomeLabel(entrants[picks[picks.length - 1]]), outcomeMatches(record, entrants[picks[picks.length - 1]]),

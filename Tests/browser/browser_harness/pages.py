@@ -38,17 +38,28 @@ def set_viewport(driver, size, mobile=None):
         "mobile": width < 600 if mobile is None else mobile})
 
 
+def emulate_media(driver, **features):
+    """emulate_media(driver, prefers_reduced_motion='reduce'): CSS media features as a user sets them."""
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+        {"name": name.replace("_", "-"), "value": value} for name, value in features.items()]})
+
+
 # Installed into the page by the tests: records what the page showed, in order, so a test can
 # check every round appeared even when rounds are 100 ms apart. It only observes the DOM.
 RECORDER = """
 if (!window.__seen) {
-  const seen = window.__seen = {phases: [], counters: [], banners: []};
+  const seen = window.__seen = {phases: [], counters: [], banners: [], said: [], flipAnimations: []};
   const q = (id) => document.querySelector(`[data-testid="${id}"]`);
   const note = () => {
     const phase = q('stage').dataset.phase, counter = q('round-counter').textContent;
     const banner = q('banner').hidden ? '' : q('banner').dataset.reason;
     if (seen.phases.at(-1) !== phase) seen.phases.push(phase);
-    if (phase === 'live' && seen.counters.at(-1) !== counter) seen.counters.push(counter);
+    if (phase === 'live' && seen.counters.at(-1) !== counter) {
+      seen.counters.push(counter);
+      seen.flipAnimations.push(q('current-name').getAnimations().length);
+    }
+    const said = q('announcer').textContent;
+    if (said && seen.said.at(-1) !== said) seen.said.push(said);
     if (seen.banners.at(-1) !== banner) seen.banners.push(banner);
   };
   new MutationObserver(note).observe(document.body,
@@ -106,12 +117,14 @@ class DrawPage:
                   "the verify panel to finish", timeout)
         return self.el("verify-result").get_attribute("data-status")
 
+    # Lists are re-rendered as a whole, so they are read in one script call, never element by element.
     def verify_items(self):
-        return {li.get_attribute("data-item"): li.get_attribute("data-ok") == "true"
-                for li in self.el("verify-items").find_elements(By.TAG_NAME, "li")}
+        return self.driver.execute_script("""return Object.fromEntries([...document.querySelectorAll(
+            '[data-testid="verify-items"] li')].map((li) => [li.dataset.item, li.dataset.ok === 'true']))""")
 
     def round_history(self):
-        return [li.text for li in self.el("round-history").find_elements(By.TAG_NAME, "li")]
+        return self.driver.execute_script("""return [...document.querySelectorAll(
+            '[data-testid="round-history"] li')].map((li) => li.textContent)""")
 
     def severe_console_errors(self):
         return [e["message"] for e in self.driver.get_log("browser") if e["level"] == "SEVERE"]

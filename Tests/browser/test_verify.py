@@ -1,0 +1,114 @@
+"""The verify panel: every pick recomputed in the browser with WebCrypto, and tampering caught."""
+import json
+
+# docs/FAIRNESS.md's worked example.
+EXAMPLE = {
+    "drawId": "00112233445566778899aabbccddeeff",
+    "seed": bytes(range(32)).hex(),
+    "commitment": "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd",
+    "entrantsHash": "f150c8a68934acd5919016c321349010d893a4069c790a19faf8ff4548e506b2",
+    "entrants": [
+        {"userId": 10, "name": "Jack Alexy", "username": "JAlex", "regDate": "2020-10-19", "void": False},
+        {"userId": 22, "name": "Mr. Hashemi", "username": "Hashaaa", "regDate": "2019-08-19", "void": False},
+        {"userId": 4, "name": "Mack", "username": "mackMack13", "regDate": "2018-10-02", "void": False},
+        {"userId": 182, "name": "Mohsen", "username": "AghaMohsen", "regDate": "2020-04-12", "void": True},
+    ],
+    "picks": [3, 0, 2, 1, 2, 3, 0, 0, 2, 2],
+    "rounds": 10,
+    "outcome": "winner",
+}
+EXAMPLE["drawn"] = EXAMPLE["winner"] = EXAMPLE["entrants"][2]
+
+RUN_MODULE = """
+const [record, done] = arguments;
+import('/js/verify.js').then(async (v) => {
+  const seed = v.hexToBytes(record.seed);
+  done({
+    picks: await v.computePicks(seed, record.drawId, record.entrants.length, 10),
+    commitment: await v.sha256Hex(seed),
+    entrantsHash: await v.sha256Hex(new TextEncoder().encode(v.canonicalEntrants(record.entrants))),
+    report: await v.verifyRecord(record),
+  });
+}, (e) => done({error: String(e)}));
+"""
+
+
+def tampered(record, **changes):
+    return json.dumps({**record, **changes})
+
+
+def paste_and_verify(page, text):
+    if not page.visible("verify-input"):
+        page.driver.find_element("css selector", "#verify-other summary").click()
+    field = page.el("verify-input")
+    field.clear()
+    page.driver.execute_script("arguments[0].value = arguments[1]", field, text)  # send_keys is slow on 4 KB
+    page.el("verify-input-button").click()
+    return page.verify_status()
+
+
+def test_worked_example_recomputes_in_the_browser(open_page):
+    page = open_page()
+    out = page.driver.execute_async_script(RUN_MODULE, EXAMPLE)
+    assert "error" not in out, out
+    assert out["picks"] == EXAMPLE["picks"]
+    assert out["commitment"] == EXAMPLE["commitment"]
+    assert out["entrantsHash"] == EXAMPLE["entrantsHash"]
+    assert out["report"]["ok"] is True
+    assert len(out["report"]["items"]) == 2 + 10 + 1
+
+
+def test_example_pasted_by_a_user_verifies_and_tampering_is_caught(open_page):
+    page = open_page()
+    assert paste_and_verify(page, json.dumps(EXAMPLE)) == "ok"
+    assert all(page.verify_items().values())
+
+    assert paste_and_verify(page, tampered(EXAMPLE, seed="ff" + EXAMPLE["seed"][2:])) == "mismatch"
+    items = page.verify_items()
+    assert items["commitment"] is False
+    assert items["entrants"] is True
+    assert not all(items[f"round-{r}"] for r in range(1, 11))
+
+    renamed = [dict(EXAMPLE["entrants"][0], name="Jack Alexy Jr"), *EXAMPLE["entrants"][1:]]
+    assert paste_and_verify(page, tampered(EXAMPLE, entrants=renamed)) == "mismatch"
+    assert page.verify_items()["entrants"] is False
+
+    assert paste_and_verify(page, tampered(EXAMPLE, outcome="void", winner=None)) == "mismatch"
+    assert page.verify_items()["outcome"] is False
+
+    assert paste_and_verify(page, "{not json") == "error"
+
+
+def test_real_draw_verifies_including_what_was_shown_live(server, open_page):
+    room = server.create_room()
+    host = open_page(room["room"], room["hostKey"])
+    host.el("start-button").click()
+    host.wait_phase("result")
+    assert host.verify_status() == "ok"
+    items = host.verify_items()
+    assert set(items) == {"commitment", "announced", "entrants", "outcome", *(f"round-{r}" for r in range(1, 11))}
+    assert all(items.values())
+
+    status, snapshot = server.api("GET", f"/api/rooms/{room['room']}")
+    assert status == 200
+    assert paste_and_verify(host, json.dumps(snapshot)) == "ok"
+    seed = snapshot["lastResult"]["seed"]
+    forged = {**snapshot, "lastResult": {**snapshot["lastResult"], "seed": seed[:-1] + ("0" if seed[-1] != "0" else "1")}}
+    assert paste_and_verify(host, json.dumps(forged)) == "mismatch"
+    assert host.verify_items()["commitment"] is False
+
+
+def test_last_result_from_the_snapshot_can_be_verified(server, open_page):
+    room = server.create_room()
+    status, _ = server.api("POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
+    assert status == 202
+    first = open_page(room["room"])
+    first.wait(lambda d: first.phase() == "result" or first.visible("last-result"), "the draw to end")
+
+    late = open_page(room["room"])  # joins after the end: the result only exists in its snapshot
+    assert late.phase() == "idle"
+    assert late.visible("last-result")
+    assert not late.visible("verify-result")
+    late.el("verify-last").click()
+    assert late.verify_status() == "ok"
+    assert "announced" not in late.verify_items()  # this page did not see the draw start
