@@ -3,7 +3,7 @@
 
 Usage:
   python3 tools/verify_draw.py RECORD.json          # a draw record or a `finished` message
-  curl -s http://127.0.0.1:8080/api/rooms/lobby | python3 tools/verify_draw.py -   (see README)
+  curl -s http://127.0.0.1:8080/api/rooms/lobby | python3 tools/verify_draw.py -   (its lastResult)
 
 It uses nothing but the Python standard library, so it shares no code with the server.
 """
@@ -50,14 +50,21 @@ def verify(draw_id, seed_hex, entrants, rounds=10, commitment=None, entrants_has
     return report
 
 
+def rounds_of(draw):
+    """Number of rounds: `rounds` in a finished message, else the schedule's, else 10."""
+    if isinstance(draw.get("rounds"), int):
+        return draw["rounds"]
+    return draw.get("schedule", {}).get("rounds", 10)
+
+
 def main():
     src = sys.stdin if sys.argv[1:] in ([], ["-"]) else open(sys.argv[1])
     doc = json.load(src)
-    draw = doc.get("draw", doc)
-    report = verify(draw["drawId"], draw["seed"], draw["entrants"], len(draw.get("schedule", {}).get("offsetsMs", [0] * 10)),
-                    draw.get("commitment"), draw.get("entrantsHash"))
+    draw = doc.get("draw") or doc.get("lastResult") or doc
+    report = verify(draw["drawId"], draw["seed"], draw["entrants"], rounds_of(draw),
+                    draw.get("commitment"), draw.get("entrantsHash"), draw.get("picks"))
     print(json.dumps(report, indent=2, ensure_ascii=False))
-    ok = report["commitmentOk"] and report["entrantsHashOk"]
+    ok = report["commitmentOk"] and report["entrantsHashOk"] and report.get("roundsOk", True)
     sys.exit(0 if ok else 1)
 
 

@@ -1,1 +1,0 @@
-int ccurl_placeholder(void);

@@ -1,0 +1,40 @@
+/// Which URL strings the client may hand to curl, and how they are shown in error messages.
+enum URLPolicy {
+    /// Schemes a configured source may use. Kept in step with `CurlTransfer.allowedProtocols`.
+    static let allowedSchemes: Set<String> = ["http", "https", "file"]
+
+    /// True for `http://`, `https://` or `file://` URLs (any case) free of spaces and control
+    /// characters.
+    ///
+    /// Why check before curl does: curl guesses `http` for a URL without a scheme, and we want
+    /// "not an allowed URL" to be decided without a worker thread or a socket being involved.
+    static func isFetchable(_ url: String) -> Bool {
+        guard !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7f }),
+              let scheme = scheme(of: url) else { return false }
+        return allowedSchemes.contains(scheme)
+    }
+
+    /// The lowercased scheme of `url` if it starts `scheme://`, else `nil`.
+    static func scheme(of url: String) -> String? {
+        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return nil }
+        let scheme = url[..<colon]
+        guard let first = scheme.unicodeScalars.first, first.isASCIILetter,
+              scheme.unicodeScalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) })
+        else { return nil }
+        return scheme.lowercased()
+    }
+
+    /// `url` with any user-info (`user:password@`) replaced by `***@`, so that credentials in a
+    /// configured URL never reach a host's screen or a log through an error message.
+    static func redacted(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let authorityStart = schemeEnd.upperBound
+        let authorityEnd = url[authorityStart...].firstIndex(where: { "/?#".contains($0) }) ?? url.endIndex
+        guard let at = url[authorityStart..<authorityEnd].lastIndex(of: "@") else { return url }
+        return String(url[..<authorityStart]) + "***" + String(url[at...])
+    }
+}
+
+private extension Unicode.Scalar {
+    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+}
