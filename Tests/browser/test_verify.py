@@ -1,5 +1,12 @@
 """The verify panel: every pick recomputed in the browser with WebCrypto, and tampering caught."""
+import importlib.util
 import json
+
+from browser_harness.server import REPO
+
+_spec = importlib.util.spec_from_file_location("verify_draw", REPO / "tools" / "verify_draw.py")
+reference = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(reference)  # the independent Python implementation of FAIRNESS.md
 
 # docs/FAIRNESS.md's worked example.
 EXAMPLE = {
@@ -33,6 +40,20 @@ import('/js/verify.js').then(async (v) => {
 """
 
 
+PICKS_FOR = """
+const [seedHex, drawId, n, rounds, done] = arguments;
+import('/js/verify.js').then(async (v) => done(await v.computePicks(v.hexToBytes(seedHex), drawId, n, rounds)),
+                             (e) => done(String(e)));
+"""
+
+
+def needs_second_block(seed, draw_id, r, n):
+    """True when all eight words of block 0 are rejected, so block 1 decides."""
+    limit = (2 ** 32 // n) * n
+    mac = reference.hmac.new(seed, f"{draw_id}:{r}".encode(), reference.hashlib.sha256).digest()
+    return all(int.from_bytes(mac[i:i + 4], "big") >= limit for i in range(0, 32, 4))
+
+
 def tampered(record, **changes):
     return json.dumps({**record, **changes})
 
@@ -56,6 +77,17 @@ def test_worked_example_recomputes_in_the_browser(open_page):
     assert out["entrantsHash"] == EXAMPLE["entrantsHash"]
     assert out["report"]["ok"] is True
     assert len(out["report"]["items"]) == 2 + 10 + 1
+
+
+def test_rejection_sampling_agrees_with_the_python_reference(open_page):
+    """Rejections never happen with 4 entrants, so odd and huge n are compared round by round;
+    with n just over 2^31 half the words are rejected and some rounds need a second block."""
+    page = open_page()
+    seed, draw_id, rounds = bytes(range(32)), EXAMPLE["drawId"], 600
+    for n in (3, 5, 7, 2 ** 31 + 1):
+        expected = [reference.pick_index(seed, draw_id, r, n) for r in range(1, rounds + 1)]
+        assert page.driver.execute_async_script(PICKS_FOR, seed.hex(), draw_id, n, rounds) == expected, n
+    assert any(needs_second_block(seed, draw_id, r, 2 ** 31 + 1) for r in range(1, rounds + 1))
 
 
 def test_example_pasted_by_a_user_verifies_and_tampering_is_caught(open_page):
