@@ -66,6 +66,8 @@ def test_unknown_room_says_so_and_does_not_retry(server, open_page):
     assert page.el("viewer-link").get_attribute("value") == f"{server.base_url}/?room=team-a"
     host_link = page.el("host-link").get_attribute("value")
     assert host_link.startswith(f"{server.base_url}/?room=team-a#key=")
+    page.driver.find_element("css selector", '[data-copy="host-link"]').click()
+    page.wait(lambda d: page.text("link-copied") != "", "the copy feedback")  # copied, or selected
 
     page.driver.get(host_link)
     page.wait(lambda d: page.connected(), "the new room's page")

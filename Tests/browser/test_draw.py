@@ -1,7 +1,7 @@
 """A draw as people see it: host and viewers in step, void outcomes, data-source failures."""
 from selenium.webdriver.common.keys import Keys
 
-from browser_harness.data_source import ONLY_VOID
+from browser_harness.data_source import ONLY_VOID, WINNERS_ONLY
 
 ROUNDS = [f"Round {i} of 10" for i in range(1, 11)]
 
@@ -91,3 +91,14 @@ def test_wrong_host_key_is_refused_visibly(server, open_page):
     host.wait(lambda d: host.visible("host-error"), "the host error")
     assert host.el("host-error").get_attribute("data-code") == "forbidden"
     assert host.phase() == "idle"
+
+
+def test_merge_warnings_are_shown_to_the_host_only(server, source, open_page):
+    source.lottery = [*WINNERS_ONLY, {"userId": 999, "void": False}]  # 999 is in no user list
+    host, viewer = host_starts_in_new_room(server, open_page)
+    host.wait(lambda d: host.visible("warnings"), "the merge warning")
+    warnings = host.el("warnings").find_elements("tag name", "li")
+    assert [w.get_attribute("data-code") for w in warnings] == ["unknown_user"]
+    assert "999" in warnings[0].text
+    viewer.wait_phase("result")
+    assert not viewer.visible("host-panel")
