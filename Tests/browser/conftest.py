@@ -6,11 +6,9 @@ import signal
 
 import pytest
 
-from browser_harness.data_source import DataSource
-from browser_harness.pages import DESKTOP, DrawPage, new_driver
-from browser_harness.server import REPO, LiveDrawServer
-
-ARTIFACTS = REPO / "artifacts"
+from .browser_harness.data_source import DataSource
+from .browser_harness.pages import DESKTOP, DrawPage, new_driver
+from .browser_harness.server import ARTIFACTS, LiveDrawServer
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,7 @@
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from browser_harness.pages import emulate_media
+from .browser_harness.pages import emulate_media
 
 
 def test_reduced_motion_shows_the_same_rounds_without_flipping(server, open_page):

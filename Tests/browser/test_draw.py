@@ -1,7 +1,7 @@
 """A draw as people see it: host and viewers in step, void outcomes, data-source failures."""
 from selenium.webdriver.common.keys import Keys
 
-from browser_harness.data_source import ONLY_VOID, WINNERS_ONLY
+from .browser_harness.data_source import ONLY_VOID, WINNERS_ONLY
 
 ROUNDS = [f"Round {i} of 10" for i in range(1, 11)]
 

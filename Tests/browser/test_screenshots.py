@@ -5,9 +5,8 @@ docs/screenshots/finished-desktop.png, which the README shows.
 """
 import shutil
 
-from browser_harness.pages import DESKTOP, PHONE, emulate_media
-from browser_harness.server import REPO
-from conftest import ARTIFACTS
+from .browser_harness.pages import DESKTOP, PHONE, emulate_media
+from .browser_harness.server import ARTIFACTS, REPO
 
 SHOTS = ARTIFACTS / "screenshots"
 README_SHOT = REPO / "docs" / "screenshots" / "finished-desktop.png"

@@ -2,7 +2,7 @@
 import importlib.util
 import json
 
-from browser_harness.server import REPO
+from .browser_harness.server import REPO
 
 _spec = importlib.util.spec_from_file_location("verify_draw", REPO / "tools" / "verify_draw.py")
 reference = importlib.util.module_from_spec(_spec)

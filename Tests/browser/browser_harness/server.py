@@ -17,6 +17,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[3]
 BINARY = Path(os.environ.get("LIVE_DRAW_BIN", REPO / ".build" / "debug" / "live-draw"))
 PUBLIC_DIR = REPO / "public"
+ARTIFACTS = REPO / "artifacts"  # screenshots, server logs, failure shots; not committed
 LISTENING = re.compile(r"listening on http://([^:]+):(\d+)")
 LOBBY_KEY = re.compile(r"#key=([0-9a-f]{48})")
 STARTUP_TIMEOUT_S = 20
