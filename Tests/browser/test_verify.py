@@ -144,3 +144,15 @@ def test_last_result_from_the_snapshot_can_be_verified(server, open_page):
     late.el("verify-last").click()
     assert late.verify_status() == "ok"
     assert "announced" not in late.verify_items()  # this page did not see the draw start
+
+
+def test_without_webcrypto_the_panel_explains_and_offers_the_record(server, open_page):
+    """On plain http from a LAN address browsers hide crypto.subtle; simulated by removing it."""
+    room = server.create_room()
+    page = open_page(room["room"])
+    page.driver.execute_script("Object.defineProperty(crypto, 'subtle', {value: undefined})")
+    server.api("POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
+    page.wait_phase("result")
+    assert page.verify_status() == "error"
+    assert "tools/verify_draw.py" in page.text("verify-result")
+    assert page.visible("copy-record")

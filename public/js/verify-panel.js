@@ -20,6 +20,7 @@ export function setUpVerifyPanel() {
     try {
       record = findRecord(JSON.parse(el.input.value));
     } catch (error) {
+      shownRecord = null; // nothing worth copying
       showError(error instanceof SyntaxError ? 'That is not valid JSON.' : error.message);
       return;
     }
@@ -78,7 +79,8 @@ function showError(message) {
 function setStatus(status, text) {
   el.result.dataset.status = status;
   setText(el.result, text);
-  show(el.copy, status === 'ok' || status === 'mismatch');
+  // Also on errors: without WebCrypto, copying the record to tools/verify_draw.py is the way.
+  show(el.copy, shownRecord !== null && status !== 'running');
 }
 
 function itemElement(item) {

@@ -67,6 +67,11 @@ export function findRecord(doc) {
  * Returns {drawId, ok, items: [{id, label, ok, detail}]}; throws when the record is unreadable.
  */
 export async function verifyRecord(record, { seen = null, announcedCommitment = null } = {}) {
+  if (!globalThis.crypto?.subtle) {
+    // Browsers offer WebCrypto only on https and localhost; a plain-http LAN address has none.
+    throw new Error('this page is not served over https, so the browser offers no WebCrypto. '
+      + 'Copy the record and run tools/verify_draw.py instead.');
+  }
   const entrants = record.entrants;
   if (!Array.isArray(entrants) || entrants.length === 0) throw new Error('The record has no entrants.');
   let seed;

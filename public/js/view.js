@@ -18,6 +18,8 @@ const el = {
 const panels = [...document.querySelectorAll('[data-phase-panel]')];
 
 export function renderView(prev, s) {
+  document.body.dataset.connection = s.connection;
+  document.title = titleFor(s);
   setText(el.room, s.room);
   setText(el.role, s.isHost ? 'host' : 'viewer');
   setText(el.viewers, viewersText(s.viewers));
@@ -95,4 +97,15 @@ function renderHistory(phase, s) {
     li.classList.toggle('void', Boolean(entrant?.void));
     return li;
   }));
+}
+
+/** The tab title, so a background tab still tells how the draw is going. */
+function titleFor(s) {
+  const current = s.draw?.rounds.at(-1);
+  if (s.phase === 'live' && current) return `Round ${current.round}/${s.draw.total}: ${current.name} · live-draw`;
+  if (s.phase === 'result') {
+    const r = s.result.record;
+    return `${r.outcome === 'void' ? 'No winner' : r.winner.name + ' wins'} · live-draw`;
+  }
+  return `${s.room} · live-draw`;
 }
