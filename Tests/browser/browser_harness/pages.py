@@ -30,12 +30,11 @@ def new_driver(size=DESKTOP):
     return driver
 
 
-def set_viewport(driver, size, mobile=None):
+def set_viewport(driver, size):
     """Exact CSS viewport, independent of window decorations; phones get mobile emulation."""
     width, height = size
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": height, "deviceScaleFactor": 1,
-        "mobile": width < 600 if mobile is None else mobile})
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
 
 
 def emulate_media(driver, **features):
@@ -83,9 +82,6 @@ class DrawPage:
     def el(self, testid):
         return self.driver.find_element(By.CSS_SELECTOR, f'[data-testid="{testid}"]')
 
-    def els(self, testid):
-        return self.driver.find_elements(By.CSS_SELECTOR, f'[data-testid="{testid}"]')
-
     def text(self, testid):
         return self.el(testid).text
 
@@ -121,6 +117,11 @@ class DrawPage:
     def verify_items(self):
         return self.driver.execute_script("""return Object.fromEntries([...document.querySelectorAll(
             '[data-testid="verify-items"] li')].map((li) => [li.dataset.item, li.dataset.ok === 'true']))""")
+
+    def warnings(self):
+        """[(code, text)] of the host's merge warnings."""
+        return self.driver.execute_script("""return [...document.querySelectorAll(
+            '[data-testid="warnings"] li')].map((li) => [li.dataset.code, li.textContent])""")
 
     def round_history(self):
         return self.driver.execute_script("""return [...document.querySelectorAll(
