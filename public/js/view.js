@@ -22,7 +22,7 @@ export function renderView(prev, s) {
   document.title = titleFor(s);
   setText(el.room, s.room);
   setText(el.role, s.isHost ? 'host' : 'viewer');
-  setText(el.viewers, viewersText(s.viewers));
+  setText(el.viewers, viewersText(s.viewers, s.connection));
   renderBanner(s);
   const phase = s.connection === 'unknown-room' ? 'unknown-room' : s.phase;
   el.stage.dataset.phase = phase;

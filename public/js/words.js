@@ -23,10 +23,11 @@ const RETRY = {
 
 export function retryText(retry) {
   const seconds = Math.max(1, Math.round(retry.retryInMs / 1000));
-  return `${RETRY[retry.reason] ?? RETRY.lost} in ${seconds} s…`;
+  return `${RETRY[retry.reason] ?? RETRY.lost} in ${seconds}\u00a0s…`; // "5 s" never split
 }
 
-export function viewersText(n) {
+export function viewersText(n, connection) {
+  if (connection === 'unknown-room') return 'not connected';
   if (n === null) return 'connecting…';
   return n === 1 ? '1 watching' : `${n} watching`;
 }
