@@ -80,14 +80,20 @@ public final class SQLiteDrawStore: DrawRecordStore, @unchecked Sendable {
         return db
     }
 
+    /// `mkdir -p` for the file's directory. POSIX rather than FileManager because Foundation on
+    /// Linux reports "The operation could not be completed", while the operator needs the OS's
+    /// reason ("Not a directory", "Permission denied").
     private static func createDirectory(of path: String) throws(StorageError) {
         let directory = (path as NSString).deletingLastPathComponent
-        guard !directory.isEmpty else { return }
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
-            throw .cannotOpen(path: path, reason: "cannot create the data directory \(directory): \(reason)")
+        var prefix = directory.hasPrefix("/") ? "/" : ""
+        for component in directory.split(separator: "/") {
+            prefix += component + "/"
+            // EEXIST also when `prefix` is a regular file: the next level (or the open) then fails
+            // with ENOTDIR, which names the real problem.
+            guard mkdir(prefix, 0o755) == 0 || errno == EEXIST else {
+                let reason = String(cString: strerror(errno))
+                throw .cannotOpen(path: path, reason: "cannot create the data directory \(directory): \(reason)")
+            }
         }
     }
 
