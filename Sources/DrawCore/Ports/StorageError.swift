@@ -9,6 +9,8 @@ public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     /// Another connection or process held a lock longer than the busy timeout.
     case locked(path: String, waitedMs: Int)
+    /// Another live-draw process has the database open (one server per data directory).
+    case inUse(path: String)
     /// The database can only be read (file, directory or mount not writable).
     case readOnly(path: String)
     /// The file is not an SQLite database, or is damaged.
@@ -40,6 +42,9 @@ public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .locked(let path, let ms):
             return "cannot use the draw database \(path): it is locked by another connection or process "
                 + "(gave up after \(ms) ms); is another live-draw using the same data directory?"
+        case .inUse(let path):
+            return "cannot open the draw database \(path): another live-draw process is using it; "
+                + "run one server per data directory"
         case .readOnly(let path):
             return "cannot open the draw database \(path): it is read-only; check the permissions of "
                 + "the file and its directory, and that the file system is mounted read-write"

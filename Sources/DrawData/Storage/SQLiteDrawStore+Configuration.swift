@@ -21,6 +21,9 @@ extension SQLiteDrawStore {
         /// call on the one connection, so SQLite's per-call mutex would only add cost.
         /// Internal so tests can open read-only, the only way to see that path while running as root.
         var openFlags: Int32 = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        /// Whether to hold `DataFileLock`. Internal so a test can leave a store open the way a
+        /// killed process leaves its WAL behind, after the kernel has dropped its lock.
+        var locksFile = true
         /// Internal so tests can stop at an older schema or inject a failing step.
         var migrations: [SchemaMigration] = DrawStoreSchema.migrations
 

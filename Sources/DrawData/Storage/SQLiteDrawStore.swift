@@ -16,8 +16,9 @@ import Foundation
 /// Threading: every public method may be called from any thread; they block the caller (disk
 /// I/O), so the server calls them from its storage thread, never the service thread.
 public final class SQLiteDrawStore: DrawRecordStore, @unchecked Sendable {
-    // @unchecked Sendable: `connection` (and every SQLite call through it) is only touched while
-    // `lock` is held; `path` and `busyTimeoutMs` are immutable.
+    // @unchecked Sendable: `connection` (and every SQLite call through it) and `fileLock` are only
+    // touched while `lock` is held (or in init, before the store is shared); `path` and
+    // `busyTimeoutMs` are immutable.
 
     /// The database file, as configured.
     public let path: String
@@ -25,6 +26,8 @@ public final class SQLiteDrawStore: DrawRecordStore, @unchecked Sendable {
     private let lock = NSLock()
     /// `nil` once closed.
     private var connection: SQLiteConnection?
+    /// Held while open, released on `close()`; `nil` for `:memory:` or when not configured.
+    private var fileLock: DataFileLock?
 
     /// Opens (or creates) the database and migrates it to the current schema.
     public init(configuration: Configuration) throws(StorageError) {
@@ -32,6 +35,10 @@ public final class SQLiteDrawStore: DrawRecordStore, @unchecked Sendable {
         busyTimeoutMs = configuration.busyTimeoutMs
         if configuration.createsDirectory {
             try Self.createDirectory(of: configuration.path)
+        }
+        // Before opening: a second server must not even run startup recovery on the file.
+        if configuration.locksFile && configuration.path != ":memory:" {
+            fileLock = try DataFileLock(databasePath: configuration.path)
         }
         connection = try Self.open(configuration)
     }
@@ -45,6 +52,7 @@ public final class SQLiteDrawStore: DrawRecordStore, @unchecked Sendable {
     public func close() {
         lock.lock()
         connection = nil
+        fileLock = nil
         lock.unlock()
     }
 

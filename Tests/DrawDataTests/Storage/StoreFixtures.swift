@@ -118,3 +118,10 @@ func expectOneLine(_ error: StorageError?, naming path: String, sourceLocation: 
     #expect(!text.contains("\n") && !text.contains("\r"), "not one line: \(text)", sourceLocation: sourceLocation)
     #expect(text.contains(path), "does not name \(path): \(text)", sourceLocation: sourceLocation)
 }
+
+/// Every storage suite nests here, so they run one test at a time.
+///
+/// Why: these tests block their thread on fsync (synchronous=FULL) and on writer threads. Run in
+/// parallel they would hold every thread of Swift's cooperative pool (two on this machine) and
+/// starve timing-sensitive tests elsewhere in the bundle; serialised they hold at most one.
+@Suite(.serialized) enum StorageTests {}
