@@ -4,8 +4,9 @@ import Foundation
 
 /// The draw store on SQLite: one database file, one connection, every call serialised.
 ///
-/// Opening fails fast, with one `StorageError` line, on a file that is locked, read-only, corrupt
-/// or from a newer live-draw; otherwise it brings the schema up to date (`DrawStoreSchema`).
+/// Opening fails fast, with one `StorageError` line, on a file that is locked, in use by another
+/// live-draw (`DataFileLock`), read-only, corrupt or from a newer live-draw; otherwise it brings
+/// the schema up to date (`DrawStoreSchema`).
 ///
 /// Durability: WAL with `synchronous=FULL`. FULL syncs the WAL on every commit, so once
 /// `insertStarted` returns, the seed behind the published commitment survives power loss, not only
@@ -17,12 +18,10 @@ import Foundation
 /// I/O), so the server calls them from its storage thread, never the service thread.
 public final class SQLiteDrawStore: DrawRecordStore, @unchecked Sendable {
     // @unchecked Sendable: `connection` (and every SQLite call through it) and `fileLock` are only
-    // touched while `lock` is held (or in init, before the store is shared); `path` and
-    // `busyTimeoutMs` are immutable.
+    // touched while `lock` is held (or in init, before the store is shared); `path` is immutable.
 
     /// The database file, as configured.
     public let path: String
-    private let busyTimeoutMs: Int
     private let lock = NSLock()
     /// `nil` once closed.
     private var connection: SQLiteConnection?
@@ -32,7 +31,6 @@ public final class SQLiteDrawStore: DrawRecordStore, @unchecked Sendable {
     /// Opens (or creates) the database and migrates it to the current schema.
     public init(configuration: Configuration) throws(StorageError) {
         path = configuration.path
-        busyTimeoutMs = configuration.busyTimeoutMs
         if configuration.createsDirectory {
             try Self.createDirectory(of: configuration.path)
         }

@@ -6,6 +6,5 @@ enum SQLiteValue: Sendable, Hashable {
     case text(String)
 
     static func int(_ value: Int?) -> SQLiteValue { value.map { .integer(Int64($0)) } ?? .null }
-    static func double(_ value: Double?) -> SQLiteValue { value.map(SQLiteValue.real) ?? .null }
     static func string(_ value: String?) -> SQLiteValue { value.map(SQLiteValue.text) ?? .null }
 }
