@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
     ],
     targets: [
         // MARK: Core — entities, use cases, ports. Pure Swift: no I/O, no C of our own.
@@ -50,7 +51,11 @@ let package = Package(
         .target(name: "CLwsShim", dependencies: ["CLibWebSockets"]),
         .target(
             name: "DrawServer",
-            dependencies: ["DrawCore", "DrawPresentation", "CLwsShim"]
+            dependencies: [
+                "DrawCore", "DrawPresentation", "CLwsShim",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
         ),
 
         // MARK: Executable — composition root only.
@@ -67,6 +72,13 @@ let package = Package(
         .testTarget(name: "DrawCoreTests", dependencies: ["DrawCore"]),
         .testTarget(name: "DrawDataTests", dependencies: ["DrawData", "DrawCore"]),
         .testTarget(name: "DrawPresentationTests", dependencies: ["DrawPresentation", "DrawCore"]),
-        .testTarget(name: "DrawServerTests", dependencies: ["DrawServer", "DrawCore", "DrawPresentation"]),
+        .testTarget(
+            name: "DrawServerTests",
+            dependencies: [
+                "DrawServer", "DrawCore", "DrawPresentation",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
     ]
 )

@@ -14,6 +14,9 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
     case methodNotAllowed = "method_not_allowed"
     case notFound = "not_found"
     case tooManyConnections = "too_many_connections"
+    case tooManyRooms = "too_many_rooms"
+    case shuttingDown = "shutting_down"
+    case unsupportedSubprotocol = "unsupported_subprotocol"
     case internalError = "internal_error"
 
     /// The sentence sent when no more specific one applies.
@@ -33,6 +36,9 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .methodNotAllowed: return "That method is not allowed on this path."
         case .notFound: return "Not found."
         case .tooManyConnections: return "The server is at its connection limit; try again later."
+        case .tooManyRooms: return "The server is at its room limit; try again later."
+        case .shuttingDown: return "The server is shutting down."
+        case .unsupportedSubprotocol: return "Offer the live-draw.v1 subprotocol, or none."
         case .internalError: return "The server failed to handle the request."
         }
     }
@@ -40,7 +46,7 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
     /// The HTTP status this code maps to in API responses.
     public var httpStatus: Int {
         switch self {
-        case .badJSON, .unknownType, .binaryNotSupported, .badRoomName: return 400
+        case .badJSON, .unknownType, .binaryNotSupported, .badRoomName, .unsupportedSubprotocol: return 400
         case .unauthorized: return 401
         case .forbidden: return 403
         case .unknownRoom, .notFound: return 404
@@ -48,7 +54,7 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .drawRunning, .roomExists: return 409
         case .bodyTooLarge: return 413
         case .rateLimited: return 429
-        case .tooManyConnections: return 503
+        case .tooManyConnections, .tooManyRooms, .shuttingDown: return 503
         case .internalError: return 500
         }
     }

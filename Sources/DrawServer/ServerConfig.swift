@@ -36,6 +36,9 @@ public struct ServerConfig: Sendable {
     public var presenceIntervalMs: Int = 250
     /// Most rooms that may exist at once (creating more is refused).
     public var maxRooms: Int = 10_000
+    /// On shutdown, how long clients get to receive what they are owed (the `aborted` message,
+    /// the close frame) before the server closes whatever is left.
+    public var shutdownGraceMs: Int = 2000
 
     public init() {}
 }

@@ -1,1 +1,0 @@
-int clws_placeholder(void);

@@ -1,0 +1,132 @@
+/*
+ * ldlws — the thin C layer between the Swift server and libwebsockets (lws 4.1.x).
+ *
+ * Why it exists: a good part of the lws API cannot be used from Swift directly, or only
+ * unsafely.  LWS_PRE is a macro (Swift cannot see computed macros); lws_write() needs LWS_PRE
+ * bytes of writable headroom *before* the payload; the context and vhost are configured through
+ * large structs that must be zeroed and whose strings and policies must outlive the context;
+ * the sorted-usec-list timers embed a struct lws_sorted_usec_list that must stay at a fixed
+ * address; HTTP headers are built with pointer-to-pointer cursors; and closing with a reason
+ * means lws_close_reason() followed by returning -1 from the callback.  Each of those is one
+ * small function here, prefixed ldlws_.  Everything else — routing, rooms, draws, limits —
+ * lives in Swift.
+ *
+ * Threading: every function here must be called on the lws service thread, except
+ * ldlws_cancel_service(), which lws documents as safe from any thread.
+ */
+#ifndef LDLWS_H
+#define LDLWS_H
+
+#include <libwebsockets.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- context ------------------------------------------------------------------------------ */
+
+/** Flat server configuration; strings are copied, so they need only live during the call. */
+typedef struct ldlws_config {
+    int port;                        /* 0 = let the kernel pick (read back with ldlws_port) */
+    const char *iface;               /* address to bind, NULL = all */
+    int ipv4_only;                   /* sets LWS_SERVER_OPTION_DISABLE_IPV6 */
+    const char *tls_cert_path;       /* both or neither */
+    const char *tls_key_path;
+    const char *subprotocol;         /* offered ws subprotocol, e.g. "live-draw.v1" */
+    unsigned int idle_ping_secs;     /* ws ping after this much silence */
+    unsigned int idle_timeout_secs;  /* hang up after this much silence */
+    unsigned int timeout_secs;       /* lws network round-trip timeouts (handshakes) */
+    lws_callback_function *callback; /* one callback serves every protocol */
+    void *user;                      /* returned by ldlws_user(); not owned */
+} ldlws_config;
+
+/** Owns the lws context plus the protocol table and idle policy it points into. */
+typedef struct ldlws_server ldlws_server;
+
+/** Creates the context and binds.  NULL on failure (lws logs the detail). */
+ldlws_server *ldlws_create(const ldlws_config *config);
+/** Closes every connection (their CLOSED callbacks run on the calling thread) and frees. */
+void ldlws_destroy(ldlws_server *server);
+/** The bound port (meaningful with config.port == 0). */
+int ldlws_port(const ldlws_server *server);
+/** One turn of lws' built-in poll loop; < 0 means the context is unusable. */
+int ldlws_service(ldlws_server *server);
+/** Wakes the service loop: LWS_CALLBACK_EVENT_WAIT_CANCELLED follows.  Any thread. */
+void ldlws_cancel_service(ldlws_server *server);
+/** The config.user pointer of the context that owns wsi (also for lws' fake broadcast wsi). */
+void *ldlws_user(struct lws *wsi);
+/** Sets lws' own log level (LLL_ERR | LLL_WARN by default). */
+void ldlws_set_log_level(int levels);
+
+/* ---- per-connection slot ------------------------------------------------------------------ */
+
+/** The per-session user space lws allocates (zeroed) for every connection. */
+typedef struct ldlws_session {
+    void *object; /* a retained Swift object (Unmanaged), or NULL */
+    int kind;     /* which Swift type object is; 0 = none */
+} ldlws_session;
+
+/* ---- WebSocket ---------------------------------------------------------------------------- */
+
+/** Headroom lws needs before every payload passed to lws_write. */
+size_t ldlws_pre(void);
+/** Sends one text message; payload must have ldlws_pre() writable bytes before it.
+ *  lws writes the frame header into that headroom.  Returns 0 when lws took all of it. */
+int ldlws_write_text(struct lws *wsi, unsigned char *payload, size_t len);
+/** Asks for one LWS_CALLBACK_SERVER_WRITEABLE / HTTP_WRITEABLE. */
+void ldlws_request_writable(struct lws *wsi);
+/** Prepares the close frame; the caller must then return -1 from the callback. */
+void ldlws_close_reason(struct lws *wsi, int code, const char *reason);
+/** Hard deadline: lws closes the connection if it is still open after secs seconds. */
+void ldlws_close_deadline(struct lws *wsi, int secs);
+int ldlws_frame_is_binary(struct lws *wsi);
+int ldlws_is_first_fragment(struct lws *wsi);
+int ldlws_is_final_fragment(struct lws *wsi);
+size_t ldlws_remaining_payload(struct lws *wsi);
+
+/* ---- HTTP --------------------------------------------------------------------------------- */
+
+typedef enum ldlws_method {
+    LDLWS_METHOD_OTHER = 0,
+    LDLWS_METHOD_GET,
+    LDLWS_METHOD_POST,
+    LDLWS_METHOD_PUT,
+    LDLWS_METHOD_PATCH,
+    LDLWS_METHOD_DELETE,
+    LDLWS_METHOD_OPTIONS,
+    LDLWS_METHOD_HEAD,
+} ldlws_method;
+
+/** Which request method the current transaction uses. */
+ldlws_method ldlws_http_method(struct lws *wsi);
+/** The request path (decoded and dot-collapsed by lws), copied into buf; length or -1. */
+int ldlws_uri(struct lws *wsi, char *buf, int len);
+/** Copies a header into buf (NUL-terminated); its length, or -1 when absent or too long. */
+int ldlws_header(struct lws *wsi, enum lws_token_indexes token, char *buf, int len);
+/** Length of a header, 0 when absent. */
+int ldlws_header_length(struct lws *wsi, enum lws_token_indexes token);
+/** Status line, lws' security headers, Content-Type, Content-Length, Cache-Control: no-store,
+ *  then the body: all in one lws_write.  0 on success. */
+int ldlws_http_respond(struct lws *wsi, unsigned int status, const char *content_type,
+                       const unsigned char *body, size_t len);
+/** The same, from HTTP_CONFIRM_UPGRADE: answers a refused WebSocket handshake with an
+ *  HTTP/1.1 status and "Connection: close" (then return 1 from the callback). */
+int ldlws_http_refuse_upgrade(struct lws *wsi, unsigned int status, const char *content_type,
+                              const unsigned char *body, size_t len);
+/** Streams a file with lws' own file server (security headers included).  Returns lws'
+ *  value: < 0 close, > 0 finished, 0 in progress. */
+int ldlws_http_serve_file(struct lws *wsi, const char *path, const char *content_type);
+/** Ends the transaction (keep-alive).  Nonzero means: close the connection (return -1). */
+int ldlws_http_transaction_completed(struct lws *wsi);
+
+/* ---- timers (lws_sul) --------------------------------------------------------------------- */
+
+typedef void (*ldlws_timer_fn)(void *owner);
+/** A one-shot timer on the service loop; fixed address so lws can keep it in its sorted list. */
+typedef struct ldlws_timer ldlws_timer;
+ldlws_timer *ldlws_timer_create(ldlws_server *server, ldlws_timer_fn fn, void *owner);
+/** (Re)arms the timer delay_us microseconds from now; replaces any earlier schedule. */
+void ldlws_timer_schedule(ldlws_timer *timer, int64_t delay_us);
+void ldlws_timer_cancel(ldlws_timer *timer);
+/** Cancels and frees. */
+void ldlws_timer_destroy(ldlws_timer *timer);
+
+#endif

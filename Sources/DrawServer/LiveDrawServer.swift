@@ -1,0 +1,221 @@
+import CLwsShim
+import DrawCore
+import DrawPresentation
+import Foundation
+import Logging
+
+/// The live-draw server: static page, JSON API and WebSockets on one port, on libwebsockets.
+///
+/// ## Threading rules
+/// 1. One service thread — the thread that calls `run()` — owns every lws connection (`wsi`),
+///    every room, every client and every timer. All lws callbacks run on it (lws calls them
+///    only from `lws_service` and `lws_context_destroy`, and only `run()` calls those).
+/// 2. Other threads never touch that state. They hand work over through `inbox`
+///    (`ServiceInbox.post`: append under a lock, then `lws_cancel_service`), and the service
+///    thread drains it in `LWS_CALLBACK_EVENT_WAIT_CANCELLED`. Player loading runs on a Swift
+///    task and comes back that way; so does `stop()`.
+/// 3. Timers (`lws_sul_schedule`) are armed only on the service thread.
+/// 4. Exactly one `lws_write` per `SERVER_WRITEABLE` / `HTTP_WRITEABLE`.
+///
+/// That is why the class is `@unchecked Sendable`: the stored properties marked "service
+/// thread" are only touched there (rule 1); the others are immutable after `init`, or are
+/// themselves thread-safe (`inbox`).
+///
+/// ## Ownership across C
+/// The lws context's user pointer is `self`, unretained: the context is destroyed at the end of
+/// `run()` (or in `deinit` when `run()` never ran), so it never outlives the server.
+public final class LiveDrawServer: @unchecked Sendable {
+    // MARK: immutable after init (any thread)
+
+    let config: ServerConfig
+    let clock: any DrawClock
+    let random: any RandomSource
+    let logger: Logger
+    let loadPlayers: @Sendable () async throws(DrawError) -> MergeResult
+    let metricsText: (@Sendable () -> String)?
+    let staticFiles: StaticFiles
+    let inbox = ServiceInbox()
+    private let runClaim = NSLock()
+    private var runClaimed = false // guarded by runClaim
+
+    /// The bound port (the real one when `config.port` is 0). Set once during `init`.
+    public private(set) var port: Int = 0
+    /// The lobby's host key: for the CLI's startup line only; never logged by the server.
+    public let lobbyHostKey: String
+
+    // MARK: service thread only
+
+    /// The shim's server handle (owns the lws context); `nil` once destroyed.
+    var lws: OpaquePointer?
+    let timerGate = TimerGate()
+    let bus: any RoomEventBus = InProcessRoomEventBus()
+    let metrics = ServerMetrics()
+    var rooms: [String: Room] = [:]
+    var clients: [ObjectIdentifier: ClientConnection] = [:]
+    /// Every accepted connection (HTTP or WebSocket) still open, for `maxConnections`.
+    var openConnections = Set<OpaquePointer>()
+    var shuttingDown = false
+    /// Set while the context is being destroyed: callbacks then only release memory.
+    var destroying = false
+    var loopShouldExit = false
+    var housekeeping: LwsTimer?
+    var shutdownTimer: LwsTimer?
+
+    /// Creates the server and binds its port. Fails fast with a one-line reason.
+    ///
+    /// - Parameters:
+    ///   - loadPlayers: fetches and merges the players of a new draw; called off the service
+    ///     thread, once per draw.
+    ///   - random: seeds, draw ids and host keys.
+    ///   - clock: wall clock for timestamps, monotonic clock for scheduling.
+    ///   - metricsText: the Prometheus exposition served on `GET /metrics` (404 when `nil`).
+    public init(config: ServerConfig,
+                loadPlayers: @escaping @Sendable () async throws(DrawError) -> MergeResult,
+                random: any RandomSource, clock: any DrawClock,
+                logger: Logger,
+                metricsText: (@Sendable () -> String)? = nil) throws(ServerStartError) {
+        try LiveDrawServer.validate(config)
+        guard let files = StaticFiles(folder: config.publicDir) else {
+            throw .publicDirMissing(config.publicDir)
+        }
+        self.config = config
+        self.clock = clock
+        self.random = random
+        self.logger = logger
+        self.loadPlayers = loadPlayers
+        self.metricsText = metricsText
+        self.staticFiles = files
+        self.lobbyHostKey = HostKey.generate(using: random)
+
+        guard let server = createLws() else {
+            if PortProbe.isInUse(host: config.host, port: config.port) {
+                throw .portInUse(host: config.host, port: config.port)
+            }
+            throw .listenFailed(host: config.host, port: config.port)
+        }
+        lws = server
+        port = Int(ldlws_port(server))
+        inbox.attach(server)
+        _ = makeRoom(name: RoomName.lobby, hostKey: lobbyHostKey)
+        housekeeping = LwsTimer(server: server, gate: timerGate) { [unowned self] in self.housekeepingTick() }
+        logger.info("listening", metadata: ["host": "\(config.host)", "port": "\(port)",
+                                            "tls": "\(config.tlsCertPath != nil)"])
+    }
+
+    /// Runs the service loop on the calling thread until shutdown completes. Call it once,
+    /// from a plain thread (the main thread, a `Thread`), not from inside a Swift task: it
+    /// blocks, and `loadPlayers` runs as a task that needs a free thread of the cooperative pool.
+    public func run() {
+        let first = runClaim.withLock { () -> Bool in
+            defer { runClaimed = true }
+            return !runClaimed
+        }
+        guard first, let server = lws else { return }
+        housekeeping?.schedule(afterNanos: 1_000_000_000)
+        drainInbox() // a stop() that came before run()
+        while !loopShouldExit {
+            if ldlws_service(server) < 0 {
+                logger.error("lws service loop failed; stopping")
+                break
+            }
+        }
+        tearDown()
+        logger.info("stopped")
+    }
+
+    /// Begins a graceful shutdown; `run()` returns when it is done. Safe from any thread
+    /// (a signal-handling thread or `DispatchSource`, a test), any number of times — but not
+    /// from inside a raw C signal handler: it takes a lock.
+    public func stop() {
+        inbox.post(.shutdown)
+    }
+
+    deinit {
+        if lws != nil { tearDown() }
+    }
+
+    // MARK: lifecycle internals
+
+    private static func validate(_ c: ServerConfig) throws(ServerStartError) {
+        guard (0...65535).contains(c.port) else { throw .invalidConfig("port \(c.port) is out of range") }
+        guard c.maxMessageBytes > 0, c.maxBodyBytes > 0, c.outboundQueueLimit > 0, c.maxConnections > 0,
+              c.maxStrikes > 0, c.maxRooms > 0 else {
+            throw .invalidConfig("limits must be positive")
+        }
+        switch (c.tlsCertPath, c.tlsKeyPath) {
+        case (nil, nil): break
+        case (let cert?, let key?):
+            for path in [cert, key] where !FileManager.default.isReadableFile(atPath: path) {
+                throw .unreadableTLSFile(path)
+            }
+        default: throw .incompleteTLS
+        }
+    }
+
+    private func createLws() -> OpaquePointer? {
+        // "0.0.0.0" and "::" mean all interfaces, which lws spells as no iface at all. lws takes
+        // an interface name or a numeric address, not a host name: "localhost" is loopback.
+        let allInterfaces = config.host.isEmpty || config.host == "0.0.0.0" || config.host == "::"
+        let iface: String? = allInterfaces ? nil : (config.host == "localhost" ? "127.0.0.1" : config.host)
+        var c = ldlws_config()
+        c.port = Int32(config.port)
+        c.ipv4_only = config.host.contains(":") ? 0 : 1
+        c.idle_ping_secs = UInt32(clamping: config.idlePingSeconds)
+        c.idle_timeout_secs = UInt32(clamping: config.idleTimeoutSeconds)
+        c.timeout_secs = 10
+        c.callback = lwsServiceCallback
+        c.user = Unmanaged.passUnretained(self).toOpaque()
+        ldlws_set_log_level(LLL_ERR | LLL_WARN)
+        return withOptionalCString(iface) { ifacePtr in
+            withOptionalCString(config.tlsCertPath) { certPtr in
+                withOptionalCString(config.tlsKeyPath) { keyPtr in
+                    WireMessages.subprotocol.withCString { proto in
+                        c.iface = ifacePtr
+                        c.tls_cert_path = certPtr
+                        c.tls_key_path = keyPtr
+                        c.subprotocol = proto
+                        return ldlws_create(&c)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Ends the service: no more timers, no more wake-ups, then lws closes every connection
+    /// (their CLOSED callbacks run here, on the service thread) and frees the context.
+    func tearDown() {
+        guard let server = lws else { return }
+        metrics.flush()
+        destroying = true
+        timerGate.close()
+        inbox.detach()
+        ldlws_destroy(server)
+        lws = nil
+        // Timers are cancelled and detached, so freeing them no longer touches lws.
+        housekeeping = nil
+        shutdownTimer = nil
+        rooms.removeAll()
+        clients.removeAll()
+    }
+
+    func drainInbox() {
+        for command in inbox.drain() {
+            switch command {
+            case .playersLoaded(let room, let attempt, let result):
+                rooms[room]?.runner.playersLoaded(attempt: attempt, result)
+            case .shutdown:
+                beginShutdown()
+            }
+        }
+    }
+
+    private func housekeepingTick() {
+        metrics.flush()
+        housekeeping?.schedule(afterNanos: 1_000_000_000)
+    }
+}
+
+private func withOptionalCString<R>(_ s: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let s else { return body(nil) }
+    return s.withCString { body($0) }
+}

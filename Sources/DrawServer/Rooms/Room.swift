@@ -1,0 +1,88 @@
+import DrawCore
+import DrawPresentation
+
+/// One room on this node: who watches it, what they have been sent, and the state a snapshot
+/// shows. Touched only on the service thread.
+///
+/// The room is the bus *subscriber* side: it applies each `DrawEvent` to its view state and fans
+/// the encoded message out. Running the draw is `DrawRunner`'s job (the publisher side).
+final class Room {
+    let name: String
+    /// UTF-8 of the hex host key, compared in constant time. Never logged or sent.
+    let hostKey: [UInt8]
+    private(set) var members = ContiguousArray<ClientConnection>()
+    /// Recent broadcasts; clients hold cursors into it.
+    private(set) var ring: BroadcastRing<OutboundMessage>
+
+    private(set) var current: RoomView.Current = .idle
+    private(set) var lastResult: FinishedDraw?
+
+    var presence: PresenceCoalescer
+    /// Set by the server right after init (the timer needs the room to exist).
+    var presenceTimer: LwsTimer?
+    /// Set by the server right after init.
+    var runner: DrawRunner!
+
+    init(name: String, hostKey: String, outboundQueueLimit: Int, presenceIntervalMs: Int) {
+        self.name = name
+        self.hostKey = Array(hostKey.utf8)
+        ring = BroadcastRing(capacity: max(1, outboundQueueLimit))
+        presence = PresenceCoalescer(intervalMs: presenceIntervalMs)
+    }
+
+    var viewers: Int { members.count }
+
+    func view() -> RoomView {
+        RoomView(room: name, viewers: members.count, current: current, lastResult: lastResult)
+    }
+
+    // MARK: membership
+
+    /// Adds a client; it will receive every broadcast from now on.
+    func add(_ client: ClientConnection) {
+        client.room = self
+        client.cursor = ring.nextSeq
+        client.memberIndex = members.count
+        members.append(client)
+    }
+
+    /// Removes a client (swap-remove, O(1)). Safe to call twice.
+    func remove(_ client: ClientConnection) {
+        let i = client.memberIndex
+        guard i >= 0, i < members.count, members[i] === client else { return }
+        let last = members.removeLast()
+        if i < members.count {
+            members[i] = last
+            last.memberIndex = i
+        }
+        client.memberIndex = -1
+    }
+
+    // MARK: events
+
+    /// Applies a draw event to the snapshot state. Returns the wire message to broadcast.
+    func apply(_ event: DrawEvent) -> [UInt8] {
+        switch event {
+        case .loading:
+            current = .loading
+        case .started(let plan, let startedAt):
+            current = .running(plan, startedAt: startedAt, shown: [])
+        case .round(_, _, let sentAt):
+            if case .running(let plan, let startedAt, var shown) = current {
+                shown.append(sentAt)
+                current = .running(plan, startedAt: startedAt, shown: shown)
+            }
+        case .finished(let plan, let startedAt, let finishedAt):
+            lastResult = FinishedDraw(plan: plan, startedAt: startedAt, finishedAt: finishedAt)
+            current = .idle
+        case .failed, .aborted:
+            current = .idle
+        }
+        return WireMessages.encode(event, room: name)
+    }
+
+    /// Stores a broadcast once; every member now owes it (see `LiveDrawServer.broadcast`).
+    func append(_ message: OutboundMessage) {
+        ring.append(message)
+    }
+}

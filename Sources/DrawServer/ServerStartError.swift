@@ -1,0 +1,32 @@
+/// Why `LiveDrawServer.init` refused to start. `description` is one line for the operator.
+public enum ServerStartError: Error, Sendable, CustomStringConvertible {
+    /// Another process listens on the port.
+    case portInUse(host: String, port: Int)
+    /// `publicDir` does not exist or is not a directory.
+    case publicDirMissing(String)
+    /// A TLS certificate or key file cannot be read.
+    case unreadableTLSFile(String)
+    /// Only one of certificate and key was given.
+    case incompleteTLS
+    /// A setting is out of range.
+    case invalidConfig(String)
+    /// libwebsockets could not create the server for another reason (its log has details).
+    case listenFailed(host: String, port: Int)
+
+    public var description: String {
+        switch self {
+        case .portInUse(let host, let port):
+            return "cannot listen on \(host):\(port): the port is already in use"
+        case .publicDirMissing(let path):
+            return "public directory '\(path)' does not exist or is not a directory"
+        case .unreadableTLSFile(let path):
+            return "cannot read TLS file '\(path)'"
+        case .incompleteTLS:
+            return "TLS needs both a certificate and a key"
+        case .invalidConfig(let why):
+            return "invalid configuration: \(why)"
+        case .listenFailed(let host, let port):
+            return "cannot listen on \(host):\(port) (libwebsockets refused; see its log line above)"
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import CoreMetrics
+
+/// The server's metrics, through swift-metrics (the executable bootstraps a backend; without
+/// one they are no-ops).
+///
+/// Threading: service thread only. The per-message counter is accumulated in a plain integer
+/// and flushed about once a second, so the fan-out hot path does no metrics call per write.
+final class ServerMetrics {
+    /// Open client connections, HTTP and WebSocket.
+    let connections = Gauge(label: "livedraw_connections")
+    /// Open WebSocket connections.
+    let viewers = Gauge(label: "livedraw_viewers")
+    let rooms = Gauge(label: "livedraw_rooms")
+    private let drawsStarted = Counter(label: "livedraw_draws_started_total")
+    private var drawsFinished: [String: Counter] = [:]
+    private var drawsFailed: [String: Counter] = [:]
+    private let messagesSent = Counter(label: "livedraw_messages_sent_total")
+    private let slowDisconnects = Counter(label: "livedraw_slow_client_disconnects_total")
+    /// How late each round's fan-out started compared with its planned time.
+    private let lateness = Timer(label: "livedraw_round_lateness_seconds", preferredDisplayUnit: .seconds)
+
+    private var unflushedSent: Int64 = 0
+
+    func drawStarted() { drawsStarted.increment() }
+
+    func drawFinished(outcome: String) {
+        counter(&drawsFinished, "livedraw_draws_finished_total", "outcome", outcome).increment()
+    }
+
+    func drawFailed(code: String) {
+        counter(&drawsFailed, "livedraw_draws_failed_total", "code", code).increment()
+    }
+
+    func slowClientDisconnected() { slowDisconnects.increment() }
+
+    func roundLateness(nanos: UInt64) {
+        lateness.recordNanoseconds(Int64(clamping: nanos))
+    }
+
+    /// One WebSocket message written (hot path: no metrics call).
+    @inline(__always) func messageSent() { unflushedSent += 1 }
+
+    func flush() {
+        guard unflushedSent > 0 else { return }
+        messagesSent.increment(by: unflushedSent)
+        unflushedSent = 0
+    }
+
+    private func counter(_ cache: inout [String: Counter], _ label: String, _ key: String, _ value: String) -> Counter {
+        if let c = cache[value] { return c }
+        let c = Counter(label: label, dimensions: [(key, value)])
+        cache[value] = c
+        return c
+    }
+}

@@ -1,0 +1,57 @@
+import CLwsShim
+
+/// Swift-side helpers over the `ldlws_` shim, so the rest of the server never handles C strings
+/// or buffers. Every function here must run on the service thread (see `LiveDrawServer`).
+enum Lws {
+    /// Bytes of headroom lws needs before a payload (`LWS_PRE`).
+    static let pre: Int = ldlws_pre()
+
+    /// The request path, as lws decoded it.
+    static func uri(_ wsi: OpaquePointer) -> String? {
+        withBuffer(2048) { ldlws_uri(wsi, $0, $1) }
+    }
+
+    /// One request header, or `nil` when absent (or longer than `limit`).
+    static func header(_ wsi: OpaquePointer, _ token: lws_token_indexes, limit: Int = 4096) -> String? {
+        withBuffer(limit) { ldlws_header(wsi, token, $0, $1) }
+    }
+
+    static func method(_ wsi: OpaquePointer) -> HTTPMethod {
+        switch ldlws_http_method(wsi) {
+        case LDLWS_METHOD_GET: return .get
+        case LDLWS_METHOD_POST: return .post
+        case LDLWS_METHOD_PUT: return .put
+        case LDLWS_METHOD_PATCH: return .patch
+        case LDLWS_METHOD_DELETE: return .delete
+        case LDLWS_METHOD_OPTIONS: return .options
+        case LDLWS_METHOD_HEAD: return .head
+        default: return .other
+        }
+    }
+
+    /// Writes a complete HTTP response (headers and body) in one `lws_write`.
+    /// Returns false when the connection should be closed.
+    static func respond(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Bool {
+        response.body.withUnsafeBufferPointer { body in
+            ldlws_http_respond(wsi, UInt32(response.status), response.contentType,
+                               body.baseAddress, body.count) == 0
+        }
+    }
+
+    /// Answers a WebSocket handshake with an HTTP error instead of upgrading.
+    static func refuseUpgrade(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Bool {
+        response.body.withUnsafeBufferPointer { body in
+            ldlws_http_refuse_upgrade(wsi, UInt32(response.status), response.contentType,
+                                      body.baseAddress, body.count) == 0
+        }
+    }
+
+    private static func withBuffer(_ size: Int, _ fill: (UnsafeMutablePointer<CChar>, Int32) -> Int32) -> String? {
+        var buf = [CChar](repeating: 0, count: size)
+        let n = buf.withUnsafeMutableBufferPointer { fill($0.baseAddress!, Int32(size)) }
+        guard n >= 0 else { return nil }
+        return buf.withUnsafeBufferPointer { p in
+            String(decoding: UnsafeRawBufferPointer(start: p.baseAddress, count: Int(n)), as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import CLwsShim
+import DrawCore
+import Foundation
+
+/// Work other threads hand to the service thread.
+enum ServiceCommand: Sendable {
+    /// A draw's players finished loading (on a background task).
+    case playersLoaded(room: String, attempt: UInt64, Result<MergeResult, DrawError>)
+    /// `stop()` was called.
+    case shutdown
+}
+
+/// The only door into the service thread from outside.
+///
+/// Rule: any thread may `post`; it appends under the lock and wakes lws with
+/// `lws_cancel_service` (documented as thread-safe), and the service thread `drain`s in
+/// `LWS_CALLBACK_EVENT_WAIT_CANCELLED`. `@unchecked Sendable` is sound because every stored
+/// property is read and written only while holding `lock`.
+final class ServiceInbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var commands: [ServiceCommand] = []
+    /// The lws server to wake; `nil` before it exists and after it is destroyed, so a late
+    /// `post` never touches a freed context.
+    private var server: OpaquePointer?
+
+    func attach(_ server: OpaquePointer) {
+        lock.withLock { self.server = server }
+    }
+
+    func detach() {
+        lock.withLock { server = nil }
+    }
+
+    func post(_ command: ServiceCommand) {
+        lock.withLock {
+            commands.append(command)
+            if let server { ldlws_cancel_service(server) }
+        }
+    }
+
+    func drain() -> [ServiceCommand] {
+        lock.withLock {
+            defer { commands.removeAll() }
+            return commands
+        }
+    }
+}

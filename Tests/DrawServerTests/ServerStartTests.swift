@@ -1,0 +1,61 @@
+import DrawCore
+@testable import DrawServer
+import Foundation
+import Logging
+import Testing
+
+extension RealSocketTests {
+    /// `init` fails fast, with one line an operator can act on.
+    @Suite struct ServerStartTests {
+        private func start(_ configure: (inout ServerConfig) -> Void) throws(ServerStartError) -> LiveDrawServer {
+            var config = ServerConfig()
+            config.port = 0
+            config.publicDir = FileManager.default.temporaryDirectory.path
+            configure(&config)
+            return try LiveDrawServer(config: config, loadPlayers: { MergeResult(players: RunningServer.players, warnings: []) },
+                                      random: SystemTestRandom(), clock: SystemTestClock(), logger: Logger(label: "test"))
+        }
+
+        @Test func portInUse() throws {
+            let running = try RunningServer()
+            defer { running.stop() }
+            #expect(throws: ServerStartError.self) { _ = try start { $0.port = running.port } }
+            do {
+                _ = try start { $0.port = running.port }
+            } catch {
+                #expect(error.description == "cannot listen on 127.0.0.1:\(running.port): the port is already in use")
+            }
+        }
+
+        @Test func missingPublicDir() {
+            do {
+                _ = try start { $0.publicDir = "/nonexistent/live-draw-public" }
+                Issue.record("started without a public dir")
+            } catch {
+                #expect(error.description == "public directory '/nonexistent/live-draw-public' does not exist or is not a directory")
+            }
+        }
+
+        @Test func unreadableTLSFiles() {
+            do {
+                _ = try start { $0.tlsCertPath = "/nonexistent/cert.pem"; $0.tlsKeyPath = "/nonexistent/key.pem" }
+                Issue.record("started without readable TLS files")
+            } catch {
+                #expect(error.description == "cannot read TLS file '/nonexistent/cert.pem'")
+            }
+            do {
+                _ = try start { $0.tlsCertPath = "/etc/hostname" }
+                Issue.record("started with a certificate but no key")
+            } catch {
+                #expect(error.description == "TLS needs both a certificate and a key")
+            }
+        }
+
+        @Test func boundPortAndLobbyKeyAreReadableBeforeRun() throws {
+            let server = try start { _ in }
+            #expect(server.port > 0)
+            #expect(server.lobbyHostKey.count == 48)
+            // Never run: deinit destroys the context on this thread.
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// One HTTP/1.1 request over a fresh connection (`Connection: close`), raw enough to send
+/// paths no HTTP library would (`/../`, `%2e`, backslashes).
+enum TestHTTP {
+    struct Response {
+        let status: Int
+        let headers: [String: String]
+        let body: [UInt8]
+        var json: [String: Any]? { try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] }
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    static func request(port: Int, _ method: String, _ path: String, headers: [String: String] = [:],
+                        body: [UInt8]? = nil) throws -> Response {
+        let socket = try TestSocket(port: port)
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        for (k, v) in headers { head += "\(k): \(v)\r\n" }
+        if let body { head += "Content-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        try socket.send(Array(head.utf8) + (body ?? []))
+        let raw = String(decoding: try socket.read(until: Array("\r\n\r\n".utf8)), as: UTF8.self)
+        var lines = raw.components(separatedBy: "\r\n")
+        let status = Int(lines.removeFirst().split(separator: " ")[1]) ?? 0
+        var parsed: [String: String] = [:]
+        for line in lines where line.contains(":") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            parsed[parts[0].lowercased()] = parts[1].trimmingCharacters(in: .whitespaces)
+        }
+        let length = Int(parsed["content-length"] ?? "")
+        let responseBody = try length.map { try socket.read($0) } ?? socket.readToEnd()
+        return Response(status: status, headers: parsed, body: responseBody)
+    }
+
+    static func request(port: Int, _ method: String, _ path: String, headers: [String: String] = [:],
+                        json: String) throws -> Response {
+        try request(port: port, method, path, headers: headers, body: Array(json.utf8))
+    }
+}
