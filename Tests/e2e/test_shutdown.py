@@ -25,7 +25,7 @@ def test_sigterm_aborts_the_running_draw_and_closes_1001(launch):
             for c in everyone:
                 await c.expect("snapshot")
             assert (await asyncio.to_thread(http.start_draw, server, "lobby", server.lobby_key)).status == 202
-            starteds = [await c.expect("started", timeout=10) for c in watchers]
+            starteds = [(await c.wait_for(lambda m: m.type == "started", timeout=10))[0] for c in watchers]
             await watchers[0].wait_for(lambda m: m.type == "round" and m["round"] == 3, timeout=10)
             t_signal = time.monotonic()
             server.signal(signal.SIGTERM)
@@ -66,3 +66,16 @@ def test_sigterm_aborts_the_running_draw_and_closes_1001(launch):
     assert quiet_closed.code == 1001, f"idle room's client closed with {quiet_closed}"
     assert not [m for m in quiet_before if m.type in ("aborted", "round", "started")], \
         "the idle room got another room's draw messages"
+
+
+def test_sigterm_right_after_startup_exits_promptly(launch):
+    """An operator (or a supervisor) may stop the server the moment it has printed its links.
+
+    The banner is the readiness signal scripts wait for, so a SIGTERM right after it must still
+    be a graceful stop, not be lost while the handlers are being installed.
+    """
+    for _ in range(3):  # a lost signal is a race: give it several chances to show
+        server = launch()
+        server.signal(signal.SIGTERM)
+        code = server.wait(EXIT_WITHIN_S)
+        assert code == 0, f"exit status {code} (None = still running {EXIT_WITHIN_S}s after SIGTERM)\n{server.log_text()}"

@@ -108,7 +108,7 @@ class ServerProcess:
         except subprocess.TimeoutExpired:
             return None
 
-    def stop(self, grace: float = 5.0) -> None:
+    def stop(self, grace: float = 3.0) -> None:
         """SIGTERM, then SIGKILL after `grace` seconds. Safe to call twice."""
         if not self.proc:
             return
