@@ -44,11 +44,52 @@ LATE_MS = float(os.environ.get("LIVE_DRAW_E2E_LATE_MS", "120"))
 # -----------------------------------------------------------------------------------------------
 
 
+def _serve_lists():
+    ds = DataSource()
+    ds.listen()
+    return ds
+
+
+def _make_public_dir(base: Path) -> Path:
+    pub = base / "public"
+    pub.mkdir()
+    (pub / "index.html").write_text("<!doctype html><title>live-draw e2e</title>INDEX-MARKER\n")
+    return pub
+
+
+class _Launcher:
+    """Starts servers with the suite's defaults; stops every one of them at teardown."""
+
+    def __init__(self, data_source: DataSource, public_dir: Path):
+        self.data_source, self.public_dir, self.started = data_source, public_dir, []
+
+    def __call__(self, **opts) -> ServerProcess:
+        base = {
+            "host": "127.0.0.1",
+            "port": 0,
+            "public_dir": str(self.public_dir),
+            "users_url": self.data_source.url(USERS),
+            "lottery_url": self.data_source.url(LOTTERY),
+            "round_interval_ms": DEFAULT_INTERVAL_MS,
+        }
+        base.update(opts)
+        spec = LaunchSpec(binary=LIVE_DRAW_BIN, options=LIVE_DRAW_OPTIONS,
+                          listening_re=LISTENING_RE, host_key_re=HOST_KEY_RE)
+        srv = ServerProcess(spec, base)
+        self.started.append(srv)
+        return srv.start()
+
+    def stop_all(self) -> None:
+        for srv in self.started:
+            srv.stop()
+            # Shown by pytest only when the test failed: the server's side of the story.
+            print(f"---- live-draw log ({' '.join(srv.argv)}) ----\n{srv.log_text()}")
+
+
 @pytest.fixture
 def data_source():
     """The two player lists over HTTP on 127.0.0.1 (seed data unless a test changes it)."""
-    ds = DataSource()
-    ds.listen()
+    ds = _serve_lists()
     yield ds
     ds.stop_listening()
 
@@ -56,44 +97,34 @@ def data_source():
 @pytest.fixture
 def public_dir(tmp_path):
     """A small public folder, so static tests never depend on the repo's page."""
-    pub = tmp_path / "public"
-    pub.mkdir()
-    (pub / "index.html").write_text("<!doctype html><title>live-draw e2e</title>INDEX-MARKER\n")
-    return pub
+    return _make_public_dir(tmp_path)
 
 
 @pytest.fixture
-def launch(request, data_source, public_dir):
+def launch(data_source, public_dir):
     """Factory: start a live-draw with the given options (logical names); stopped at teardown."""
-    started = []
-
-    def _launch(**opts) -> ServerProcess:
-        base = {
-            "host": "127.0.0.1",
-            "port": 0,
-            "public_dir": str(public_dir),
-            "users_url": data_source.url(USERS),
-            "lottery_url": data_source.url(LOTTERY),
-            "round_interval_ms": DEFAULT_INTERVAL_MS,
-        }
-        base.update(opts)
-        spec = LaunchSpec(binary=LIVE_DRAW_BIN, options=LIVE_DRAW_OPTIONS,
-                          listening_re=LISTENING_RE, host_key_re=HOST_KEY_RE)
-        srv = ServerProcess(spec, base)
-        started.append(srv)
-        return srv.start()
-
-    yield _launch
-    for srv in started:
-        srv.stop()
-        # Shown by pytest only when the test failed: the server's side of the story.
-        print(f"---- live-draw log ({' '.join(srv.argv)}) ----\n{srv.log_text()}")
+    launcher = _Launcher(data_source, public_dir)
+    yield launcher
+    launcher.stop_all()
 
 
 @pytest.fixture
 def server(launch):
-    """A live-draw with the default test options."""
+    """A live-draw of its own for this test, with the default test options."""
     return launch()
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory):
+    """One live-draw for a module's stateless checks (each uses its own room names, runs no draw).
+
+    Why: dozens of one-request tests do not need a process each; sharing keeps the suite fast.
+    """
+    ds = _serve_lists()
+    launcher = _Launcher(ds, _make_public_dir(tmp_path_factory.mktemp("shared")))
+    yield launcher()
+    launcher.stop_all()
+    ds.stop_listening()
 
 
 @pytest.fixture(autouse=True)

@@ -45,10 +45,10 @@ def test_ping_pong_echoes_id(server):
 
 
 @pytest.mark.parametrize("room", ["no-such-room", "UPPER", "a" * 65, "bad_name"])
-def test_unknown_or_malformed_room_gets_error_then_4404(server, room):
+def test_unknown_or_malformed_room_gets_error_then_4404(shared_server, room):
     async def scenario():
         try:
-            c = await WSClient.open(server.ws_url(room))
+            c = await WSClient.open(shared_server.ws_url(room))
         except InvalidStatus as e:
             raise AssertionError(f"room {room!r}: refused at the HTTP level ({e.response.status_code}); "
                                  "the contract says accept, send error unknown_room, close 4404") from None

@@ -12,10 +12,10 @@ ROOM_RE = re.compile(r"^[a-z0-9-]{1,64}$")
 KEY_RE = re.compile(r"^[0-9a-f]{48}$")
 
 
-def test_healthz_and_metrics(server):
-    h = http.request(server, "GET", "/healthz")
+def test_healthz_and_metrics(shared_server):
+    h = http.request(shared_server, "GET", "/healthz")
     assert h.status == 200 and h.json == {"status": "ok"}
-    m = http.request(server, "GET", "/metrics")
+    m = http.request(shared_server, "GET", "/metrics")
     assert m.status == 200 and m.body.strip(), "metrics must be a Prometheus text body"
     text = m.body.decode()
     assert any(re.match(r"^[a-zA-Z_:][a-zA-Z0-9_:]*(\{.*\})? [0-9eE+.\-]+", line) for line in text.splitlines()), \
@@ -47,49 +47,49 @@ def test_create_room_with_and_without_name(server):
 
 
 @pytest.mark.parametrize("name", ["Team-A", "has space", "a" * 65, "", "../x", "caf\u00e9", "a_b", "a/b", "a.b", "-%-"])
-def test_bad_room_names_are_400(server, name):
-    resp = http.create_room(server, name)
+def test_bad_room_names_are_400(shared_server, name):
+    resp = http.create_room(shared_server, name)
     assert resp.status == 400, (name, resp.status, resp.body)
     assert resp.error_code() == "bad_room_name"
 
 
-def test_longest_valid_room_name_is_accepted(server):
+def test_longest_valid_room_name_is_accepted(shared_server):
     name = "a" * 64
-    assert http.create_room(server, name).status == 201
+    assert http.create_room(shared_server, name).status == 201
 
 
 @pytest.mark.parametrize("body", [b"{", b"not json", b'["name"]', b'"team"'])
-def test_bad_json_body_is_400(server, body):
-    resp = http.request(server, "POST", "/api/rooms", body=body, headers={"Content-Type": "application/json"})
+def test_bad_json_body_is_400(shared_server, body):
+    resp = http.request(shared_server, "POST", "/api/rooms", body=body, headers={"Content-Type": "application/json"})
     assert resp.status == 400, (body, resp.status, resp.body)
     assert resp.error_code() == "bad_json"
 
 
-def test_duplicate_room_is_409(server):
-    assert http.create_room(server, "dup").status == 201
-    again = http.create_room(server, "dup")
+def test_duplicate_room_is_409(shared_server):
+    assert http.create_room(shared_server, "dup").status == 201
+    again = http.create_room(shared_server, "dup")
     assert again.status == 409 and again.error_code() == "room_exists"
-    lobby = http.create_room(server, "lobby")
+    lobby = http.create_room(shared_server, "lobby")
     assert lobby.status == 409 and lobby.error_code() == "room_exists"
 
 
-def test_body_over_limit_is_413(server):
+def test_body_over_limit_is_413(shared_server):
     body = b'{"name":"big","pad":"' + b"x" * (64 * 1024) + b'"}'
     req = (b"POST /api/rooms HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
            b"Connection: close\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
-    raw = http.raw_request(server.host, server.port, req, timeout=5)
+    raw = http.raw_request(shared_server.host, shared_server.port, req, timeout=5)
     assert http.status_of(raw) == 413, raw[:300]
     head, _, payload = raw.partition(b"\r\n\r\n")
     resp = http.Response(413, {}, payload)
     assert resp.error_code() == "body_too_large"
-    assert http.request(server, "GET", "/api/rooms/big").status == 404, "the oversized request created a room"
+    assert http.request(shared_server, "GET", "/api/rooms/big").status == 404, "the oversized request created a room"
 
 
 def test_start_draw_statuses(server, data_source):
     created = http.create_room(server, "host-room")
     key = created.json["hostKey"]
-    assert http.start_draw(server, "host-room", None).status == 401
-    assert http.start_draw(server, "host-room", None).error_code() == "unauthorized"
+    no_key = http.start_draw(server, "host-room", None)
+    assert no_key.status == 401 and no_key.error_code() == "unauthorized"
     wrong = http.start_draw(server, "host-room", "f" * 48)
     assert wrong.status == 403 and wrong.error_code() == "forbidden"
     other_rooms_key = http.start_draw(server, "host-room", server.lobby_key)
@@ -112,10 +112,7 @@ def test_start_draw_statuses(server, data_source):
             assert busy.status == 409 and busy.error_code() == "draw_running"
             loading_state = await asyncio.to_thread(http.request, server, "GET", "/api/rooms/host-room")
             assert loading_state.json["draw"]["phase"] in ("loading", "running")
-            seq = await watcher.collect_draw(timeout=10)
-            # while it runs (between started and finished) a start is still 409: checked above in
-            # loading; the running phase is covered by the WS concurrency tests.
-            return seq
+            return await watcher.collect_draw(timeout=10)
         finally:
             await watcher.close()
 
@@ -157,8 +154,8 @@ def test_start_while_running_is_409(launch):
     assert http.start_draw(server, "lobby", server.lobby_key).status == 202
 
 
-def test_unknown_room_state_is_404(server):
-    resp = http.request(server, "GET", "/api/rooms/nope")
+def test_unknown_room_state_is_404(shared_server):
+    resp = http.request(shared_server, "GET", "/api/rooms/nope")
     assert resp.status == 404 and resp.error_code() == "unknown_room"
 
 
@@ -168,7 +165,7 @@ def test_unknown_room_state_is_404(server):
     ("GET", "/api/rooms/lobby/draws"), ("DELETE", "/api/rooms/lobby/draws"),
     ("POST", "/healthz"), ("DELETE", "/healthz"), ("POST", "/metrics"),
 ])
-def test_wrong_method_is_405(server, method, path):
-    resp = http.request(server, method, path, body=b"{}" if method in ("POST", "PUT") else None)
+def test_wrong_method_is_405(shared_server, method, path):
+    resp = http.request(shared_server, method, path, body=b"{}" if method in ("POST", "PUT") else None)
     assert resp.status == 405, (method, path, resp.status, resp.body)
     assert resp.error_code() == "method_not_allowed"
