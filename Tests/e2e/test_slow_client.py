@@ -25,6 +25,7 @@ OUTBOUND_QUEUE = 8      # small, yet above what a healthy reader of a ~2 MB mess
 MAX_DRAWS = 3
 GOOD_CLIENTS = 2
 INTERVAL_MS = 150
+PROMPT_MS = 600
 ENCODE_ALLOWANCE_MS = 900  # bound on round 1, which trails a ~2 MB message being built (debug build)
 
 
@@ -65,8 +66,12 @@ def test_client_that_stops_reading_is_dropped_4408(launch, data_source):
                                if started["schedule"]["offsetsMs"][r["round"] - 1] >= lag + INTERVAL_MS]
                     draw.assert_on_time(started, settled, finished, late_ms=LATE_MS)
                     # Delivery: a round sent after this reader had the big message in hand reaches
-                    # it promptly (earlier ones legitimately queue behind ~2 MB on its socket).
-                    draw.assert_prompt([m for m in seq[2:12] if m["sentAt"] >= seq[1].at], max_latency_ms=300)
+                    # it well within the draw (earlier ones legitimately queue behind ~2 MB on its
+                    # socket). The bound is loose because this one Python process also parses the
+                    # other readers' 2 MB messages; a server stalled by the stuck socket misses it
+                    # by far more.
+                    draw.assert_prompt([m for m in seq[2:12] if m["sentAt"] >= seq[1].at],
+                                       max_latency_ms=PROMPT_MS)
                     draw.assert_verifies(finished, started, rounds)
                 assert len({seq[-1].raw for seq in seqs}) == 1
                 draws.append(seqs[0])
@@ -92,6 +97,8 @@ def test_client_that_stops_reading_is_dropped_4408(launch, data_source):
         how = await asyncio.to_thread(rawws.drain, slow_sock, reader, 5.0)
         slow_sock.close()
         got_types = [m[9:25] for op, m in reader.messages if op == 0x1]
+        print(f"slow client: dropped in draw {dropped_in}, connection ended by {how}, close frame {reader.close}, "
+              f"{len(got_types)} messages received: {got_types}")
         assert how in ("close", "eof", "reset"), \
             f"the slow client's connection is still open ({how}) after the server stopped counting it " \
             f"(dropped in draw {dropped_in}); it had received {len(reader.messages)} messages: {got_types}"
