@@ -7,7 +7,7 @@ import asyncio
 from conftest import DEFAULT_INTERVAL_MS, LATE_MS
 from helpers import draw, http
 from helpers.seed import SEED_ENTRANTS
-from helpers.wsclient import WSClient, close_all, open_many, run
+from helpers.wsclient import WSClient, close_all, now_ms, open_many, run
 
 DRAW_SEQUENCE = ["loading", "started"] + ["round"] * 10 + ["finished"]
 
@@ -33,8 +33,16 @@ def test_fifty_clients_see_the_identical_draw(server):
             assert resp.json == {"room": "lobby", "status": "loading"}
 
             seqs = await asyncio.gather(*(c.collect_draw(timeout=10) for c in clients))
+            # Someone arriving now finds the result in the snapshot.
+            newcomer = await WSClient.open(server.ws_url("lobby"), name="newcomer")
+            clients.append(newcomer)
+            after = await newcomer.next(5)
         finally:
             await close_all(clients)
+        assert after.type == "snapshot" and after["draw"] is None
+        expected_last = dict(seqs[0][-1].data)
+        del expected_last["type"]
+        assert after["lastResult"] == expected_last, "snapshot.lastResult must be the last finished, without type"
 
         for c, seq in zip(clients, seqs):
             assert [m.type for m in seq] == DRAW_SEQUENCE, f"{c.name}: {[m.type for m in seq]}"
@@ -150,5 +158,33 @@ def test_late_joiner_gets_rounds_so_far_then_the_rest(launch):
         assert late_rest[-1].raw == early_rest[-1].raw
         draw.assert_verifies(late_rest[-1].data, started.data, shown + [m.data for m in late_rest[:-1]])
         draw.assert_on_time(started.data, early_rounds, early_rest[-1].data, late_ms=LATE_MS)
+
+    run(scenario(), timeout=30)
+
+
+def test_presence_is_coalesced(server):
+    """Joins spread over ~0.8 s: the watcher gets a few presence updates, not one per join,
+    and the last one carries the final count (PROTOCOL.md: at most one every 250 ms per room)."""
+    joiners, spacing_s = 40, 0.02
+
+    async def scenario():
+        watcher = await WSClient.open(server.ws_url("lobby"), name="watcher")
+        others = []
+        try:
+            await watcher.expect("snapshot")
+            t0 = now_ms()
+            for i in range(joiners):
+                others.append(await WSClient.open(server.ws_url("lobby"), name=f"j{i}"))
+                await asyncio.sleep(spacing_s)  # pacing the join storm, not waiting for a result
+            await watcher.wait_viewers(joiners + 1, timeout=5)
+            elapsed = now_ms() - t0
+        finally:
+            await close_all([watcher] + others)
+        presences = [m for m in watcher.log if m.type == "presence"]
+        assert len(presences) <= elapsed / 250 + 2, \
+            f"{len(presences)} presence messages for {joiners} joins in {elapsed:.0f} ms: not coalesced"
+        assert presences[-1]["viewers"] == joiners + 1
+        counts = [m["viewers"] for m in presences]
+        assert counts == sorted(counts), f"viewer counts went backwards while only joins happened: {counts}"
 
     run(scenario(), timeout=30)

@@ -1,9 +1,11 @@
 """Connecting: subprotocol or not, unknown rooms, ping/pong (PROTOCOL.md sections 1, 2 `pong`, 3)."""
+import asyncio
+
 import pytest
 from websockets.exceptions import InvalidStatus
 
 from helpers import http
-from helpers.wsclient import WSClient, now_ms, run
+from helpers.wsclient import WSClient, close_all, now_ms, run
 
 
 @pytest.mark.parametrize("subprotocols", [("live-draw.v1",), None], ids=["with-subprotocol", "without"])
@@ -70,5 +72,61 @@ def test_created_room_is_joinable(server):
             assert snap.type == "snapshot" and snap["room"] == room and snap["draw"] is None
         finally:
             await c.close()
+
+    run(scenario(), timeout=20)
+
+
+def test_allowed_origins_refuse_other_browsers_before_the_upgrade(launch):
+    """--allowed-origins: another origin gets HTTP 403 before the upgrade; no Origin is a script."""
+    server = launch(allowed_origins="http://good.example")
+
+    async def scenario():
+        try:
+            await WSClient.open(server.ws_url("lobby"), origin="http://evil.example")
+        except InvalidStatus as e:
+            assert e.response.status_code == 403, e.response.status_code
+        else:
+            raise AssertionError("a WebSocket from a non-allowed origin was accepted")
+        for origin in ("http://good.example", None):
+            c = await WSClient.open(server.ws_url("lobby"), origin=origin)
+            try:
+                assert (await c.next(5)).type == "snapshot"
+            finally:
+                await c.close()
+
+    run(scenario(), timeout=20)
+
+
+def test_connection_limit_refuses_with_503_then_recovers(launch):
+    """ServerConfig.maxConnections: beyond it new connections get 503; a freed slot is reusable."""
+    limit = 4
+    server = launch(max_connections=limit)
+
+    async def scenario():
+        clients = [await WSClient.open(server.ws_url("lobby"), name=f"c{i}") for i in range(limit)]
+        try:
+            for c in clients:
+                assert (await c.next(5)).type == "snapshot"
+            try:
+                extra = await WSClient.open(server.ws_url("lobby"), name="extra")
+            except InvalidStatus as e:
+                assert e.response.status_code == 503, e.response.status_code
+            else:
+                await extra.close()
+                raise AssertionError(f"connection {limit + 1} was accepted with --max-connections {limit}")
+            await clients.pop().close()
+            # The slot frees once the server has seen the close; poll (bounded) for it.
+            for attempt in range(50):
+                try:
+                    again = await WSClient.open(server.ws_url("lobby"), name="again")
+                    break
+                except InvalidStatus:
+                    await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("no connection accepted after one was closed")
+            clients.append(again)
+            assert (await again.next(5)).type == "snapshot"
+        finally:
+            await close_all(clients)
 
     run(scenario(), timeout=20)

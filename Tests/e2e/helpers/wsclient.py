@@ -132,6 +132,7 @@ class WSClient:
         if self.viewers == n and self.cursor == len(self.log):
             return
         _, skipped = await self.wait_for(lambda m: m.type in ("snapshot", "presence") and m["viewers"] == n, timeout)
+        skipped = [m for m in skipped if m.type != "snapshot"]
         assert not skipped, f"{self.name}: unexpected messages while waiting for presence: {[m.raw[:120] for m in skipped]}"
 
     async def collect_draw(self, timeout: float = 10.0) -> list[Msg]:
