@@ -25,14 +25,20 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
 
-        // MARK: Data — libcurl HTTP client, DTOs, mappers, repositories, adapters for Core ports.
+        // MARK: Data — libcurl HTTP client, DTOs, mappers, repositories, adapters for Core ports,
+        // and the SQLite draw store.
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
-        .target(name: "DrawData", dependencies: ["DrawCore", "CCurlShim"]),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(name: "DrawData", dependencies: ["DrawCore", "CCurlShim", "CSQLite"]),
 
         // MARK: Presentation — domain events to wire messages. UI-agnostic.
         .target(name: "DrawPresentation", dependencies: ["DrawCore"]),

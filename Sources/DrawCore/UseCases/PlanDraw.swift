@@ -17,7 +17,7 @@ public struct PlanDraw: Sendable {
         guard let seed = Seed(bytes: seedBytes) else {
             preconditionFailure("RandomSource returned \(seedBytes.count) bytes, not \(Seed.byteCount)")
         }
-        let drawId = Hex.encode(random.bytes(DrawIdentifier.randomBytes))
+        let drawId = DrawIdentifier.generate(using: random)
         return DrawPlan.make(drawId: drawId, entrants: merge.players, warnings: merge.warnings,
                              seed: seed, schedule: schedule)
     }
@@ -27,6 +27,11 @@ public struct PlanDraw: Sendable {
 public enum DrawIdentifier {
     /// Random bytes behind an id.
     public static let randomBytes = 16
+
+    /// A fresh id. Also used for the record of a draw that failed before it had a plan.
+    public static func generate(using random: any RandomSource) -> String {
+        Hex.encode(random.bytes(randomBytes))
+    }
 
     /// Whether `s` is a well-formed draw id (used to reject junk in API paths early).
     public static func isValid(_ s: String) -> Bool {

@@ -1,0 +1,72 @@
+/// A draw as the store gives it back: the public view of its permanent record.
+///
+/// The initialiser applies the reveal rules, so no `DrawRecord` can exist that shows more than
+/// the viewers have seen — whoever builds it, from whatever was stored:
+/// - `seed` is `nil` while the draw is `running` (and for `failed` draws, which never had one);
+/// - while `running`, `rounds` holds only the rounds already shown; once the draw has ended it holds
+///   every planned round (the revealed seed makes them computable anyway), `sentAt` telling which
+///   were shown;
+/// - `outcome` is only set for a `finished` draw: an aborted or interrupted one announced no result.
+public struct DrawRecord: Sendable, Hashable {
+    public let drawId: String
+    public let room: String
+    public let status: DrawStatus
+    /// When the host asked for the draw, epoch milliseconds.
+    public let createdAt: Double
+    /// The `started` time; `nil` for a `failed` draw.
+    public let startedAt: Double?
+    /// When it finished, failed, was aborted or was found interrupted; `nil` while `running`.
+    public let finishedAt: Double?
+    public let sources: DrawSources
+    /// The entrants, in lottery-list order (void flags included); empty for a `failed` draw.
+    public let entrants: [Player]
+    public let warnings: [MergeWarning]
+    /// Hex SHA-256 of the seed; `nil` for a `failed` draw.
+    public let commitment: String?
+    /// Hex SHA-256 of the canonical entrants encoding; `nil` for a `failed` draw.
+    public let entrantsHash: String?
+    /// `nil` for a `failed` draw.
+    public let schedule: RoundSchedule?
+    /// See the type's reveal rules.
+    public let rounds: [RecordedRound]
+    /// The result; only for a `finished` draw.
+    public let outcome: DrawOutcome?
+    /// The revealed seed; never set while the draw is `running`.
+    public let seed: Seed?
+    /// Why a `failed` draw failed.
+    public let failure: DrawFailure?
+    /// Why an `aborted` draw was stopped.
+    public let abortReason: String?
+
+    /// Builds the public view from what was stored, applying the reveal rules.
+    /// - Parameters:
+    ///   - plannedRounds: every round the plan had, shown or not.
+    ///   - plannedDrawn: the last round's pick, whatever the status.
+    ///   - storedSeed: the seed as stored; dropped here unless the draw has ended.
+    public init(drawId: String, room: String, status: DrawStatus, createdAt: Double, startedAt: Double?,
+                finishedAt: Double?, sources: DrawSources, entrants: [Player], warnings: [MergeWarning],
+                commitment: String?, entrantsHash: String?, schedule: RoundSchedule?,
+                plannedRounds: [RecordedRound], plannedDrawn: Player?, storedSeed: Seed?,
+                failure: DrawFailure?, abortReason: String?) {
+        self.drawId = drawId
+        self.room = room
+        self.status = status
+        self.createdAt = createdAt
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.sources = sources
+        self.entrants = entrants
+        self.warnings = warnings
+        self.commitment = commitment
+        self.entrantsHash = entrantsHash
+        self.schedule = schedule
+        self.rounds = status.isEnded ? plannedRounds : plannedRounds.filter(\.wasShown)
+        self.outcome = status == .finished ? plannedDrawn.map(DrawOutcome.init(drawn:)) : nil
+        self.seed = status.isEnded ? storedSeed : nil
+        self.failure = failure
+        self.abortReason = abortReason
+    }
+
+    /// How many rounds reached the viewers.
+    public var roundsShown: Int { rounds.count(where: \.wasShown) }
+}

@@ -1,0 +1,105 @@
+import DrawCore
+
+/// One step of the schema: the SQL that takes a database from `version - 1` to `version`.
+struct SchemaMigration: Sendable {
+    let version: Int
+    let sql: String
+}
+
+/// The draw store's schema and how a database file reaches it.
+///
+/// The version lives in SQLite's `PRAGMA user_version` (0 in a new file). `migrations` is
+/// append-only: step N takes version N-1 to N, and a released step is never edited, because
+/// databases in the field have already run it. Opening runs every pending step in ONE write
+/// transaction, so a file is always at a version some release knew; a failure leaves it unchanged.
+/// A file at a version above `currentVersion` was written by a newer live-draw and is refused:
+/// this code cannot know what its columns mean.
+///
+/// Layout choices:
+/// - `draws` has one row a draw. Entrants, warnings and the schedule are JSON text columns: they are
+///   always written and read whole, never searched, and JSON keeps a record readable with the
+///   `sqlite3` shell. `entrants_json` holds exactly the canonical encoding (`EntrantsEncoding`),
+///   so `sha256(entrants_json)` is the entrants hash and can be checked in place.
+/// - `rounds` is a child table, not JSON: a round is stamped `sent_at` while the draw runs, and an
+///   UPDATE of one small row is cheaper and clearer than rewriting an array. The pick is stored as
+///   its index into the entrants, the same number the wire and FAIRNESS.md use.
+/// - `seq` (AUTOINCREMENT, so never reused) orders the history and is the pagination cursor;
+///   the caller's clock could jump back, the insertion order cannot.
+/// - The seed is hex text; a CHECK keeps it present for every status but `failed`.
+enum DrawStoreSchema {
+    static let migrations: [SchemaMigration] = [
+        SchemaMigration(version: 1, sql: """
+            CREATE TABLE draws (
+                seq             INTEGER PRIMARY KEY AUTOINCREMENT,
+                draw_id         TEXT    NOT NULL UNIQUE,
+                room            TEXT    NOT NULL,
+                status          TEXT    NOT NULL
+                    CHECK (status IN ('running', 'finished', 'failed', 'aborted', 'interrupted')),
+                created_at      REAL    NOT NULL,
+                started_at      REAL,
+                finished_at     REAL,
+                users_url       TEXT    NOT NULL,
+                lottery_url     TEXT    NOT NULL,
+                entrants_json   TEXT    NOT NULL,
+                entrant_count   INTEGER NOT NULL,
+                warnings_json   TEXT    NOT NULL,
+                commitment      TEXT,
+                entrants_hash   TEXT,
+                schedule_json   TEXT,
+                seed_hex        TEXT,
+                drawn_json      TEXT,
+                abort_reason    TEXT,
+                failure_code    TEXT,
+                failure_message TEXT,
+                CHECK ((status = 'failed') = (seed_hex IS NULL))
+            );
+            CREATE TABLE rounds (
+                draw_seq   INTEGER NOT NULL REFERENCES draws (seq) ON DELETE CASCADE,
+                round      INTEGER NOT NULL CHECK (round >= 1),
+                offset_ms  INTEGER NOT NULL,
+                pick_index INTEGER NOT NULL CHECK (pick_index >= 0),
+                sent_at    REAL,
+                PRIMARY KEY (draw_seq, round)
+            ) WITHOUT ROWID;
+            """),
+        // The history API pages one room newest first (`room = ? AND seq < ? ORDER BY seq DESC`).
+        // An index on `room` alone serves it: SQLite appends the rowid (`seq`) to every index entry,
+        // so entries of one room are already in `seq` order and are read backwards.
+        SchemaMigration(version: 2, sql: """
+            CREATE INDEX draws_by_room ON draws (room);
+            """),
+    ]
+
+    /// The version this code writes and fully understands.
+    static var currentVersion: Int { migrations.count }
+
+    /// Brings `db` to the last version of `migrations`, or throws leaving it unchanged.
+    /// `migrations` is a parameter only so tests can stop at an older version or inject a failing step.
+    static func migrate(_ db: SQLiteConnection, busyTimeoutMs: Int,
+                        migrations: [SchemaMigration] = migrations) throws(StorageError) {
+        let target = migrations.count
+        var applying = 0
+        do {
+            try db.transaction(writing: true) {
+                let found = try db.scalarInt("PRAGMA user_version")
+                guard found <= target else {
+                    throw StorageError.newerSchema(path: db.path, found: found, supported: target)
+                }
+                for step in migrations[found...] {
+                    applying = step.version
+                    try db.execute(step.sql)
+                    // user_version lives in the file header, which the transaction covers, so the
+                    // new number commits (or rolls back) together with the step's tables.
+                    try db.execute("PRAGMA user_version = \(step.version)")
+                }
+            }
+        } catch let error as StorageError {
+            throw error
+        } catch let failure as SQLiteFailure {
+            guard applying > 0 else { throw failure.openError(path: db.path, busyTimeoutMs: busyTimeoutMs) }
+            throw .migrationFailed(path: db.path, toVersion: applying, reason: failure.message)
+        } catch {
+            throw .migrationFailed(path: db.path, toVersion: applying, reason: "\(error)")
+        }
+    }
+}

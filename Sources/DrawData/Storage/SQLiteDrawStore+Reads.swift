@@ -1,0 +1,169 @@
+import DrawCore
+
+extension SQLiteDrawStore {
+    public func list(room: String, page: DrawPageRequest) throws(StorageError) -> DrawPage {
+        try read("list the draws of room \(room)") { db in
+            let columns = SummaryColumn.allCases.map(\.sql).joined(separator: ", ")
+            // One row more than asked tells whether another page follows.
+            let query = try db.prepare("""
+                SELECT \(columns) FROM draws d
+                WHERE d.room = ? AND d.seq < ? ORDER BY d.seq DESC LIMIT ?
+                """)
+            try query.bind([.text(room), .integer(page.after?.position ?? Int64.max), .int(page.limit + 1)])
+            var rows: [(seq: Int64, summary: DrawSummary)] = []
+            while try query.step() {
+                rows.append((query.int64(SummaryColumn.seq.rawValue), try Self.summary(from: query)))
+            }
+            let more = rows.count > page.limit
+            let shown = rows.prefix(page.limit)
+            return DrawPage(draws: shown.map(\.summary),
+                            next: more ? shown.last.flatMap { DrawCursor(position: $0.seq) } : nil)
+        }
+    }
+
+    public func record(id: String) throws(StorageError) -> DrawRecord? {
+        try read("read draw \(id)") { db in
+            let columns = RecordColumn.allCases.map(\.sql).joined(separator: ", ")
+            let query = try db.prepare("SELECT \(columns) FROM draws WHERE draw_id = ?")
+            try query.bind([.text(id)])
+            guard try query.step() else { return nil }
+            return try Self.record(from: query, in: db)
+        }
+    }
+
+    // MARK: Row decoding
+
+    private static func summary(from row: SQLiteStatement) throws -> DrawSummary {
+        typealias C = SummaryColumn
+        let drawId = row.text(C.drawId.rawValue) ?? ""
+        return try decoding(drawId) {
+            DrawSummary(drawId: drawId, room: row.text(C.room.rawValue) ?? "",
+                        status: try status(row.text(C.status.rawValue)),
+                        createdAt: row.double(C.createdAt.rawValue) ?? 0,
+                        startedAt: row.double(C.startedAt.rawValue), finishedAt: row.double(C.finishedAt.rawValue),
+                        entrantCount: row.int(C.entrantCount.rawValue), roundsShown: row.int(C.roundsShown.rawValue),
+                        commitment: row.text(C.commitment.rawValue),
+                        plannedDrawn: try row.text(C.drawn.rawValue).map(StoredJSON.player(from:)),
+                        failureCode: row.text(C.failureCode.rawValue))
+        }
+    }
+
+    private static func record(from row: SQLiteStatement, in db: SQLiteConnection) throws -> DrawRecord {
+        typealias C = RecordColumn
+        let drawId = row.text(C.drawId.rawValue) ?? ""
+        let entrants = try decoding(drawId) { try StoredJSON.entrants(from: row.text(C.entrants.rawValue) ?? "") }
+        let rounds = try Self.rounds(ofSeq: row.int64(C.seq.rawValue), drawId: drawId, entrants: entrants, in: db)
+        return try decoding(drawId) {
+            let failure = row.text(C.failureCode.rawValue).map {
+                DrawFailure(code: $0, message: row.text(C.failureMessage.rawValue) ?? "")
+            }
+            let seed = try row.text(C.seed.rawValue).map { (hex: String) throws(StoredJSON.Invalid) in
+                guard let seed = Seed(hex: hex) else { throw StoredJSON.Invalid(description: "stored seed is not 64 hex") }
+                return seed
+            }
+            return DrawRecord(
+                drawId: drawId, room: row.text(C.room.rawValue) ?? "",
+                status: try status(row.text(C.status.rawValue)),
+                createdAt: row.double(C.createdAt.rawValue) ?? 0,
+                startedAt: row.double(C.startedAt.rawValue), finishedAt: row.double(C.finishedAt.rawValue),
+                sources: DrawSources(usersURL: row.text(C.usersURL.rawValue) ?? "",
+                                     lotteryURL: row.text(C.lotteryURL.rawValue) ?? ""),
+                entrants: entrants,
+                warnings: try StoredJSON.warnings(from: row.text(C.warnings.rawValue) ?? ""),
+                commitment: row.text(C.commitment.rawValue), entrantsHash: row.text(C.entrantsHash.rawValue),
+                schedule: try row.text(C.schedule.rawValue).map(StoredJSON.schedule(from:)),
+                plannedRounds: rounds,
+                plannedDrawn: try row.text(C.drawn.rawValue).map(StoredJSON.player(from:)),
+                storedSeed: seed, failure: failure, abortReason: row.text(C.abortReason.rawValue))
+        }
+    }
+
+    private static func rounds(ofSeq seq: Int64, drawId: String, entrants: [Player],
+                               in db: SQLiteConnection) throws -> [RecordedRound] {
+        let query = try db.prepare(
+            "SELECT round, offset_ms, pick_index, sent_at FROM rounds WHERE draw_seq = ? ORDER BY round")
+        try query.bind([.integer(seq)])
+        var rounds: [RecordedRound] = []
+        while try query.step() {
+            let index = query.int(2)
+            guard entrants.indices.contains(index) else {
+                throw StoredJSON.Invalid(description: "draw \(drawId): round \(query.int(0)) picks entrant "
+                                         + "\(index) of \(entrants.count)")
+            }
+            rounds.append(RecordedRound(round: query.int(0), offsetMs: query.int(1), pickIndex: index,
+                                        player: entrants[index], sentAt: query.double(3)))
+        }
+        return rounds
+    }
+
+    private static func status(_ text: String?) throws(StoredJSON.Invalid) -> DrawStatus {
+        guard let text, let status = DrawStatus(rawValue: text) else {
+            throw StoredJSON.Invalid(description: "unknown status \(text ?? "NULL")")
+        }
+        return status
+    }
+
+    /// Prefixes a decoding failure with the draw it concerns.
+    private static func decoding<T>(_ drawId: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let invalid as StoredJSON.Invalid {
+            throw StoredJSON.Invalid(description: "draw \(drawId): \(invalid.description)")
+        }
+    }
+}
+
+/// The columns `list` reads, in SELECT order (the raw value is the column index).
+private enum SummaryColumn: Int32, CaseIterable {
+    case seq, drawId, room, status, createdAt, startedAt, finishedAt, entrantCount, commitment, drawn,
+         failureCode, roundsShown
+
+    var sql: String {
+        switch self {
+        case .seq: return "d.seq"
+        case .drawId: return "d.draw_id"
+        case .room: return "d.room"
+        case .status: return "d.status"
+        case .createdAt: return "d.created_at"
+        case .startedAt: return "d.started_at"
+        case .finishedAt: return "d.finished_at"
+        case .entrantCount: return "d.entrant_count"
+        case .commitment: return "d.commitment"
+        case .drawn: return "d.drawn_json"
+        case .failureCode: return "d.failure_code"
+        case .roundsShown:
+            return "(SELECT count(*) FROM rounds r WHERE r.draw_seq = d.seq AND r.sent_at IS NOT NULL)"
+        }
+    }
+}
+
+/// The columns `record(id:)` reads, in SELECT order (the raw value is the column index).
+private enum RecordColumn: Int32, CaseIterable {
+    case seq, drawId, room, status, createdAt, startedAt, finishedAt, usersURL, lotteryURL, entrants,
+         warnings, commitment, entrantsHash, schedule, seed, drawn, abortReason, failureCode, failureMessage
+
+    var sql: String {
+        switch self {
+        case .seq: return "seq"
+        case .drawId: return "draw_id"
+        case .room: return "room"
+        case .status: return "status"
+        case .createdAt: return "created_at"
+        case .startedAt: return "started_at"
+        case .finishedAt: return "finished_at"
+        case .usersURL: return "users_url"
+        case .lotteryURL: return "lottery_url"
+        case .entrants: return "entrants_json"
+        case .warnings: return "warnings_json"
+        case .commitment: return "commitment"
+        case .entrantsHash: return "entrants_hash"
+        case .schedule: return "schedule_json"
+        // Defence in depth under DrawRecord's own rule: a running draw's seed never leaves SQL.
+        case .seed: return "CASE WHEN status = 'running' THEN NULL ELSE seed_hex END"
+        case .drawn: return "drawn_json"
+        case .abortReason: return "abort_reason"
+        case .failureCode: return "failure_code"
+        case .failureMessage: return "failure_message"
+        }
+    }
+}

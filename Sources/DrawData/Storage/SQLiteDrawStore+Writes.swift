@@ -1,0 +1,95 @@
+import DrawCore
+
+extension SQLiteDrawStore {
+    public func insertStarted(_ record: NewDrawRecord) throws(StorageError) {
+        let plan = record.plan
+        try write("record the start of draw \(plan.drawId)") { db in
+            try Self.requireNew(plan.drawId, in: db)
+            try db.run("""
+                INSERT INTO draws (draw_id, room, status, created_at, started_at, users_url, lottery_url,
+                                   entrants_json, entrant_count, warnings_json, commitment, entrants_hash,
+                                   schedule_json, seed_hex, drawn_json)
+                VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [
+                    .text(plan.drawId), .text(record.room), .real(record.createdAt), .real(record.startedAt),
+                    .text(record.sources.usersURL), .text(record.sources.lotteryURL),
+                    .text(StoredJSON.entrants(plan.entrants)), .int(plan.entrants.count),
+                    .text(StoredJSON.warnings(plan.warnings)), .text(plan.commitment), .text(plan.entrantsHash),
+                    .text(StoredJSON.schedule(plan.schedule)), .text(plan.seed.hex),
+                    .text(StoredJSON.player(plan.outcome.drawn)),
+                ])
+            let seq = db.lastInsertRowID
+            let insertRound = try db.prepare(
+                "INSERT INTO rounds (draw_seq, round, offset_ms, pick_index) VALUES (?, ?, ?, ?)")
+            for r in plan.rounds {
+                insertRound.reset()
+                try insertRound.bind([.integer(seq), .int(r.round), .int(r.offsetMs), .int(r.pickIndex)])
+                try insertRound.run()
+            }
+        }
+    }
+
+    public func recordRound(drawId: String, round: Int, sentAt: Double) throws(StorageError) {
+        try write("record round \(round) of draw \(drawId)") { db in
+            let seq = try Self.runningSeq(of: drawId, in: db)
+            try db.run("UPDATE rounds SET sent_at = ? WHERE draw_seq = ? AND round = ?",
+                       [.real(sentAt), .integer(seq), .int(round)])
+            guard db.changes == 1 else { throw StorageError.unknownRound(drawId: drawId, round: round) }
+        }
+    }
+
+    public func finish(drawId: String, ending: DrawEnding, finishedAt: Double) throws(StorageError) {
+        let reason: String?
+        if case .aborted(let r) = ending { reason = r } else { reason = nil }
+        try write("record the end of draw \(drawId)") { db in
+            let seq = try Self.runningSeq(of: drawId, in: db)
+            try db.run("UPDATE draws SET status = ?, finished_at = ?, abort_reason = ? WHERE seq = ?",
+                       [.text(ending.status.rawValue), .real(finishedAt), .string(reason), .integer(seq)])
+        }
+    }
+
+    public func insertFailed(_ record: FailedDrawRecord) throws(StorageError) {
+        try write("record the failure of draw \(record.drawId)") { db in
+            try Self.requireNew(record.drawId, in: db)
+            try db.run("""
+                INSERT INTO draws (draw_id, room, status, created_at, finished_at, users_url, lottery_url,
+                                   entrants_json, entrant_count, warnings_json, failure_code, failure_message)
+                VALUES (?, ?, 'failed', ?, ?, ?, ?, '[]', 0, ?, ?, ?)
+                """, [
+                    .text(record.drawId), .text(record.room), .real(record.createdAt), .real(record.failedAt),
+                    .text(record.sources.usersURL), .text(record.sources.lotteryURL),
+                    .text(StoredJSON.warnings(record.warnings)),
+                    .text(record.failure.code), .text(record.failure.message),
+                ])
+        }
+    }
+
+    @discardableResult
+    public func markRunningInterrupted(at: Double) throws(StorageError) -> Int {
+        try write("mark running draws interrupted") { db in
+            try db.run("UPDATE draws SET status = 'interrupted', finished_at = ? WHERE status = 'running'",
+                       [.real(at)])
+            return db.changes
+        }
+    }
+
+    // MARK: Checks inside a write transaction
+
+    private static func requireNew(_ drawId: String, in db: SQLiteConnection) throws {
+        guard try db.scalarInt("SELECT count(*) FROM draws WHERE draw_id = ?", [.text(drawId)]) == 0 else {
+            throw StorageError.duplicateDraw(drawId: drawId)
+        }
+    }
+
+    /// The `seq` of a draw that is still running; `unknownDraw` or `notRunning` otherwise.
+    private static func runningSeq(of drawId: String, in db: SQLiteConnection) throws -> Int64 {
+        let query = try db.prepare("SELECT seq, status FROM draws WHERE draw_id = ?")
+        try query.bind([.text(drawId)])
+        guard try query.step() else { throw StorageError.unknownDraw(drawId: drawId) }
+        let status = query.text(1).flatMap(DrawStatus.init(rawValue:))
+        guard status == .running else {
+            throw StorageError.notRunning(drawId: drawId, status: status ?? .failed)
+        }
+        return query.int64(0)
+    }
+}

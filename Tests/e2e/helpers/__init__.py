@@ -1,0 +1,11 @@
+"""Helpers of the end-to-end suite: each module wraps one real thing the tests talk to.
+
+- server:     the live-draw process (start, read port/key from its log, stop).
+- datasource: the HTTP server that plays the two player lists, and can fail on demand.
+- wsclient:   an independent WebSocket client (PyPI `websockets`) that records every message.
+- rawws:      a hand-written WebSocket client for behaviour `websockets` refuses to produce.
+- http:       plain HTTP requests, including raw bytes a normal client would "fix".
+- keys:       the host-key leak check applied to everything the suite receives.
+- draw:       fairness verification (tools/verify_draw.py) and schedule checks.
+- seed:       the seed player lists and generators for bigger ones.
+"""

@@ -1,0 +1,130 @@
+"""The two player lists, served by the tests themselves over real HTTP.
+
+Why not static files: the failure tests need the lists to fail in every way a real upstream can
+(an error status, a refused connection, a hang past the fetch timeout, broken or wrong-shaped
+JSON, too many bytes) and then recover for the next draw, all without restarting live-draw,
+whose URLs are fixed at startup. The port stays the same across `stop_listening`/`listen` so
+"refused" can be produced and then cured.
+"""
+import json
+import threading
+import time
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Optional
+
+from .seed import SEED_LOTTERY, SEED_USERS
+
+USERS = "users"
+LOTTERY = "lottery"
+PATHS = {USERS: "/users.json", LOTTERY: "/lottery.json"}
+
+
+@dataclass
+class Route:
+    """How one list answers right now."""
+    body: bytes
+    status: int = 200
+    content_type: str = "application/json"
+    delay: float = 0.0       # seconds to wait before answering
+    hang: bool = False       # never answer (until the source is stopped)
+
+
+class DataSource:
+    """A threaded HTTP server on 127.0.0.1 playing the users list and the lottery list."""
+
+    HANG_LIMIT = 30.0  # a hung handler gives up on its own after this, whatever happens
+
+    def __init__(self):
+        self.routes: dict[str, Route] = {}
+        self.hits: dict[str, int] = {USERS: 0, LOTTERY: 0}
+        self._lock = threading.Lock()
+        self._release = threading.Event()
+        self._httpd: Optional[ThreadingHTTPServer] = None
+        self._thread: Optional[threading.Thread] = None
+        self.port: Optional[int] = None
+        self.reset()
+
+    # -- behaviour -------------------------------------------------------------------------
+
+    def reset(self) -> None:
+        """Back to the seed lists, answering at once."""
+        self.set_json(USERS, SEED_USERS)
+        self.set_json(LOTTERY, SEED_LOTTERY)
+
+    def set_json(self, name: str, obj) -> None:
+        self.set_raw(name, json.dumps(obj).encode("utf-8"))
+
+    def set_raw(self, name: str, body: bytes, status: int = 200, content_type: str = "application/json") -> None:
+        with self._lock:
+            self.routes[name] = Route(body=body, status=status, content_type=content_type)
+
+    def set_status(self, name: str, status: int) -> None:
+        self.set_raw(name, b'{"error":"upstream trouble"}', status=status)
+
+    def set_delay(self, name: str, seconds: float) -> None:
+        with self._lock:
+            self.routes[name].delay = seconds
+
+    def set_hang(self, name: str) -> None:
+        with self._lock:
+            self.routes[name].hang = True
+
+    def url(self, name: str) -> str:
+        return f"http://127.0.0.1:{self.port}{PATHS[name]}"
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def listen(self) -> None:
+        """Start serving (on the previous port if there was one, so live-draw's URLs stay valid)."""
+        assert self._httpd is None
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # keep pytest output clean
+                pass
+
+            def do_GET(self):
+                owner._serve(self)
+
+        self._release.clear()
+        server = ThreadingHTTPServer(("127.0.0.1", self.port or 0), Handler)
+        server.daemon_threads = True
+        self._httpd = server
+        self.port = server.server_address[1]
+        self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread.start()
+
+    def stop_listening(self) -> None:
+        """Close the listening socket: fetches now get 'connection refused'. Releases hung handlers."""
+        self._release.set()
+        if self._httpd:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+        if self._thread:
+            self._thread.join(5)
+            self._thread = None
+
+    def _serve(self, handler: BaseHTTPRequestHandler) -> None:
+        name = next((n for n, p in PATHS.items() if handler.path.split("?")[0] == p), None)
+        if name is None:
+            handler.send_error(404)
+            return
+        with self._lock:
+            self.hits[name] += 1
+            route = self.routes[name]
+        if route.hang:
+            self._release.wait(self.HANG_LIMIT)
+            handler.close_connection = True
+            return
+        if route.delay:
+            time.sleep(route.delay)
+        handler.send_response(route.status)
+        handler.send_header("Content-Type", route.content_type)
+        handler.send_header("Content-Length", str(len(route.body)))
+        handler.end_headers()
+        try:
+            handler.wfile.write(route.body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass

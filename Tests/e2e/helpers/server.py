@@ -1,0 +1,141 @@
+"""The real live-draw process under test.
+
+Why a class of its own: every test starts its own server (ephemeral port, its own options), and
+the port and the lobby host key are only known once the process has printed them. The reader
+thread drains stdout+stderr continuously, so a chatty server can never block on a full pipe, and
+keeps the whole log for failure reports.
+"""
+import os
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Optional, Pattern
+
+from . import keys
+
+
+@dataclass
+class LaunchSpec:
+    """Where the binary is and how its CLI is spelled. Filled in ONE place: conftest.py."""
+    binary: str
+    options: dict            # logical name -> CLI flag, e.g. "round_interval_ms" -> "--round-interval-ms"
+    listening_re: Pattern    # group "port" (and optionally "host")
+    host_key_re: Pattern     # group "key": the lobby's host key
+    startup_timeout: float = 20.0
+    env: dict = field(default_factory=dict)
+
+
+class ServerProcess:
+    """One running live-draw binary, bound to 127.0.0.1 on a port the OS chose."""
+
+    def __init__(self, spec: LaunchSpec, opts: dict, extra_args: Optional[list] = None):
+        self.spec = spec
+        self.opts = dict(opts)
+        self.argv = [spec.binary] + self._flags(opts) + list(extra_args or [])
+        self.proc: Optional[subprocess.Popen] = None
+        self.lines: list[str] = []
+        self.port: Optional[int] = None
+        self.lobby_key: Optional[str] = None
+        self._ready = threading.Event()
+        self._reader: Optional[threading.Thread] = None
+
+    def _flags(self, opts: dict) -> list:
+        argv = []
+        for name, value in opts.items():
+            if value is None:
+                continue
+            if name not in self.spec.options:
+                raise KeyError(f"no CLI flag is configured for option {name!r} (conftest.py LIVE_DRAW_OPTIONS)")
+            argv += [self.spec.options[name], str(value)]
+        return argv
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def start(self) -> "ServerProcess":
+        if not os.path.isfile(self.spec.binary) or not os.access(self.spec.binary, os.X_OK):
+            raise FileNotFoundError(
+                f"live-draw binary not found at {self.spec.binary}: build it (swift build) "
+                f"or point LIVE_DRAW_BIN at it")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LIVE_DRAW_")}
+        env.update(self.spec.env)
+        self.proc = subprocess.Popen(
+            self.argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            env=env, start_new_session=True)
+        self._reader = threading.Thread(target=self._read_output, daemon=True)
+        self._reader.start()
+        deadline = time.monotonic() + self.spec.startup_timeout
+        while not self._ready.wait(0.05):
+            if self.proc.poll() is not None:
+                self._reader.join(2)
+                raise RuntimeError(
+                    f"live-draw exited with {self.proc.returncode} before it was ready\n"
+                    f"argv: {self.argv}\n{self.log_text()}")
+            if time.monotonic() > deadline:
+                self.kill()
+                raise TimeoutError(
+                    f"live-draw did not print its port and lobby key within {self.spec.startup_timeout}s\n"
+                    f"argv: {self.argv}\n{self.log_text()}")
+        return self
+
+    def _read_output(self):
+        assert self.proc and self.proc.stdout
+        for raw in iter(self.proc.stdout.readline, b""):
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            self.lines.append(line)
+            if self.port is None:
+                m = self.spec.listening_re.search(line)
+                if m:
+                    self.port = int(m.group("port"))
+            if self.lobby_key is None:
+                m = self.spec.host_key_re.search(line)
+                if m:
+                    self.lobby_key = m.group("key")
+                    keys.register(self.lobby_key)
+            if self.port is not None and self.lobby_key is not None:
+                self._ready.set()
+
+    def signal(self, sig: int) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+
+    def wait(self, timeout: float) -> Optional[int]:
+        """Exit status, or None if still running after `timeout` seconds."""
+        assert self.proc
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stop(self, grace: float = 3.0) -> None:
+        """SIGTERM, then SIGKILL after `grace` seconds. Safe to call twice."""
+        if not self.proc:
+            return
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            if self.wait(grace) is None:
+                self.kill()
+        if self._reader:
+            self._reader.join(2)
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(5)
+
+    # -- addresses -------------------------------------------------------------------------
+
+    @property
+    def host(self) -> str:
+        return "127.0.0.1"
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def ws_url(self, room: str) -> str:
+        return f"ws://{self.host}:{self.port}/ws/{room}"
+
+    def log_text(self, last: int = 200) -> str:
+        return "\n".join(self.lines[-last:])
