@@ -19,6 +19,7 @@ RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       libwebsockets-dev \
       libcurl4-openssl-dev \
+      libsqlite3-dev \
       pkg-config \
       ca-certificates \
  && rm -rf /var/lib/apt/lists/*
@@ -30,7 +31,7 @@ RUN swift package resolve
 COPY . .
 # The Swift runtime and Foundation are linked statically, so the runtime stage needs no Swift
 # toolchain, only the C libraries listed there (checked with readelf: libwebsockets, libcurl,
-# libstdc++, libgcc_s, libc). `install -s` strips symbols: about 90 MB down to 63 MB.
+# libsqlite3, libstdc++, libgcc_s, libc). `install -s` strips symbols: about 90 MB down to 63 MB.
 RUN swift build -c release --static-swift-stdlib --product live-draw \
  && install -s -D "$(swift build -c release --show-bin-path)/live-draw" /staging/live-draw
 
@@ -41,6 +42,7 @@ RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       libwebsockets17 \
       libcurl4 \
+      libsqlite3-0 \
       libstdc++6 \
       ca-certificates \
       curl \

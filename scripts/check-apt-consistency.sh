@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Fails when the Dockerfile's apt packages drift from scripts/apt-packages.txt, the one list that
-# scripts/install-deps.sh (and so `make run`, `make test` and CI) installs from.
+# Fails when the Dockerfile's or Package.swift's apt packages drift from scripts/apt-packages.txt,
+# the one list that scripts/install-deps.sh (and so `make run`, `make test` and CI) installs from.
 #
-#   scripts/check-apt-consistency.sh [--dockerfile PATH] [--packages PATH]
+#   scripts/check-apt-consistency.sh [--dockerfile PATH] [--manifest PATH] [--packages PATH]
 #   scripts/check-apt-consistency.sh --self-test
 #
-# Stage `build` must install exactly the [build] section, stage `runtime` exactly the
+# Dockerfile stage `build` must install exactly the [build] section, stage `runtime` exactly the
 # [image-runtime] section. Why both directions: a package only in the Dockerfile means a source
 # build (`make run`) lacks what the image has; a package only in the list means the image build
 # lacks what a source build needs, and nobody finds out until someone runs `docker build`.
-# --self-test proves the check catches both kinds of drift, on edited copies of the Dockerfile.
+# Every `.apt([...])` provider of a system library in Package.swift must be in [build] too: a new
+# C library otherwise builds only on machines that happen to have it.
+# --self-test proves the check catches each kind of drift, on edited copies of the files.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -18,14 +20,16 @@ root=$(dirname "$here")
 . "$here/lib.sh"
 
 dockerfile=$root/Dockerfile
+manifest=$root/Package.swift
 packages=$here/apt-packages.txt
 self_test=false
 while [ $# -gt 0 ]; do
   case $1 in
     --dockerfile) dockerfile=$2; shift 2 ;;
+    --manifest) manifest=$2; shift 2 ;;
     --packages) packages=$2; shift 2 ;;
     --self-test) self_test=true; shift ;;
-    -h|--help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) echo "check-apt-consistency: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -100,15 +104,34 @@ compare() {
   return $status
 }
 
+# Prints the packages named in `.apt([...])` providers of Package.swift, one a line.
+manifest_packages() {
+  grep -o '\.apt(\[[^]]*\])' "$1" | grep -o '"[^"]*"' | tr -d '"' | sort -u
+}
+
+# Every Package.swift apt provider must be in [build]; returns 1 if one is not.
+check_manifest() {
+  local file=$1 list=$2 status=0 pkg count=0
+  local shown=${list#"$root"/}
+  for pkg in $(comm -23 <(manifest_packages "$file") <(apt_section build "$list" | sort -u)); do
+    echo "apt-consistency: MISMATCH: Package.swift names apt package '$pkg' for a system library, but $shown [build] does not list it (add it there and to the Dockerfile's build stage)" >&2
+    status=1
+  done
+  count=$(manifest_packages "$file" | wc -l)
+  [ $status -eq 0 ] && echo "apt-consistency: ok: Package.swift's $count apt providers are all in [build]"
+  return $status
+}
+
 check() {
-  local file=$1 list=$2 status=0
+  local file=$1 list=$2 swift_manifest=$3 status=0
   compare build build "$file" "$list" || status=1
   compare runtime image-runtime "$file" "$list" || status=1
+  check_manifest "$swift_manifest" "$list" || status=1
   return $status
 }
 
 if ! $self_test; then
-  check "$dockerfile" "$packages"
+  check "$dockerfile" "$packages" "$manifest"
   exit
 fi
 
@@ -116,9 +139,9 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
-expect() {  # expect pass|fail DESCRIPTION DOCKERFILE
+expect() {  # expect pass|fail DESCRIPTION DOCKERFILE [MANIFEST]
   local want=$1 what=$2 got
-  if check "$3" "$packages" >"$tmp/out" 2>&1; then got=pass; else got=fail; fi
+  if check "$3" "$packages" "${4:-$manifest}" >"$tmp/out" 2>&1; then got=pass; else got=fail; fi
   if [ "$got" = "$want" ]; then
     echo "self-test: ok: $what -> $got"
   else
@@ -127,11 +150,11 @@ expect() {  # expect pass|fail DESCRIPTION DOCKERFILE
   fi
 }
 
-expect pass "the real Dockerfile" "$dockerfile"
+expect pass "the real Dockerfile and Package.swift" "$dockerfile"
 
 # An extra -dev package in the build stage, pinned, the way it usually sneaks in.
-sed 's/^\( *\)pkg-config \\$/\1pkg-config \\\n\1libsqlite3-dev=3.40.1-2 \\/' "$dockerfile" >"$tmp/extra"
-grep -q libsqlite3-dev "$tmp/extra" || { echo "self-test: could not inject a package (Dockerfile layout changed?)"; exit 1; }
+sed 's/^\( *\)pkg-config \\$/\1pkg-config \\\n\1libpq-dev=15.8-0+deb12u1 \\/' "$dockerfile" >"$tmp/extra"
+grep -q libpq-dev "$tmp/extra" || { echo "self-test: could not inject a package (Dockerfile layout changed?)"; exit 1; }
 expect fail "build stage installs a package the list lacks" "$tmp/extra"
 
 # A listed package dropped from the build stage.
@@ -141,6 +164,11 @@ expect fail "build stage lacks a listed package" "$tmp/missing"
 # A runtime library dropped from the runtime stage.
 grep -v '^ *libwebsockets17 \\$' "$dockerfile" >"$tmp/runtime"
 expect fail "runtime stage lacks a listed library" "$tmp/runtime"
+
+# A new system library in Package.swift whose apt package nobody installs.
+sed 's/providers: \[\.apt(\["libcurl4-openssl-dev"\])\]/providers: [.apt(["libcurl4-openssl-dev", "libpq-dev"])]/' "$manifest" >"$tmp/Package.swift"
+grep -q libpq-dev "$tmp/Package.swift" || { echo "self-test: could not inject a provider (Package.swift layout changed?)"; exit 1; }
+expect fail "Package.swift provider missing from the list" "$dockerfile" "$tmp/Package.swift"
 
 if [ $failures -ne 0 ]; then echo "self-test: $failures case(s) failed"; exit 1; fi
 echo "self-test: all cases behave"
