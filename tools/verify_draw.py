@@ -57,10 +57,21 @@ def rounds_of(draw):
     return draw.get("schedule", {}).get("rounds", 10)
 
 
+def pick_verifiable(doc):
+    """The draw in `doc` whose seed is revealed: the document itself (a `finished` message or a
+    record), its `draw`, or a snapshot's `lastResult`. A running draw has no seed yet."""
+    for candidate in (doc, doc.get("draw"), doc.get("lastResult")):
+        if isinstance(candidate, dict) and candidate.get("seed"):
+            return candidate
+    return None
+
+
 def main():
     src = sys.stdin if sys.argv[1:] in ([], ["-"]) else open(sys.argv[1])
     doc = json.load(src)
-    draw = doc.get("draw") or doc.get("lastResult") or doc
+    draw = pick_verifiable(doc)
+    if draw is None:
+        sys.exit("nothing to verify: no draw with a revealed seed (a running draw reveals it only when it ends)")
     report = verify(draw["drawId"], draw["seed"], draw["entrants"], rounds_of(draw),
                     draw.get("commitment"), draw.get("entrantsHash"), draw.get("picks"))
     print(json.dumps(report, indent=2, ensure_ascii=False))

@@ -1,0 +1,63 @@
+"""Accessibility: reduced motion, dark mode, keyboard focus, and a live region that is not chatty."""
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+from .browser_harness.pages import emulate_media
+
+
+def test_reduced_motion_shows_the_same_rounds_without_flipping(server, open_page):
+    room = server.create_room()
+    moving = open_page(room["room"])
+    still = open_page(room["room"])
+    emulate_media(still.driver, prefers_reduced_motion="reduce")
+    for page in (moving, still):
+        page.record()
+    server.api("POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
+    for page in (moving, still):
+        page.wait_phase("result")
+    moved, stayed = moving.recorded(), still.recorded()
+    assert stayed["counters"] == moved["counters"]
+    assert still.round_history() == moving.round_history()
+    assert any(moved["flipAnimations"])
+    assert not any(stayed["flipAnimations"])
+
+
+def test_live_region_announces_start_and_result_only(server, open_page):
+    room = server.create_room()
+    page = open_page(room["room"])
+    page.record()
+    server.api("POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
+    page.wait_phase("result")
+    said = page.recorded()["said"]
+    winner = page.text("winner-name")
+    assert said[0] == "A draw is starting."
+    assert said[1].startswith("The draw started: 10 rounds among 4 entrants")
+    assert said[-1].startswith(f"The winner is {winner}")
+    assert len(said) <= 4  # not one announcement per flip
+    assert page.el("announcer").get_attribute("aria-live") == "polite"
+
+
+def test_dark_mode_follows_the_system_setting(open_page):
+    page = open_page()
+    background = "return getComputedStyle(document.body).backgroundColor"
+    light = page.driver.execute_script(background)
+    emulate_media(page.driver, prefers_color_scheme="dark")
+    dark = page.driver.execute_script(background)
+    brightness = lambda css: sum(int(c) for c in css[css.index("(") + 1:-1].split(",")[:3])
+    assert brightness(light) > 600
+    assert brightness(dark) < 150
+
+
+def test_host_reaches_start_by_keyboard_with_visible_focus(server, open_page):
+    page = open_page(key="0" * 48)
+    start = page.el("start-button")
+    for _ in range(15):  # skip link, create-room field and so on come first or after
+        if page.driver.switch_to.active_element == start:
+            break
+        ActionChains(page.driver).send_keys(Keys.TAB).perform()
+    assert page.driver.switch_to.active_element == start
+    outline = page.driver.execute_script("return getComputedStyle(arguments[0]).outlineStyle", start)
+    assert outline == "solid"
+    start.send_keys(Keys.SPACE)
+    page.wait(lambda d: page.visible("host-error"), "the refusal of a wrong key")
+    assert page.driver.switch_to.active_element == start  # focus stays where the user was

@@ -1,0 +1,104 @@
+"""A draw as people see it: host and viewers in step, void outcomes, data-source failures."""
+from selenium.webdriver.common.keys import Keys
+
+from .browser_harness.data_source import ONLY_VOID, WINNERS_ONLY
+
+ROUNDS = [f"Round {i} of 10" for i in range(1, 11)]
+
+
+def shown_result(page):
+    return {
+        "outcome": page.el("outcome").get_attribute("data-outcome"),
+        "headline": page.text("outcome"),
+        "winner": page.text("winner-name"),
+        "username": page.text("winner-username"),
+        "drawId": page.text("draw-id"),
+        "rounds": page.round_history(),
+    }
+
+
+def test_host_and_two_viewers_see_the_same_draw(server, open_page):
+    host = open_page(key=server.lobby_key)
+    viewers = [open_page(), open_page()]
+    everyone = [host, *viewers]
+    for page in everyone:
+        page.record()
+        page.wait(lambda d, page=page: page.text("viewer-count") == "3 watching", "3 viewers")
+    assert host.visible("start-button")
+    assert not any(v.visible("host-panel") for v in viewers)
+
+    host.el("start-button").send_keys(Keys.ENTER)  # the keyboard is enough to host
+
+    for page in everyone:
+        page.wait_phase("result")
+    results = [shown_result(page) for page in everyone]
+    assert results[0] == results[1] == results[2]
+    for page in everyone:
+        seen = page.recorded()
+        assert seen["phases"] == ["idle", "loading", "live", "result"]
+        assert [c for c in seen["counters"] if c.startswith("Round")] == ROUNDS
+
+    status, room = server.api("GET", "/api/rooms/lobby")
+    assert status == 200
+    record = room["lastResult"]
+    assert results[0]["drawId"] == record["drawId"]
+    assert results[0]["rounds"] == [record["entrants"][i]["name"] for i in record["picks"]]
+    assert record["outcome"] == "winner"
+    assert results[0]["winner"] == record["winner"]["name"]
+    assert results[0]["username"] == "@" + record["winner"]["username"]
+    assert "winner is" in host.text("announcer")
+    assert host.severe_console_errors() == []  # e.g. nothing refused by the Content-Security-Policy
+
+
+def host_starts_in_new_room(server, open_page):
+    """A fresh room with its host and one viewer; the host clicks Start."""
+    room = server.create_room()
+    host = open_page(room["room"], room["hostKey"])
+    viewer = open_page(room["room"])
+    host.el("start-button").click()
+    return host, viewer
+
+
+def test_void_outcome_shows_no_winner(server, source, open_page):
+    source.lottery = ONLY_VOID
+    host, viewer = host_starts_in_new_room(server, open_page)
+    for page in (host, viewer):
+        page.wait_phase("result")
+        assert page.el("outcome").get_attribute("data-outcome") == "void"
+        assert page.text("outcome").lower() == "no winner this time"
+        assert page.text("winner-name") == ""
+        assert page.round_history() == ["Mohsen"] * 10
+    assert viewer.text("announcer") == "No winner this time: the drawn entry was void."
+
+
+def test_data_source_failure_is_not_a_connection_problem(server, source, open_page):
+    source.status = 503
+    host, viewer = host_starts_in_new_room(server, open_page)
+    for page in (host, viewer):
+        page.wait_phase("failed")
+        assert page.text("failure") == "The player lists' server answered with an error."
+        assert page.text("failure-detail") != ""
+        assert not page.visible("banner")
+
+    source.reset()  # the host may try again once the source is back
+    host.el("start-button").click()
+    viewer.wait_phase("result")
+
+
+def test_wrong_host_key_is_refused_visibly(server, open_page):
+    host = open_page(key="0" * 48)
+    host.el("start-button").click()
+    host.wait(lambda d: host.visible("host-error"), "the host error")
+    assert host.el("host-error").get_attribute("data-code") == "forbidden"
+    assert host.phase() == "idle"
+
+
+def test_merge_warnings_are_shown_to_the_host_only(server, source, open_page):
+    source.lottery = [*WINNERS_ONLY, {"userId": 999, "void": False}]  # 999 is in no user list
+    host, viewer = host_starts_in_new_room(server, open_page)
+    host.wait(lambda d: host.visible("warnings"), "the merge warning")
+    [(code, text)] = host.warnings()
+    assert code == "unknown_user"
+    assert "999" in text
+    viewer.wait_phase("result")
+    assert not viewer.visible("host-panel")

@@ -1,0 +1,81 @@
+"""The page's pure modules, run in Chromium as the page itself loads them (ES modules, no build)."""
+
+IMPORT = """
+const [path, done] = arguments;
+import(path).then((m) => window.__module = m).then(() => done(null), (e) => done(String(e)));
+"""
+
+
+def run(page, module, body):
+    """Imports `module` and returns the value of the JS function body `body(m)`."""
+    assert page.driver.execute_async_script(IMPORT, module) is None
+    return page.driver.execute_script(f"const m = window.__module; {body}")
+
+
+def test_backoff_grows_with_jitter_and_caps_at_five_seconds(open_page):
+    page = open_page()
+    lows = run(page, "/js/backoff.js", "return [0,1,2,3,4,5,10,50].map((a) => m.backoffDelay(a, () => 0))")
+    highs = run(page, "/js/backoff.js", "return [0,1,2,3,4,5,10,50].map((a) => m.backoffDelay(a, () => 1))")
+    assert lows == [125, 250, 500, 1000, 2000, 2500, 2500, 2500]
+    assert highs == [250, 500, 1000, 2000, 4000, 5000, 5000, 5000]
+
+
+def test_close_codes_decide_whether_to_reconnect(open_page):
+    page = open_page()
+    reasons = run(page, "/js/protocol.js", """
+        return [[4404, true], [1001, true], [4408, true], [1006, true], [1006, false], [1008, true]]
+          .map(([code, opened]) => m.closeReason(code, opened))""")
+    assert reasons == [None, "restart", "slow", "lost", "unreachable", "lost"]
+
+
+REDUCER = """
+const s0 = m.initialState('lobby', false);
+const plan = {drawId: 'd1', entrants: [{userId: 1, name: 'A', username: 'a', regDate: '2020-01-01', void: false},
+  {userId: 2, name: 'B', username: 'b', regDate: '2020-01-01', void: true}], warnings: [], commitment: 'c',
+  entrantsHash: 'h', schedule: {rounds: 3}, startedAt: 0};
+const round = (n, index) => ({type: 'round', drawId: 'd1', round: n, of: 3, index, name: 'AB'[index], username: 'ab'[index]});
+const finished = {type: 'finished', drawId: 'd1', outcome: 'winner', seed: 's', picks: [0, 1, 0], rounds: 3,
+  entrants: plan.entrants, winner: plan.entrants[0], drawn: plan.entrants[0]};
+const fold = (s, events) => events.reduce(m.reduce, s);
+const snap = (draw, lastResult) => ({type: 'snapshot', room: 'lobby', viewers: 2, draw, lastResult});
+"""
+
+
+def test_reducer_follows_a_draw_and_ignores_stale_rounds(open_page):
+    page = open_page()
+    out = run(page, "/js/state.js", REDUCER + """
+        const live = fold(s0, [snap(null, null), {type: 'started', ...plan}, round(1, 0), round(1, 0),
+                               {...round(2, 1), drawId: 'old'}, round(2, 1)]);
+        const done = m.reduce(live, finished);
+        return {phase: live.phase, rounds: live.draw.rounds.map((r) => r.round), total: live.draw.total,
+                result: done.phase, seen: [...done.result.seen], announced: done.result.announcedCommitment};""")
+    assert out == {"phase": "live", "rounds": [1, 2], "total": 3, "result": "result",
+                   "seen": [[1, 0], [2, 1]], "announced": "c"}
+
+
+def test_reducer_takes_the_snapshot_as_truth_after_a_reconnect(open_page):
+    page = open_page()
+    out = run(page, "/js/state.js", REDUCER + """
+        const live = fold(s0, [snap(null, null), {type: 'started', ...plan}, round(1, 0)]);
+        const away = m.reduce(live, {type: 'connection', status: 'retrying', retry: {reason: 'lost', retryInMs: 300}});
+        const record = {...finished}; delete record.type;
+        const midDraw = m.reduce(away, snap({phase: 'running', ...plan, rounds: [round(1, 0), round(2, 1)]}, null));
+        const finishedMeanwhile = m.reduce(away, snap(null, record));
+        const serverForgot = m.reduce(m.reduce(live, finished), snap(null, null));
+        const failed = fold(s0, [snap(null, null), {type: 'failed', code: 'no_players', message: 'x'}]);
+        return {
+          away: [away.connection, away.phase],
+          midDraw: [midDraw.connection, midDraw.phase, midDraw.draw.rounds.length],
+          finishedMeanwhile: [finishedMeanwhile.phase, finishedMeanwhile.result.seen.size],
+          serverForgot: [serverForgot.phase, serverForgot.lastResult, serverForgot.result],
+          failedKept: m.reduce(failed, snap(null, null)).phase,
+          failedGoneOnNewResult: m.reduce(failed, snap(null, record)).phase,
+        };""")
+    assert out == {
+        "away": ["retrying", "live"],
+        "midDraw": ["open", "live", 2],
+        "finishedMeanwhile": ["result", 1],
+        "serverForgot": ["idle", None, None],
+        "failedKept": "failed",
+        "failedGoneOnNewResult": "idle",
+    }

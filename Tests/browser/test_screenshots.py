@@ -1,0 +1,69 @@
+"""Screenshots of idle, live and result at phone and desktop widths, for people to look at.
+
+Saved to artifacts/screenshots/ (not committed). With UPDATE_README_SCREENSHOT=1 the finished
+desktop view is also copied to docs/screenshots/finished-desktop.png, which the README shows; it is
+opt-in so that an ordinary test run never modifies a tracked file.
+"""
+import os
+import shutil
+
+from .browser_harness.pages import DESKTOP, PHONE, emulate_media
+from .browser_harness.server import ARTIFACTS, REPO
+
+SHOTS = ARTIFACTS / "screenshots"
+README_SHOT = REPO / "docs" / "screenshots" / "finished-desktop.png"
+SETTLED = "return arguments[0].getAnimations({subtree: true}).every((a) => a.playState !== 'running')"
+
+
+def settled(page, testid):
+    """True once the element's own animations (a flip, the winner's pop) have ended."""
+    return page.driver.execute_script(SETTLED, page.el(testid))
+
+
+def shoot(pages, state):
+    for name, page in pages.items():
+        path = SHOTS / f"{state}-{name}.png"
+        assert page.driver.save_screenshot(str(path)), path
+        assert path.stat().st_size > 10_000  # a real render, not a blank page
+        width = page.driver.execute_script("return innerWidth")
+        assert page.driver.execute_script("return document.documentElement.scrollWidth") <= width, \
+            f"{state} scrolls sideways at {width} px"
+
+
+def test_screenshots_of_idle_live_and_result(server_factory, open_page):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    srv = server_factory(round_interval_ms=1500)  # slow enough to catch a settled live frame
+    room = srv.create_room("finals")
+    status, _ = srv.api("POST", "/api/rooms/finals/draws", key=room["hostKey"])  # one result to show
+    assert status == 202
+    pages = {"phone": open_page("finals", size=PHONE, server=srv),
+             "desktop": open_page("finals", size=DESKTOP, server=srv)}
+    for page in pages.values():
+        page.wait(lambda d, page=page: page.visible("last-result") or page.phase() == "result",
+                  "the first draw to end", timeout=30)
+
+    srv.api("POST", "/api/rooms/finals/draws", key=room["hostKey"])
+    for page in pages.values():
+        page.wait(lambda d, page=page: page.text("round-counter") == "Round 3 of 10", "round 3")
+        page.wait(lambda d, page=page: settled(page, "current-name"), "the flip to settle")
+    for page in pages.values():
+        assert page.phase() == "live"
+    shoot(pages, "live")
+
+    for page in pages.values():
+        page.wait_phase("result", timeout=30)
+        page.wait(lambda d, page=page: settled(page, "winner-name"), "the winner to appear")
+        page.verify_status()
+    shoot(pages, "result")
+    if os.environ.get("UPDATE_README_SCREENSHOT") == "1":
+        README_SHOT.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(SHOTS / "result-desktop.png", README_SHOT)
+
+    for page in pages.values():  # a newcomer's first view: idle, with the room's last result
+        page.driver.refresh()
+        page.wait(lambda d, page=page: page.connected() and page.visible("last-result"), "the idle page")
+    shoot(pages, "idle")
+
+    host = open_page("finals", room["hostKey"], size=DESKTOP, server=srv)
+    emulate_media(host.driver, prefers_color_scheme="dark")
+    shoot({"desktop-dark": host}, "host")

@@ -1,0 +1,61 @@
+// The host's controls: the Start button, the answers to it, and the merge warnings of the
+// running draw. Only shown on the host link (`#key=` in the fragment).
+
+import { byId, setText, show } from './dom.js';
+
+const el = {
+  panel: byId('host-panel'), start: byId('start-button'), error: byId('host-error'),
+  warningsBox: byId('warnings-box'), warnings: byId('warnings'),
+};
+
+const BUSY = new Set(['loading', 'live']);
+// aria-disabled rather than disabled: a disabled button drops keyboard focus to <body>.
+let busy = false;
+
+/**
+ * Wires the Start button. The start goes over the open WebSocket (its `error` answers arrive
+ * as messages); when the socket is down it falls back to the HTTP API.
+ */
+export function setUpHost({ room, hostKey, connection, dispatch }) {
+  el.start.addEventListener('click', async () => {
+    if (busy) return;
+    dispatch({ type: 'start-requested' });
+    if (connection.send({ type: 'start', hostKey })) return;
+    const error = await startOverHttp(room, hostKey);
+    if (error) dispatch({ type: 'host-error', error });
+  });
+}
+
+/** POST /api/rooms/ROOM/draws; null on success, else {code, message}. */
+async function startOverHttp(room, hostKey) {
+  try {
+    const res = await fetch(`/api/rooms/${encodeURIComponent(room)}/draws`, {
+      method: 'POST', headers: { Authorization: `Bearer ${hostKey}` },
+    });
+    if (res.ok) return null;
+    const body = await res.json().catch(() => null);
+    return body?.error ?? { code: `http_${res.status}`, message: `The server answered ${res.status}.` };
+  } catch {
+    return { code: 'unreachable', message: "Can't reach the live-draw server." };
+  }
+}
+
+export function renderHost(s) {
+  show(el.panel, s.isHost);
+  if (!s.isHost) return;
+  busy = BUSY.has(s.phase) || s.startPending || s.connection === 'unknown-room';
+  el.start.setAttribute('aria-disabled', String(busy));
+  setText(el.start, s.startPending ? 'Starting…' : busy ? 'Draw in progress' : 'Start the draw');
+  show(el.error, s.hostError !== null);
+  if (s.hostError) {
+    setText(el.error, s.hostError.message);
+    el.error.dataset.code = s.hostError.code;
+  }
+  show(el.warningsBox, s.warnings.length > 0);
+  el.warnings.replaceChildren(...s.warnings.map((w) => {
+    const li = document.createElement('li');
+    li.textContent = w.message;
+    li.dataset.code = w.code;
+    return li;
+  }));
+}

@@ -1,0 +1,61 @@
+// Composition root: reads the address, opens the connection, and re-renders every part of the
+// page whenever the state changes.
+
+import { announcement } from './announce.js';
+import { byId, setText } from './dom.js';
+import { renderHost, setUpHost } from './host.js';
+import { renderLastResult, setUpLastResult } from './last-result.js';
+import { Connection, roomSocketUrl } from './protocol.js';
+import { offerRoomCreation, setUpRooms } from './rooms.js';
+import { readRoute } from './route.js';
+import { initialState, reduce } from './state.js';
+import { clearReport, setUpVerifyPanel, verifyAndShow } from './verify-panel.js';
+import { renderView } from './view.js';
+
+const route = readRoute(location);
+let state = initialState(route.room, route.hostKey !== null);
+const announcer = byId('announcer');
+
+function dispatch(event) {
+  const prev = state;
+  state = reduce(state, event);
+  if (state !== prev) render(prev, state);
+}
+
+function render(prev, s) {
+  renderView(prev, s);
+  renderHost(s);
+  renderLastResult(s);
+  const said = announcement(prev, s);
+  if (said) setText(announcer, said);
+  followDraw(prev, s);
+  if (s.connection === 'unknown-room' && prev.connection !== 'unknown-room') offerRoomCreation();
+}
+
+/** The verify panel follows the draw: a new draw hides the old report, a result is checked. */
+function followDraw(prev, s) {
+  if (s.phase === 'live' && prev.draw?.drawId !== s.draw.drawId) clearReport();
+  const record = s.result?.record;
+  if (s.phase === 'result' && prev.result?.record.drawId !== record.drawId) {
+    verifyAndShow(record, { seen: s.result.seen, announcedCommitment: s.result.announcedCommitment });
+  }
+}
+
+setUpVerifyPanel();
+setUpLastResult();
+setUpRooms();
+byId('offer-create').addEventListener('click', offerRoomCreation);
+// Pasting another room's host link only changes the fragment; start over with the new address.
+addEventListener('hashchange', () => location.reload());
+render(state, state);
+
+if (route.roomValid) {
+  const connection = new Connection(roomSocketUrl(location, route.room), {
+    onMessage: dispatch,
+    onStatus: (status) => dispatch({ type: 'connection', ...status }),
+  });
+  if (route.hostKey) setUpHost({ room: route.room, hostKey: route.hostKey, connection, dispatch });
+  connection.open();
+} else {
+  dispatch({ type: 'connection', status: 'unknown-room' });
+}

@@ -1,0 +1,25 @@
+// Which room this page shows and whether it is the host's page, read from its address:
+// `/?room=ROOM` for viewers, `/?room=ROOM#key=HOSTKEY` for the host. The key lives in the
+// fragment because browsers never send fragments, so it stays out of request lines and logs.
+
+export const DEFAULT_ROOM = 'lobby';
+const ROOM_PATTERN = /^[a-z0-9-]{1,64}$/;
+
+export function isRoomName(name) {
+  return ROOM_PATTERN.test(name);
+}
+
+/**
+ * {room, roomValid, hostKey} for a location; hostKey is null for viewers. A malformed key is
+ * kept: the server's "forbidden" tells the host more than silently becoming a viewer would.
+ */
+export function readRoute(location) {
+  const room = new URLSearchParams(location.search).get('room') || DEFAULT_ROOM;
+  const key = new URLSearchParams(location.hash.slice(1)).get('key');
+  return { room, roomValid: isRoomName(room), hostKey: key || null };
+}
+
+/** Absolute link for a path the API returned (`viewerUrl`, `hostUrl`). */
+export function absoluteLink(location, path) {
+  return new URL(path, location.origin).href;
+}

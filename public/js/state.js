@@ -1,0 +1,120 @@
+// The page's view state as a pure function of what happened: server messages (docs/PROTOCOL.md)
+// and a few local events. No DOM, no timers, so every transition is easy to reason about.
+//
+// Phases: idle | loading | live | result | failed | aborted.
+// Connection: connecting | open | retrying | unknown-room.
+
+export function initialState(room, isHost) {
+  return {
+    room, isHost,
+    connection: 'connecting',
+    retry: null,            // {reason, retryInMs} while retrying
+    viewers: null,
+    phase: 'idle',
+    draw: null,             // the running draw: {drawId, entrants, commitment, total, rounds}
+    warnings: [],           // merge warnings of the current or last draw, for the host
+    result: null,           // {record, seen, announcedCommitment} for the result phase
+    lastResult: null,       // the room's last finished record, from the snapshot
+    failure: null,          // {code, message}
+    aborted: null,          // {drawId, roundsShown, reason}
+    hostError: null,        // {code, message}
+    startPending: false,
+  };
+}
+
+export function reduce(s, ev) {
+  switch (ev.type) {
+    case 'snapshot': return fromSnapshot(s, ev);
+    case 'presence': return { ...s, viewers: ev.viewers };
+    case 'loading': return { ...cleared(s), phase: 'loading', warnings: [] };
+    case 'started': return {
+      ...cleared(s), phase: 'live', draw: drawFrom(ev, []), warnings: ev.warnings ?? [],
+    };
+    case 'round': return withRound(s, ev);
+    case 'finished': return {
+      ...cleared(s), phase: 'result', result: resultFrom(ev, s.draw), lastResult: recordOf(ev),
+    };
+    case 'failed': return {
+      ...cleared(s), phase: 'failed',
+      failure: { code: ev.code, message: ev.message }, warnings: ev.warnings ?? [],
+    };
+    case 'aborted': return {
+      ...cleared(s), phase: 'aborted',
+      aborted: { drawId: ev.drawId, roundsShown: ev.roundsShown, reason: ev.reason },
+    };
+    case 'error':
+      if (ev.code === 'unknown_room') return { ...s, connection: 'unknown-room', retry: null };
+      return { ...s, hostError: { code: ev.code, message: ev.message }, startPending: false };
+    // Local events: the connection's fate, and the host's own start request.
+    case 'connection':
+      return { ...s, connection: ev.status, retry: ev.status === 'retrying' ? ev.retry : null };
+    case 'start-requested': return { ...s, startPending: true, hostError: null };
+    case 'host-error': return { ...s, startPending: false, hostError: ev.error };
+    default: return s; // pong and message types added later to v1
+  }
+}
+
+/** Forgets the previous phase's details (warnings stay: they explain the result too). */
+function cleared(s) {
+  return { ...s, draw: null, result: null, failure: null, aborted: null, hostError: null, startPending: false };
+}
+
+function drawFrom(m, rounds) {
+  return {
+    drawId: m.drawId, entrants: m.entrants, commitment: m.commitment,
+    total: m.schedule?.rounds ?? 10, rounds: rounds.map(roundOf),
+  };
+}
+
+function roundOf(m) {
+  return { round: m.round, index: m.index, name: m.name, username: m.username };
+}
+
+function withRound(s, m) {
+  // A round of another draw, or one already shown, is stale: one connection cannot miss
+  // `started`, because the snapshot that opens it carries the running draw.
+  if (!s.draw || s.draw.drawId !== m.drawId || s.draw.rounds.some((r) => r.round === m.round)) return s;
+  return { ...s, phase: 'live', draw: { ...s.draw, total: m.of, rounds: [...s.draw.rounds, roundOf(m)] } };
+}
+
+function recordOf(m) {
+  const { type, ...record } = m;
+  return record;
+}
+
+/** The result plus what this page saw live, which the verify panel checks too. */
+function resultFrom(m, draw) {
+  const watched = draw && draw.drawId === m.drawId;
+  return {
+    record: recordOf(m),
+    seen: watched ? new Map(draw.rounds.map((r) => [r.round, r.index])) : null,
+    announcedCommitment: watched ? draw.commitment : null,
+  };
+}
+
+/**
+ * A snapshot replaces everything it covers, so nothing stale survives a reconnect. It cannot
+ * express a draw that ended while we were away, nor a failure or abort, so those are derived:
+ * - we were watching draw D and lastResult is D: D finished meanwhile, show its result;
+ * - we showed a failure/abort and the room's last result did not change: keep showing it.
+ */
+function fromSnapshot(s, m) {
+  const base = {
+    ...cleared(s), room: m.room, viewers: m.viewers, lastResult: m.lastResult ?? null,
+    connection: 'open', retry: null, phase: 'idle', warnings: [],
+  };
+  if (m.draw?.phase === 'loading') return { ...base, phase: 'loading' };
+  if (m.draw?.phase === 'running') {
+    return { ...base, phase: 'live', draw: drawFrom(m.draw, m.draw.rounds ?? []), warnings: m.draw.warnings ?? [] };
+  }
+  const watched = s.result?.record.drawId ?? s.draw?.drawId;
+  if (m.lastResult && m.lastResult.drawId === watched) {
+    const seen = s.result ? s.result : resultFrom(m.lastResult, s.draw);
+    return { ...base, phase: 'result', result: { ...seen, record: m.lastResult }, warnings: s.warnings };
+  }
+  const sameLast = (s.lastResult?.drawId ?? null) === (m.lastResult?.drawId ?? null);
+  if (sameLast && (s.phase === 'failed' || s.phase === 'aborted')) {
+    return { ...base, phase: s.phase, failure: s.failure, aborted: s.aborted, warnings: s.warnings };
+  }
+  return base;
+}

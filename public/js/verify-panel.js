@@ -1,0 +1,105 @@
+// The verify panel: shows the item-by-item check of one finished draw (the one just shown, the
+// room's last result, or a record the user pastes) and lets people copy the record to check it
+// elsewhere (tools/verify_draw.py).
+
+import { byId, setText, show } from './dom.js';
+import { findRecord, verifyRecord } from './verify.js';
+
+const el = {
+  report: byId('verify-report'), result: byId('verify-result'), items: byId('verify-items'),
+  drawId: byId('verify-draw-id'),
+  copy: byId('copy-record'), copied: byId('copy-record-done'),
+  input: byId('verify-input'), inputButton: byId('verify-input-button'),
+};
+let shownRecord = null;
+let runId = 0; // a newer request wins over a slower older one
+
+export function setUpVerifyPanel() {
+  el.inputButton.addEventListener('click', () => {
+    let record;
+    try {
+      record = findRecord(JSON.parse(el.input.value));
+    } catch (error) {
+      shownRecord = null; // nothing worth copying
+      showError(error instanceof SyntaxError ? 'That is not valid JSON.' : error.message);
+      return;
+    }
+    verifyAndShow(record);
+  });
+  el.copy.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(JSON.stringify(shownRecord, null, 2));
+      setText(el.copied, 'Copied.');
+    } catch {
+      setText(el.copied, 'Copying is not allowed here.');
+    }
+  });
+}
+
+/** Verifies `record` (plus optional live evidence, see verifyRecord) and shows the report. */
+export async function verifyAndShow(record, evidence = {}) {
+  const id = ++runId;
+  shownRecord = record;
+  show(el.report, true);
+  setStatus('running', 'Checking…');
+  setText(el.drawId, `Draw ${record.drawId ?? '?'}`);
+  el.items.replaceChildren();
+  setText(el.copied, '');
+  let report;
+  try {
+    report = await verifyRecord(record, evidence);
+  } catch (error) {
+    if (id === runId) showError(error.message);
+    return;
+  }
+  if (id !== runId) return;
+  const failed = report.items.filter((item) => !item.ok).length;
+  setStatus(report.ok ? 'ok' : 'mismatch', report.ok
+    ? `Verified: all ${report.items.length} checks match.`
+    : `Mismatch: ${failed} of ${report.items.length} checks fail. Do not trust this draw.`);
+  setText(el.drawId, `Draw ${report.drawId}`);
+  el.items.replaceChildren(...report.items.map(itemElement));
+}
+
+/** Hides the report, e.g. when a new draw starts and the old report would be stale. */
+export function clearReport() {
+  runId++;
+  shownRecord = null;
+  show(el.report, false);
+}
+
+function showError(message) {
+  runId++;
+  show(el.report, true);
+  setStatus('error', `Cannot verify: ${message}`);
+  setText(el.drawId, '');
+  el.items.replaceChildren();
+}
+
+function setStatus(status, text) {
+  el.result.dataset.status = status;
+  setText(el.result, text);
+  // Also on errors: without WebCrypto, copying the record to tools/verify_draw.py is the way.
+  show(el.copy, shownRecord !== null && status !== 'running');
+}
+
+function itemElement(item) {
+  const li = document.createElement('li');
+  li.className = item.ok ? 'ok' : 'bad';
+  li.dataset.item = item.id;
+  li.dataset.ok = String(item.ok);
+  const mark = document.createElement('span');
+  mark.className = 'mark';
+  mark.textContent = item.ok ? '✓ match' : '✗ mismatch';
+  const label = document.createElement('span');
+  label.className = 'label';
+  label.textContent = item.label;
+  li.append(mark, label);
+  if (item.detail) {
+    const detail = document.createElement('span');
+    detail.className = 'detail';
+    detail.textContent = item.detail;
+    li.append(detail);
+  }
+  return li;
+}

@@ -1,0 +1,131 @@
+// Recomputes a finished draw from its revealed seed, in the browser, following docs/FAIRNESS.md
+// (the same algorithm as tools/verify_draw.py). It shares no code with the server on purpose:
+// a viewer should not have to trust the server's own arithmetic.
+
+const utf8 = new TextEncoder();
+
+/** Lowercase hex to bytes; throws on anything else so a tampered record fails loudly. */
+export function hexToBytes(hex) {
+  if (typeof hex !== 'string' || !/^(?:[0-9a-f]{2})*$/.test(hex)) throw new Error('not lowercase hex');
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+export function bytesToHex(buffer) {
+  return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export async function sha256Hex(bytes) {
+  return bytesToHex(await crypto.subtle.digest('SHA-256', bytes));
+}
+
+/** The canonical entrants text whose SHA-256 is `entrantsHash` (key order matters). */
+export function canonicalEntrants(entrants) {
+  return JSON.stringify(entrants.map((p) => (
+    { userId: p.userId, name: p.name, username: p.username, regDate: p.regDate, void: p.void })));
+}
+
+/** The pick index of every round 1…rounds among n entrants. */
+export async function computePicks(seed, drawId, n, rounds) {
+  const key = await crypto.subtle.importKey('raw', seed, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  // Rejection sampling: words at or above `limit` would favour low indexes, so they are skipped.
+  const limit = Math.floor(2 ** 32 / n) * n;
+  const picks = [];
+  for (let r = 1; r <= rounds; r++) picks.push(await pickIndex(key, `${drawId}:${r}`, n, limit));
+  return picks;
+}
+
+async function pickIndex(key, message, n, limit) {
+  for (let block = 0; ; block++) {
+    const text = block === 0 ? message : `${message}:${block}`;
+    const words = new DataView(await crypto.subtle.sign('HMAC', key, utf8.encode(text)));
+    for (let w = 0; w < 8; w++) {
+      const word = words.getUint32(4 * w, false);
+      if (word < limit) return word % n;
+    }
+  }
+}
+
+/**
+ * The finished draw inside whatever JSON a user has: a `finished` message, a snapshot or
+ * `GET /api/rooms/ROOM` answer (its `lastResult`), or a bare finished record.
+ */
+export function findRecord(doc) {
+  if (doc && typeof doc === 'object' && 'lastResult' in doc) {
+    if (!doc.lastResult) throw new Error('This room has no finished draw yet.');
+    return doc.lastResult;
+  }
+  if (doc && typeof doc === 'object' && 'seed' in doc && Array.isArray(doc.entrants)) return doc;
+  throw new Error('No finished draw found: paste a "finished" message or a room snapshot.');
+}
+
+/**
+ * Checks a finished record item by item. `seen` (round → index shown live) and
+ * `announcedCommitment` (from `started`, before the seed was known) are optional extra
+ * evidence only this viewer has.
+ * Returns {drawId, ok, items: [{id, label, ok, detail}]}; throws when the record is unreadable.
+ */
+export async function verifyRecord(record, { seen = null, announcedCommitment = null } = {}) {
+  if (!globalThis.crypto?.subtle) {
+    // Browsers offer WebCrypto only on https and localhost; a plain-http LAN address has none.
+    throw new Error('this page is not served over https, so the browser offers no WebCrypto. '
+      + 'Copy the record and run tools/verify_draw.py instead.');
+  }
+  const entrants = record.entrants;
+  if (!Array.isArray(entrants) || entrants.length === 0) throw new Error('The record has no entrants.');
+  let seed;
+  try { seed = hexToBytes(record.seed); } catch { seed = null; }
+  if (!seed || seed.length !== 32) throw new Error('The seed must be 64 lowercase hex characters.');
+  const rounds = record.rounds ?? record.picks?.length ?? 0;
+  const picks = await computePicks(seed, record.drawId, entrants.length, rounds);
+  const items = [];
+  const add = (id, label, ok, detail) => items.push({ id, label, ok, detail });
+
+  const commitment = await sha256Hex(seed);
+  add('commitment', 'The revealed seed matches the commitment', commitment === record.commitment,
+    commitment === record.commitment ? 'SHA-256(seed) = ' + short(commitment)
+      : `SHA-256(seed) is ${short(commitment)}, the record says ${short(record.commitment)}`);
+  if (announcedCommitment) {
+    const same = announcedCommitment === record.commitment;
+    add('announced', 'The commitment was announced before round 1', same,
+      same ? 'Same as when the draw started' : `At the start it was ${short(announcedCommitment)}`);
+  }
+  const entrantsHash = await sha256Hex(utf8.encode(canonicalEntrants(entrants)));
+  add('entrants', `The ${entrants.length} entrants match their hash`, entrantsHash === record.entrantsHash,
+    entrantsHash === record.entrantsHash ? 'SHA-256(entrants) = ' + short(entrantsHash)
+      : `SHA-256(entrants) is ${short(entrantsHash)}, the record says ${short(record.entrantsHash)}`);
+  picks.forEach((index, i) => {
+    const claimed = record.picks?.[i];
+    const shown = seen?.get(i + 1);
+    const ok = claimed === index && (shown === undefined || shown === index);
+    add(`round-${i + 1}`, `Round ${i + 1}: ${nameAt(entrants, index)}`, ok,
+      ok ? '' : `Recomputed ${nameAt(entrants, index)}; record says ${nameAt(entrants, claimed)}`
+          + (shown === undefined ? '' : `; shown ${nameAt(entrants, shown)}`));
+  });
+  add('outcome', outcomeLabel(entrants[picks[picks.length - 1]]), outcomeMatches(record, entrants[picks[picks.length - 1]]),
+    `The record says: ${record.outcome === 'void' ? 'no winner' : 'winner ' + (record.winner?.name ?? '?')}`);
+  return { drawId: record.drawId, ok: items.every((it) => it.ok), items };
+}
+
+function outcomeLabel(drawn) {
+  if (!drawn) return 'Outcome: no round was drawn';
+  return drawn.void ? 'Outcome: the drawn entry is void, no winner' : `Outcome: ${drawn.name} wins`;
+}
+
+function outcomeMatches(record, drawn) {
+  if (!drawn) return false;
+  if (record.drawn?.userId !== drawn.userId) return false;
+  return drawn.void
+    ? record.outcome === 'void' && record.winner === null
+    : record.outcome === 'winner' && record.winner?.userId === drawn.userId;
+}
+
+function nameAt(entrants, index) {
+  const p = entrants[index];
+  return p ? `${p.name} (#${index})` : `#${index ?? '?'}`;
+}
+
+function short(hex) {
+  return typeof hex === 'string' ? hex.slice(0, 12) + '…' : String(hex);
+}

@@ -1,0 +1,111 @@
+// Renders the header, the connection banner and the stage (the big draw area) from the view
+// state. Idempotent: calling it twice with the same state changes nothing, except that a new
+// round restarts the flip animation.
+
+import { byId, setText, show } from './dom.js';
+import { abortedText, failureText, retryText, viewersText } from './words.js';
+
+const el = {
+  stage: byId('stage'), banner: byId('banner'), viewers: byId('viewer-count'),
+  room: byId('room-name'), role: byId('role'), idle: byId('idle-message'),
+  counter: byId('round-counter'), flip: byId('flip-card'), name: byId('current-name'),
+  username: byId('current-username'), progress: byId('progress'),
+  outcome: byId('outcome'), winner: byId('winner-name'), winnerUser: byId('winner-username'),
+  failure: byId('failure'), failureDetail: byId('failure-detail'), aborted: byId('aborted'),
+  unknownRoom: byId('unknown-room'), history: byId('history'), historyTitle: byId('history-title'),
+  historyList: byId('round-history'), drawIdLine: byId('draw-id-line'), drawId: byId('draw-id'),
+};
+const panels = [...document.querySelectorAll('[data-phase-panel]')];
+
+export function renderView(prev, s) {
+  document.body.dataset.connection = s.connection;
+  document.title = titleFor(s);
+  setText(el.room, s.room);
+  setText(el.role, s.isHost ? 'host' : 'viewer');
+  setText(el.viewers, viewersText(s.viewers, s.connection));
+  renderBanner(s);
+  const phase = s.connection === 'unknown-room' ? 'unknown-room' : s.phase;
+  el.stage.dataset.phase = phase;
+  for (const p of panels) show(p, p.dataset.phasePanel === phase);
+  setText(el.idle, s.isHost ? 'Ready when you are: start the draw from the host controls.'
+    : 'Waiting for the host to start the draw…');
+  if (phase === 'live') renderLive(prev, s);
+  if (phase === 'result') renderResult(s.result.record);
+  if (phase === 'failed') {
+    setText(el.failure, failureText(s.failure.code));
+    setText(el.failureDetail, s.failure.message);
+  }
+  if (phase === 'aborted') setText(el.aborted, abortedText(s.aborted));
+  if (phase === 'unknown-room') {
+    setText(el.unknownRoom, `There is no room called “${s.room}”. The link may be mistyped, or the `
+      + 'server restarted and forgot it. You can create a new room.');
+  }
+  renderHistory(phase, s);
+  const drawId = s.draw?.drawId ?? s.result?.record.drawId ?? null;
+  show(el.drawIdLine, drawId !== null && phase !== 'unknown-room');
+  setText(el.drawId, drawId ?? '');
+}
+
+function renderBanner(s) {
+  show(el.banner, s.connection === 'retrying');
+  if (s.connection === 'retrying') {
+    setText(el.banner, retryText(s.retry));
+    el.banner.dataset.reason = s.retry.reason;
+  }
+}
+
+function renderLive(prev, s) {
+  const { rounds, total } = s.draw;
+  const current = rounds[rounds.length - 1];
+  el.progress.max = total;
+  el.progress.value = rounds.length;
+  setText(el.counter, current ? `Round ${current.round} of ${total}` : 'Get ready…');
+  setText(el.name, current?.name ?? '');
+  setText(el.username, current ? '@' + current.username : '');
+  const prevRounds = prev?.draw?.drawId === s.draw.drawId ? prev.draw.rounds.length : 0;
+  if (current && rounds.length !== prevRounds) restartFlip();
+}
+
+/** Restarts the CSS flip; the reflow between removing and adding the class is what replays it. */
+function restartFlip() {
+  el.flip.classList.remove('flipping');
+  void el.flip.offsetWidth;
+  el.flip.classList.add('flipping');
+}
+
+function renderResult(record) {
+  const isVoid = record.outcome === 'void';
+  el.outcome.dataset.outcome = record.outcome;
+  setText(el.outcome, isVoid ? 'No winner this time' : 'The winner is');
+  // A void draw keeps the name slot, blank: the drawn entry stands for "nobody".
+  el.winner.classList.toggle('blank', isVoid);
+  setText(el.winner, isVoid ? '' : record.winner.name);
+  setText(el.winnerUser, isVoid ? 'The drawn entry was void.' : '@' + record.winner.username);
+}
+
+/** The names of every round so far, as small chips; void entries are struck through. */
+function renderHistory(phase, s) {
+  let picks = [];
+  if (phase === 'live') picks = s.draw.rounds.map((r) => s.draw.entrants[r.index]);
+  if (phase === 'result') picks = s.result.record.picks.map((index) => s.result.record.entrants[index]);
+  show(el.history, picks.length > 0);
+  setText(el.historyTitle, phase === 'result' ? 'All rounds' : 'Rounds so far');
+  el.historyList.replaceChildren(...picks.map((entrant, i) => {
+    const li = document.createElement('li');
+    li.textContent = entrant?.name ?? '?';
+    li.title = `Round ${i + 1}` + (entrant?.void ? ': a void entry' : '');
+    li.classList.toggle('void', Boolean(entrant?.void));
+    return li;
+  }));
+}
+
+/** The tab title, so a background tab still tells how the draw is going. */
+function titleFor(s) {
+  const current = s.draw?.rounds.at(-1);
+  if (s.phase === 'live' && current) return `Round ${current.round}/${s.draw.total}: ${current.name} · live-draw`;
+  if (s.phase === 'result') {
+    const r = s.result.record;
+    return `${r.outcome === 'void' ? 'No winner' : r.winner.name + ' wins'} · live-draw`;
+  }
+  return `${s.room} · live-draw`;
+}
