@@ -72,6 +72,8 @@ extension LiveDrawServer {
 
     /// Runs `read` on the storage thread (rule 5) and answers the request when it returns.
     /// Returns `nil` (answer later), or a 503 when the storage thread no longer takes work.
+    /// A connection waits for its answer before it can ask again, so reads in the queue never
+    /// outnumber the connections (`maxConnections`).
     private func answerFromStorage(_ exchange: HTTPExchange, _ wsi: OpaquePointer,
                                    _ read: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse? {
         guard let storage else { return .json(503, APIMessages.error(.storageUnavailable)) }
