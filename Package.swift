@@ -86,7 +86,8 @@ let package = Package(
         .testTarget(
             name: "DrawServerTests",
             dependencies: [
-                "DrawServer", "DrawCore", "DrawPresentation",
+                // DrawData: the server's storage tests record real draws in a real SQLiteDrawStore.
+                "DrawServer", "DrawCore", "DrawPresentation", "DrawData",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]

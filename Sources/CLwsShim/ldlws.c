@@ -175,6 +175,13 @@ int ldlws_header_length(struct lws *wsi, enum lws_token_indexes token) {
     return lws_hdr_total_length(wsi, token);
 }
 
+int ldlws_uri_arg(struct lws *wsi, int index, char *buf, int len) {
+    int n = lws_hdr_copy_fragment(wsi, buf, len, WSI_TOKEN_HTTP_URI_ARGS, index);
+    if (n >= 0) return n;
+    /* lws_hdr_copy_fragment says -1 both for "no such fragment" and "does not fit". */
+    return lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, index) > 0 ? -2 : -1;
+}
+
 /* Builds status line, lws' security headers, Content-Type, Content-Length, Cache-Control and the
  * body into one buffer and sends it with one lws_write. */
 static int respond(struct lws *wsi, unsigned int status, const char *content_type,

@@ -18,6 +18,14 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
     case shuttingDown = "shutting_down"
     case unsupportedSubprotocol = "unsupported_subprotocol"
     case internalError = "internal_error"
+    /// `GET /api/draws/ID`: no draw has this id (or it is not a draw id at all).
+    case unknownDraw = "unknown_draw"
+    /// History paging: `limit` is not a whole number within `DrawPageRequest.limitRange`.
+    case badLimit = "bad_limit"
+    /// History paging: `cursor` is not a token the server handed out.
+    case badCursor = "bad_cursor"
+    /// The draw history could not be read (database locked too long, I/O error).
+    case storageUnavailable = "storage_unavailable"
 
     /// The sentence sent when no more specific one applies.
     public var defaultMessage: String {
@@ -40,21 +48,26 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .shuttingDown: return "The server is shutting down."
         case .unsupportedSubprotocol: return "Offer the live-draw.v1 subprotocol, or none."
         case .internalError: return "The server failed to handle the request."
+        case .unknownDraw: return "No such draw."
+        case .badLimit: return "limit must be a whole number within the allowed range."
+        case .badCursor: return "cursor is not one this server handed out; start again without it."
+        case .storageUnavailable: return "The draw history cannot be read right now; try again later."
         }
     }
 
     /// The HTTP status this code maps to in API responses.
     public var httpStatus: Int {
         switch self {
-        case .badJSON, .unknownType, .binaryNotSupported, .badRoomName, .unsupportedSubprotocol: return 400
+        case .badJSON, .unknownType, .binaryNotSupported, .badRoomName, .unsupportedSubprotocol,
+             .badLimit, .badCursor: return 400
         case .unauthorized: return 401
         case .forbidden: return 403
-        case .unknownRoom, .notFound: return 404
+        case .unknownRoom, .unknownDraw, .notFound: return 404
         case .methodNotAllowed: return 405
         case .drawRunning, .roomExists: return 409
         case .bodyTooLarge: return 413
         case .rateLimited: return 429
-        case .tooManyConnections, .tooManyRooms, .shuttingDown: return 503
+        case .tooManyConnections, .tooManyRooms, .shuttingDown, .storageUnavailable: return 503
         case .internalError: return 500
         }
     }

@@ -60,6 +60,11 @@ public struct JSONWriter {
     public mutating func field(_ k: String, _ v: Int) { key(k); int(v) }
     public mutating func field(_ k: String, _ v: Bool) { key(k); bool(v) }
     public mutating func field(_ k: String, millis v: Double) { key(k); millis(v) }
+    // Nullable values (the draw records): `null` when absent, never a missing key, so every
+    // record has the same shape whatever its status.
+    public mutating func field(_ k: String, orNull v: String?) { key(k); if let v { string(v) } else { null() } }
+    public mutating func field(_ k: String, orNull v: Bool?) { key(k); if let v { bool(v) } else { null() } }
+    public mutating func field(_ k: String, millisOrNull v: Double?) { key(k); if let v { millis(v) } else { null() } }
 
     private mutating func valuePrefix() {
         if pendingValueAfterKey { pendingValueAfterKey = false; return }

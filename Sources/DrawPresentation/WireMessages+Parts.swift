@@ -13,6 +13,12 @@ extension WireMessages {
         w.endObject()
     }
 
+    static func writePlayers(_ players: [Player], into w: inout JSONWriter) {
+        w.beginArray()
+        for p in players { writePlayer(p, into: &w) }
+        w.endArray()
+    }
+
     static func writeWarnings(_ warnings: [MergeWarning], into w: inout JSONWriter) {
         w.beginArray()
         for m in warnings {
@@ -32,7 +38,7 @@ extension WireMessages {
     /// drawId, entrants, warnings, commitment, entrantsHash, schedule, startedAt.
     static func writePlanHeader(_ plan: DrawPlan, startedAt: Double, into w: inout JSONWriter) {
         w.field("drawId", plan.drawId)
-        w.key("entrants"); w.beginArray(); for p in plan.entrants { writePlayer(p, into: &w) }; w.endArray()
+        w.key("entrants"); writePlayers(plan.entrants, into: &w)
         w.key("warnings"); writeWarnings(plan.warnings, into: &w)
         w.field("commitment", plan.commitment)
         w.field("entrantsHash", plan.entrantsHash)
@@ -42,35 +48,56 @@ extension WireMessages {
 
     /// round, of, index, userId, name, username, sentAt.
     static func writeRoundBody(_ r: PlannedRound, of total: Int, sentAt: Double, into w: inout JSONWriter) {
-        w.field("round", r.round)
+        writeRoundBody(round: r.round, of: total, pickIndex: r.pickIndex, player: r.player, sentAt: sentAt, into: &w)
+    }
+
+    /// The same fields for any round; `sentAt` is `null` for a recorded round that was never shown.
+    static func writeRoundBody(round: Int, of total: Int, pickIndex: Int, player: Player, sentAt: Double?,
+                               into w: inout JSONWriter) {
+        w.field("round", round)
         w.field("of", total)
-        w.field("index", r.pickIndex)
-        w.field("userId", r.player.userId)
-        w.field("name", r.player.name)
-        w.field("username", r.player.username)
-        w.field("sentAt", millis: sentAt)
+        w.field("index", pickIndex)
+        w.field("userId", player.userId)
+        w.field("name", player.name)
+        w.field("username", player.username)
+        w.field("sentAt", millisOrNull: sentAt)
+    }
+
+    /// outcome (`winner`/`void`), drawn, winner — all `null` when there is no result (yet).
+    static func writeOutcome(_ outcome: DrawOutcome?, into w: inout JSONWriter) {
+        switch outcome {
+        case .winner(let p)?:
+            w.field("outcome", "winner")
+            w.key("drawn"); writePlayer(p, into: &w)
+            w.key("winner"); writePlayer(p, into: &w)
+        case .noWinner(let p)?:
+            w.field("outcome", "void")
+            w.key("drawn"); writePlayer(p, into: &w)
+            w.key("winner"); w.null()
+        case nil:
+            w.key("outcome"); w.null()
+            w.key("drawn"); w.null()
+            w.key("winner"); w.null()
+        }
     }
 
     static func writeFinishedBody(_ f: FinishedDraw, into w: inout JSONWriter) {
         let plan = f.plan
         w.field("drawId", plan.drawId)
-        switch plan.outcome {
-        case .winner(let p):
-            w.field("outcome", "winner")
-            w.key("drawn"); writePlayer(p, into: &w)
-            w.key("winner"); writePlayer(p, into: &w)
-        case .noWinner(let p):
-            w.field("outcome", "void")
-            w.key("drawn"); writePlayer(p, into: &w)
-            w.key("winner"); w.null()
-        }
+        writeOutcome(plan.outcome, into: &w)
         w.field("seed", plan.seed.hex)
         w.field("commitment", plan.commitment)
         w.field("entrantsHash", plan.entrantsHash)
-        w.key("entrants"); w.beginArray(); for p in plan.entrants { writePlayer(p, into: &w) }; w.endArray()
-        w.key("picks"); w.beginArray(); for r in plan.rounds { w.int(r.pickIndex) }; w.endArray()
+        w.key("entrants"); writePlayers(plan.entrants, into: &w)
+        w.key("picks"); writePicks(plan.rounds.map(\.pickIndex), into: &w)
         w.field("rounds", plan.rounds.count)
         w.field("startedAt", millis: f.startedAt)
         w.field("finishedAt", millis: f.finishedAt)
+    }
+
+    static func writePicks(_ indices: [Int], into w: inout JSONWriter) {
+        w.beginArray()
+        for i in indices { w.int(i) }
+        w.endArray()
     }
 }

@@ -27,8 +27,9 @@ extension LiveDrawServer {
 
         if shuttingDown { return fail(.shuttingDown, close: true) }
         if openConnections.count > config.maxConnections { return fail(.tooManyConnections, close: true) }
-        guard let allowed = route.allowedMethod else { return fail(.notFound) }
-        guard method == allowed else { return fail(.methodNotAllowed) }
+        let allowed = route.allowedMethods
+        guard !allowed.isEmpty else { return fail(.notFound) }
+        guard allowed.contains(method) else { return fail(.methodNotAllowed) }
 
         switch method {
         case .post:
@@ -50,7 +51,8 @@ extension LiveDrawServer {
             return 0
         default:
             if case .staticFile(let p) = route { return serveStatic(wsi, exchange, p) }
-            respond(apiGet(route), to: exchange, wsi)
+            // `nil`: the storage thread answers later (see `answerFromStorage`).
+            if let response = apiGet(route, wsi, exchange) { respond(response, to: exchange, wsi) }
             return 0
         }
     }
@@ -79,14 +81,16 @@ extension LiveDrawServer {
         return ldlws_http_transaction_completed(wsi) != 0 ? -1 : 0
     }
 
-    private func respond(_ r: HTTPResponse, to exchange: HTTPExchange, _ wsi: OpaquePointer) {
+    /// Sets the exchange's response and asks for the WRITEABLE that sends it.
+    func respond(_ r: HTTPResponse, to exchange: HTTPExchange, _ wsi: OpaquePointer) {
         exchange.setResponse(r)
         ldlws_request_writable(wsi)
     }
 
     // MARK: endpoints
 
-    private func apiGet(_ route: HTTPRoute) -> HTTPResponse {
+    /// A GET's response, or `nil` when it is being read from the store and comes later.
+    private func apiGet(_ route: HTTPRoute, _ wsi: OpaquePointer, _ exchange: HTTPExchange) -> HTTPResponse? {
         switch route {
         case .health:
             return .json(200, APIMessages.health())
@@ -97,6 +101,10 @@ extension LiveDrawServer {
         case .room(let name):
             guard RoomName.isValid(name), let room = rooms[name] else { return .json(404, APIMessages.error(.unknownRoom)) }
             return .json(200, snapshot(of: room, asMessage: false))
+        case .draws(let name):
+            return historyPage(room: name, query: Lws.queryArguments(wsi), exchange, wsi)
+        case .draw(let id):
+            return drawRecord(id: id, exchange, wsi)
         default:
             return .json(404, APIMessages.error(.notFound))
         }

@@ -38,7 +38,7 @@ extension LiveDrawServer {
         let inbox = self.inbox, load = self.loadPlayers
         let deps = DrawRunner.Dependencies(
             bus: bus, clock: clock, planner: PlanDraw(random: random, schedule: config.schedule),
-            metrics: metrics, logger: logger,
+            metrics: metrics, logger: logger, random: random, sources: sources,
             beginLoading: { room, attempt in
                 // Rule 2: loading runs off the service thread; its result comes back by the inbox.
                 Task.detached {
@@ -46,7 +46,8 @@ extension LiveDrawServer {
                     do throws(DrawError) { result = .success(try await load()) } catch { result = .failure(error) }
                     inbox.post(.playersLoaded(room: room, attempt: attempt, result))
                 }
-            })
+            },
+            record: recorder(room: name))
         let runner = DrawRunner(room: name, dependencies: deps)
         runner.timer = LwsTimer(server: server, gate: timerGate) { [unowned runner] in runner.timerFired() }
         room.runner = runner

@@ -106,6 +106,7 @@ extension LiveDrawServer {
         leaveRoom(client)
         clients[ObjectIdentifier(client)] = nil
         metrics.viewers.record(clients.count)
-        if shuttingDown && clients.isEmpty { loopShouldExit = true }
+        // Not while shutdown still waits for the records: `run()` closes the store right after.
+        if shuttingDown && !awaitingStorageDrain && clients.isEmpty { loopShouldExit = true }
     }
 }

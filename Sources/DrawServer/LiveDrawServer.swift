@@ -16,6 +16,9 @@ import Logging
 ///    task and comes back that way; so does `stop()`.
 /// 3. Timers (`lws_sul_schedule`) are armed only on the service thread.
 /// 4. Exactly one `lws_write` per `SERVER_WRITEABLE` / `HTTP_WRITEABLE`.
+/// 5. The draw store is called only on the storage thread (`StorageThread`): one serial thread
+///    for every write and history read, never the service thread (a write waits for fsync) and
+///    never the cooperative pool. Results come back through `inbox` like everything else.
 ///
 /// That is why the class is `@unchecked Sendable`: the stored properties marked "service
 /// thread" are only touched there (rule 1); the others are immutable after `init`, or are
@@ -35,6 +38,14 @@ public final class LiveDrawServer: @unchecked Sendable {
     let metricsText: (@Sendable () -> String)?
     let staticFiles: StaticFiles
     let inbox = ServiceInbox()
+    /// Where draws are recorded; `nil`: no records and no history endpoints.
+    let store: (any DrawRecordStore)?
+    /// The one thread that calls `store`; `nil` without a store, before `init` succeeded, and
+    /// once `closeStore()` ran. Set and cleared on the thread that owns the server's lifecycle
+    /// (`init`, then the end of `run()` or `deinit`), read on the service thread in between.
+    var storage: StorageThread?
+    /// The player lists' URLs, for the records.
+    let sources: DrawSources
     private let runClaim = NSLock()
     private var runClaimed = false // guarded by runClaim
 
@@ -60,6 +71,11 @@ public final class LiveDrawServer: @unchecked Sendable {
     var loopShouldExit = false
     var housekeeping: LwsTimer?
     var shutdownTimer: LwsTimer?
+    /// Shutdown's first phase: the storage queue is draining; clients are closed after it.
+    var awaitingStorageDrain = false
+    /// HTTP requests waiting for the storage thread, by request number.
+    var pendingReads: [UInt64: PendingRead] = [:]
+    var lastReadNumber: UInt64 = 0
 
     /// Creates the server and binds its port. Fails fast with a one-line reason.
     ///
@@ -69,11 +85,19 @@ public final class LiveDrawServer: @unchecked Sendable {
     ///   - random: seeds, draw ids and host keys.
     ///   - clock: wall clock for timestamps, monotonic clock for scheduling.
     ///   - metricsText: the Prometheus exposition served on `GET /metrics` (404 when `nil`).
+    ///   - store: where every draw is recorded, opened and recovered by the caller
+    ///     (`RecoverInterruptedDraws`) before this call. The server owns it from then on: it
+    ///     calls it only from its storage thread, and closes it when `run()` returns (or on
+    ///     `deinit` if `run()` never ran). `nil`: no records, and the history endpoints answer
+    ///     `404 not_found`. If `init` throws, the store stays the caller's.
+    ///   - sources: the player lists' URLs, kept in every record.
     public init(config: ServerConfig,
                 loadPlayers: @escaping @Sendable () async throws(DrawError) -> MergeResult,
                 random: any RandomSource, clock: any DrawClock,
                 logger: Logger,
-                metricsText: (@Sendable () -> String)? = nil) throws(ServerStartError) {
+                metricsText: (@Sendable () -> String)? = nil,
+                store: (any DrawRecordStore)? = nil,
+                sources: DrawSources = DrawSources(usersURL: "", lotteryURL: "")) throws(ServerStartError) {
         try LiveDrawServer.validate(config)
         guard let files = StaticFiles(folder: config.publicDir) else {
             throw .publicDirMissing(config.publicDir)
@@ -86,6 +110,8 @@ public final class LiveDrawServer: @unchecked Sendable {
         self.metricsText = metricsText
         self.staticFiles = files
         self.lobbyHostKey = HostKey.generate(using: random)
+        self.store = store
+        self.sources = sources
 
         guard let server = createLws() else {
             if PortProbe.isInUse(host: config.host, port: config.port) {
@@ -95,6 +121,8 @@ public final class LiveDrawServer: @unchecked Sendable {
         }
         lws = server
         port = Int(ldlws_port(server))
+        // Started only now: a failed init leaves no thread behind.
+        if store != nil { storage = StorageThread() }
         inbox.attach(server)
         _ = makeRoom(name: RoomName.lobby, hostKey: lobbyHostKey)
         housekeeping = LwsTimer(server: server, gate: timerGate) { [unowned self] in self.housekeepingTick() }
@@ -120,6 +148,7 @@ public final class LiveDrawServer: @unchecked Sendable {
             }
         }
         tearDown()
+        closeStore()
         logger.info("stopped")
     }
 
@@ -132,6 +161,7 @@ public final class LiveDrawServer: @unchecked Sendable {
 
     deinit {
         if lws != nil { tearDown() }
+        closeStore()
     }
 
     // MARK: lifecycle internals
@@ -203,6 +233,12 @@ public final class LiveDrawServer: @unchecked Sendable {
             switch command {
             case .playersLoaded(let room, let attempt, let result):
                 rooms[room]?.runner.playersLoaded(attempt: attempt, result)
+            case .recorded(let room, let write, let error):
+                rooms[room]?.runner.recorded(write, error: error)
+            case .storageAnswered(let request, let response):
+                storageAnswered(request: request, response)
+            case .storageDrained:
+                storageDrained()
             case .shutdown:
                 beginShutdown()
             }

@@ -169,16 +169,20 @@ import Testing
         #expect(HTTPRoute.match("/api/rooms/team-a") == .room("team-a"))
         #expect(HTTPRoute.match("/api/rooms/team-a/draws") == .draws("team-a"))
         #expect(HTTPRoute.match("/api/rooms/team-a/other") == .unknownAPI)
+        #expect(HTTPRoute.match("/api/draws/00112233445566778899aabbccddeeff") == .draw("00112233445566778899aabbccddeeff"))
+        #expect(HTTPRoute.match("/api/draws/") == .unknownAPI)
+        #expect(HTTPRoute.match("/api/draws/x/y") == .unknownAPI)
         #expect(HTTPRoute.match("/api/other") == .unknownAPI)
         #expect(HTTPRoute.match("/") == .staticFile("/"))
         #expect(HTTPRoute.match("/apiary.html") == .staticFile("/apiary.html"))
     }
 
-    @Test func oneMethodPerEndpoint() {
-        #expect(HTTPRoute.rooms.allowedMethod == .post)
-        #expect(HTTPRoute.draws("x").allowedMethod == .post)
-        #expect(HTTPRoute.room("x").allowedMethod == .get)
-        #expect(HTTPRoute.unknownAPI.allowedMethod == nil)
+    @Test func methodsPerEndpoint() {
+        #expect(HTTPRoute.rooms.allowedMethods == [.post])
+        #expect(HTTPRoute.draws("x").allowedMethods == [.get, .post])
+        #expect(HTTPRoute.room("x").allowedMethods == [.get])
+        #expect(HTTPRoute.draw("x").allowedMethods == [.get])
+        #expect(HTTPRoute.unknownAPI.allowedMethods.isEmpty)
     }
 
     @Test func createRoomBodies() throws {

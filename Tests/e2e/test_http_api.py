@@ -162,7 +162,7 @@ def test_unknown_room_state_is_404(shared_server):
 @pytest.mark.parametrize("method,path", [
     ("DELETE", "/api/rooms"), ("GET", "/api/rooms"), ("PUT", "/api/rooms"),
     ("POST", "/api/rooms/lobby"), ("DELETE", "/api/rooms/lobby"), ("PUT", "/api/rooms/lobby"),
-    ("GET", "/api/rooms/lobby/draws"), ("DELETE", "/api/rooms/lobby/draws"),
+    ("PUT", "/api/rooms/lobby/draws"), ("DELETE", "/api/rooms/lobby/draws"),
     ("POST", "/healthz"), ("DELETE", "/healthz"), ("POST", "/metrics"),
 ])
 def test_wrong_method_is_405(shared_server, method, path):

@@ -103,6 +103,10 @@ int ldlws_uri(struct lws *wsi, char *buf, int len);
 int ldlws_header(struct lws *wsi, enum lws_token_indexes token, char *buf, int len);
 /** Length of a header, 0 when absent. */
 int ldlws_header_length(struct lws *wsi, enum lws_token_indexes token);
+/** Copies URL argument number index (0-based) of the request, "name=value" as lws urldecoded it,
+ *  into buf (NUL-terminated); its length, -1 when there is no such argument, -2 when it does
+ *  not fit in len bytes. */
+int ldlws_uri_arg(struct lws *wsi, int index, char *buf, int len);
 /** Status line, lws' security headers, Content-Type, Content-Length, Cache-Control: no-store,
  *  then the body: all in one lws_write.  0 on success. */
 int ldlws_http_respond(struct lws *wsi, unsigned int status, const char *content_type,

@@ -4,12 +4,17 @@ public enum DrawError: Error, Sendable, Hashable {
     case noPlayers(warnings: [MergeWarning])
     /// One of the two player lists could not be loaded.
     case source(DataSourceError)
+    /// The plan could not be recorded (`DrawRecordStore.insertStarted` failed), so it was not
+    /// published: a commitment whose seed might not survive a crash is never shown. The cause
+    /// (a `StorageError`, naming the database file) goes to the server log, not to viewers.
+    case storageFailure
 
     /// A stable machine-readable code, sent in `failed` messages.
     public var code: String {
         switch self {
         case .noPlayers: return "no_players"
         case .source(let e): return e.code
+        case .storageFailure: return "storage_failure"
         }
     }
 
@@ -20,6 +25,9 @@ public enum DrawError: Error, Sendable, Hashable {
             let why = warnings.isEmpty ? "" : " (\(warnings.count) merge warning\(warnings.count == 1 ? "" : "s"))"
             return "No players are left after merging the user list with the lottery list\(why)."
         case .source(let e): return e.message
+        case .storageFailure:
+            return "The draw could not be recorded, so it was not started. Try again; if it keeps failing, "
+                + "the operator should check the server log."
         }
     }
 

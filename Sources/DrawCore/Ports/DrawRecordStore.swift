@@ -36,4 +36,8 @@ public protocol DrawRecordStore: Sendable {
 
     /// One draw's record, or `nil` if the id is unknown.
     func record(id: String) throws(StorageError) -> DrawRecord?
+
+    /// Releases the database (and its one-process lock); later calls throw `closed`. Idempotent.
+    /// Waits for a call in progress on another thread to finish first.
+    func close()
 }

@@ -6,8 +6,10 @@ enum HTTPRoute: Equatable {
     case rooms
     /// `/api/rooms/ROOM` (the name is not validated here; an invalid one is simply unknown).
     case room(String)
-    /// `/api/rooms/ROOM/draws`
+    /// `/api/rooms/ROOM/draws`: GET pages the room's history, POST starts a draw.
     case draws(String)
+    /// `/api/draws/ID`: one draw's record (the id is validated by the handler).
+    case draw(String)
     /// Any other `/api/…` path.
     case unknownAPI
     /// Everything else is a static file request.
@@ -22,6 +24,10 @@ enum HTTPRoute: Equatable {
         }
         guard path.hasPrefix("/api/") || path == "/api" else { return .staticFile(path) }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        // "", "api", "draws", ID
+        if parts.count == 4, parts[1] == "api", parts[2] == "draws", !parts[3].isEmpty {
+            return .draw(String(parts[3]))
+        }
         // "", "api", "rooms", ROOM[, "draws"]
         guard parts.count >= 4, parts[1] == "api", parts[2] == "rooms", !parts[3].isEmpty else { return .unknownAPI }
         let room = String(parts[3])
@@ -30,17 +36,18 @@ enum HTTPRoute: Equatable {
         return .unknownAPI
     }
 
-    /// The one method each endpoint accepts (others get 405).
-    var allowedMethod: HTTPMethod? {
+    /// The methods each endpoint accepts (others get 405); none for an unknown API path (404).
+    var allowedMethods: Set<HTTPMethod> {
         switch self {
-        case .health, .metrics, .room, .staticFile: return .get
-        case .rooms, .draws: return .post
-        case .unknownAPI: return nil
+        case .health, .metrics, .room, .draw, .staticFile: return [.get]
+        case .rooms: return [.post]
+        case .draws: return [.get, .post]
+        case .unknownAPI: return []
         }
     }
 }
 
 /// The request methods the server tells apart.
-enum HTTPMethod: Equatable {
+enum HTTPMethod: Hashable {
     case get, post, put, patch, delete, options, head, other
 }

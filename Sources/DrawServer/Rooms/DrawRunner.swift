@@ -4,11 +4,21 @@ import Logging
 /// Runs one room's draws — the publisher side of the room event bus.
 ///
 /// Lifecycle: idle → `start()` publishes `loading` and asks for players off the service thread
-/// → `playersLoaded` publishes `failed` (idle again) or plans the draw and publishes `started`
-/// → the timer publishes each `round` at `startedAt + offsetMs` → `finished` at
-/// `finishOffsetMs` → idle. One draw at a time per room; rooms are independent.
+/// → `playersLoaded` publishes `failed` (idle again) or plans the draw → the plan is recorded
+/// (`insertStarted`) and only then `started` is published → the timer publishes each `round` at
+/// `startedAt + offsetMs`, each recorded after its fan-out → at `finishOffsetMs` the result is
+/// recorded and, once it is on disk, `finished` is published → idle. One draw at a time per room;
+/// rooms are independent. Without a store (`Dependencies.record == nil`) the record steps are
+/// skipped and everything follows at once.
 ///
-/// Threading: service thread only (its timer is an lws sul timer).
+/// Why the two waits: the seed behind a published commitment must survive a crash, so nothing
+/// is published before `insertStarted` returned; and a result must never be announced that the
+/// history could later contradict, so `finished` waits for `finish(.finished)`. Rounds do not
+/// wait: their stamps are queued in order behind the start, and a failed stamp aborts the draw
+/// (see `DrawRunner+Records.swift`).
+///
+/// Threading: service thread only (its timer is an lws sul timer; store results arrive through
+/// the inbox as `recorded(_:error:)`).
 final class DrawRunner {
     /// What a runner needs from the server.
     struct Dependencies {
@@ -17,13 +27,22 @@ final class DrawRunner {
         let planner: PlanDraw
         let metrics: ServerMetrics
         let logger: Logger
+        /// Fresh ids for the records of draws that failed before they had a plan.
+        let random: any RandomSource
+        /// Where the players come from, for the records.
+        let sources: DrawSources
         /// Starts loading players off the service thread; the result must come back through
         /// the inbox as `.playersLoaded(room:attempt:_:)`.
         let beginLoading: (_ room: String, _ attempt: UInt64) -> Void
+        /// Hands a write to the storage thread; its result must come back through the inbox as
+        /// `.recorded(room:_:error:)`. `nil` when the server keeps no records.
+        let record: ((DrawWrite) -> Void)?
     }
 
-    private struct Running {
+    struct Running {
         let plan: DrawPlan
+        /// When the host asked for the draw (the `loading` time).
+        let createdAt: Double
         let startedAt: Double
         /// Monotonic reading at `startedAt`; every round is due at `startMono + offset`, so
         /// lateness never accumulates from round to round.
@@ -32,15 +51,23 @@ final class DrawRunner {
         var nextRound: Int
     }
 
-    private enum Phase {
+    enum Phase {
         case idle
-        case loading(attempt: UInt64)
+        case loading(attempt: UInt64, createdAt: Double)
+        /// The plan is being written; `started` is published when the write returns.
+        case recordingStart(Running)
         case running(Running)
+        /// Every round was shown; the result is being written (since `since`, monotonic) and
+        /// `finished`, stamped `finishedAt`, is published when the write returns.
+        case recordingResult(Running, finishedAt: Double, since: UInt64)
     }
 
+    /// `aborted.reason` when the record of a draw could not be kept.
+    static let storageFailureReason = "storage_failure"
+
     let room: String
-    private let deps: Dependencies
-    private var phase: Phase = .idle
+    let deps: Dependencies
+    var phase: Phase = .idle
     private var attempts: UInt64 = 0
     /// Set by the server right after init (the timer needs the runner to exist).
     var timer: LwsTimer?
@@ -50,7 +77,7 @@ final class DrawRunner {
         self.deps = dependencies
     }
 
-    /// Whether a draw is loading or running.
+    /// Whether a draw is loading, running, or waiting for its record.
     var isBusy: Bool {
         if case .idle = phase { return false }
         return true
@@ -60,48 +87,58 @@ final class DrawRunner {
     func start() -> Bool {
         guard !isBusy else { return false }
         attempts += 1
-        phase = .loading(attempt: attempts)
+        let now = deps.clock.epochMillis()
+        phase = .loading(attempt: attempts, createdAt: now)
         deps.logger.info("draw loading", metadata: ["room": "\(room)"])
-        deps.bus.publish(.loading(at: deps.clock.epochMillis()), room: room)
+        deps.bus.publish(.loading(at: now), room: room)
         deps.beginLoading(room, attempts)
         return true
     }
 
     /// The players of attempt `attempt` arrived. Stale attempts (aborted meanwhile) are dropped.
     func playersLoaded(attempt: UInt64, _ result: Result<MergeResult, DrawError>) {
-        guard case .loading(let current) = phase, current == attempt else { return }
+        guard case .loading(let current, let createdAt) = phase, current == attempt else { return }
         switch result {
         case .failure(let error):
-            phase = .idle
-            deps.metrics.drawFailed(code: error.code)
-            deps.logger.warning("draw failed", metadata: ["room": "\(room)", "code": "\(error.code)"])
-            deps.bus.publish(.failed(error), room: room)
+            fail(error, createdAt: createdAt)
         case .success(let merge):
             let plan = deps.planner.execute(merge)
-            let running = Running(plan: plan, startedAt: deps.clock.epochMillis(),
+            // startedAt is stamped now, before the write: it is what the record and `started`
+            // carry, and every round is timed from it. The write's own time shows up as round 1's
+            // lateness, nowhere else.
+            let running = Running(plan: plan, createdAt: createdAt, startedAt: deps.clock.epochMillis(),
                                   startMono: deps.clock.monotonicNanos(), nextRound: 0)
-            phase = .running(running)
-            deps.metrics.drawStarted()
-            deps.logger.info("draw started", metadata: [
-                "room": "\(room)", "drawId": "\(plan.drawId)", "entrants": "\(plan.entrants.count)",
-            ])
-            deps.bus.publish(.started(plan, startedAt: running.startedAt), room: room)
-            scheduleNext(running)
+            let record = NewDrawRecord(room: room, plan: plan, sources: deps.sources,
+                                       createdAt: createdAt, startedAt: running.startedAt)
+            if submit(.started(record)) {
+                phase = .recordingStart(running)
+            } else {
+                begin(running)
+            }
         }
     }
 
-    /// Shutdown: a running draw ends as `aborted` (seed revealed); a loading one is forgotten.
+    /// Shutdown. A running draw ends as `aborted` (seed revealed) and its record follows; a loading
+    /// one is forgotten; one whose plan is being recorded is dropped unpublished (its record is
+    /// closed behind the insert); one whose result is being recorded is left to finish — the
+    /// server waits for the storage queue before it closes the clients, so they still get it.
     func abort(reason: String) {
-        timer?.cancel()
         switch phase {
-        case .idle:
+        case .idle, .recordingResult:
             return
         case .loading:
+            timer?.cancel()
             phase = .idle
+        case .recordingStart(let r):
+            phase = .idle
+            deps.logger.info("draw dropped before it was published", metadata: [
+                "room": "\(room)", "drawId": "\(r.plan.drawId)", "reason": "\(reason)",
+            ])
+            // Queued behind the insert: if the insert made it to disk, this closes the record;
+            // if not, it fails as `unknownDraw`, which is only logged.
+            submit(.finish(drawId: r.plan.drawId, ending: .aborted(reason: reason), finishedAt: deps.clock.epochMillis()))
         case .running(let r):
-            phase = .idle
-            deps.logger.info("draw aborted", metadata: ["room": "\(room)", "drawId": "\(r.plan.drawId)", "reason": "\(reason)"])
-            deps.bus.publish(.aborted(r.plan, roundsShown: r.nextRound, reason: reason), room: room)
+            end(r, reason: reason)
         }
     }
 
@@ -120,14 +157,70 @@ final class DrawRunner {
             r.nextRound += 1
             phase = .running(r)
             deps.bus.publish(.round(plan, index: index, sentAtMs: sentAt), room: room)
+            // After the fan-out, with the very sentAt the wire carried. Not waited for: the
+            // storage thread keeps the stamps in order, and a failure aborts the draw.
+            submit(.round(drawId: plan.drawId, round: plan.rounds[index].round, sentAt: sentAt))
             scheduleNext(r)
         } else {
-            phase = .idle
             let finishedAt = deps.clock.epochMillis()
-            deps.metrics.drawFinished(outcome: plan.outcome.wireName)
-            deps.logger.info("draw finished", metadata: ["room": "\(room)", "drawId": "\(plan.drawId)"])
-            deps.bus.publish(.finished(plan, startedAt: r.startedAt, finishedAt: finishedAt), room: room)
+            if submit(.finish(drawId: plan.drawId, ending: .finished, finishedAt: finishedAt)) {
+                phase = .recordingResult(r, finishedAt: finishedAt, since: deps.clock.monotonicNanos())
+            } else {
+                announce(r, finishedAt: finishedAt)
+            }
         }
+    }
+
+    // MARK: steps (also used by DrawRunner+Records)
+
+    /// The plan is on disk (or there is no store): publish `started` and time the rounds.
+    func begin(_ r: Running) {
+        phase = .running(r)
+        deps.metrics.drawStarted()
+        deps.logger.info("draw started", metadata: [
+            "room": "\(room)", "drawId": "\(r.plan.drawId)", "entrants": "\(r.plan.entrants.count)",
+        ])
+        deps.bus.publish(.started(r.plan, startedAt: r.startedAt), room: room)
+        scheduleNext(r)
+    }
+
+    /// The result is on disk (or there is no store): publish `finished`.
+    func announce(_ r: Running, finishedAt: Double) {
+        phase = .idle
+        deps.metrics.drawFinished(outcome: r.plan.outcome.wireName)
+        deps.logger.info("draw finished", metadata: ["room": "\(room)", "drawId": "\(r.plan.drawId)"])
+        deps.bus.publish(.finished(r.plan, startedAt: r.startedAt, finishedAt: finishedAt), room: room)
+    }
+
+    /// No draw: publish `failed` and record the attempt.
+    func fail(_ error: DrawError, createdAt: Double) {
+        phase = .idle
+        let failedAt = deps.clock.epochMillis()
+        deps.metrics.drawFailed(code: error.code)
+        deps.logger.warning("draw failed", metadata: ["room": "\(room)", "code": "\(error.code)"])
+        deps.bus.publish(.failed(error), room: room)
+        submit(.failed(FailedDrawRecord(drawId: DrawIdentifier.generate(using: deps.random), room: room,
+                                        error: error, sources: deps.sources, createdAt: createdAt, failedAt: failedAt)))
+    }
+
+    /// Stops a published draw early: `aborted` with the seed (so the rounds shown stay
+    /// verifiable), then the record. The broadcast does not wait for the write: revealing the
+    /// seed of a stopped draw is always allowed (startup recovery would reveal it too).
+    func end(_ r: Running, reason: String) {
+        timer?.cancel()
+        phase = .idle
+        deps.metrics.drawAborted(reason: reason)
+        deps.logger.info("draw aborted", metadata: ["room": "\(room)", "drawId": "\(r.plan.drawId)", "reason": "\(reason)"])
+        deps.bus.publish(.aborted(r.plan, roundsShown: r.nextRound, reason: reason), room: room)
+        submit(.finish(drawId: r.plan.drawId, ending: .aborted(reason: reason), finishedAt: deps.clock.epochMillis()))
+    }
+
+    /// Hands `write` to the storage thread. False when there is no store (nothing to wait for).
+    @discardableResult
+    private func submit(_ write: DrawWrite) -> Bool {
+        guard let record = deps.record else { return false }
+        record(write)
+        return true
     }
 
     private func scheduleNext(_ r: Running) {

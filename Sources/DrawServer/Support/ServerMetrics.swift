@@ -14,10 +14,15 @@ final class ServerMetrics {
     private let drawsStarted = Counter(label: "livedraw_draws_started_total")
     private var drawsFinished: [String: Counter] = [:]
     private var drawsFailed: [String: Counter] = [:]
+    private var drawsAborted: [String: Counter] = [:]
+    private var storageFailures: [String: Counter] = [:]
     private let messagesSent = Counter(label: "livedraw_messages_sent_total")
     private let slowDisconnects = Counter(label: "livedraw_slow_client_disconnects_total")
     /// How late each round's fan-out started compared with its planned time.
     private let lateness = Timer(label: "livedraw_round_lateness_seconds", preferredDisplayUnit: .seconds)
+    /// How long each result waited for its record (`finish`) to reach the disk before `finished`
+    /// was broadcast: the delay the durability rule adds to the planned finish time.
+    private let resultWrite = Timer(label: "livedraw_result_write_seconds", preferredDisplayUnit: .seconds)
 
     private var unflushedSent: Int64 = 0
 
@@ -29,6 +34,21 @@ final class ServerMetrics {
 
     func drawFailed(code: String) {
         counter(&drawsFailed, "livedraw_draws_failed_total", "code", code).increment()
+    }
+
+    /// A running draw was stopped early (`server_shutdown`, `storage_failure`).
+    func drawAborted(reason: String) {
+        counter(&drawsAborted, "livedraw_draws_aborted_total", "reason", reason).increment()
+    }
+
+    /// A draw write failed; `operation` is `DrawWrite.operation`. (Failed history reads are only
+    /// logged: they happen on the storage thread, and this type is service-thread only.)
+    func storageFailed(operation: String) {
+        counter(&storageFailures, "livedraw_storage_failures_total", "operation", operation).increment()
+    }
+
+    func resultWriteDelay(nanos: UInt64) {
+        resultWrite.recordNanoseconds(Int64(clamping: nanos))
     }
 
     func slowClientDisconnected() { slowDisconnects.increment() }

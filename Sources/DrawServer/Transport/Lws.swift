@@ -16,6 +16,30 @@ enum Lws {
         withBuffer(limit) { ldlws_header(wsi, token, $0, $1) }
     }
 
+    /// Most URL arguments read from one request.
+    static let maxQueryArguments = 16
+
+    /// The request's URL arguments (`?limit=5&cursor=9`), urldecoded by lws. A name that appears
+    /// twice keeps its first value; an argument without `=` has the value `""`.
+    static func queryArguments(_ wsi: OpaquePointer) -> [String: String] {
+        // Every single argument fits in the length of all of them together.
+        let total = Int(ldlws_header_length(wsi, WSI_TOKEN_HTTP_URI_ARGS))
+        guard total > 0 else { return [:] }
+        var arguments: [String: String] = [:]
+        var buf = [CChar](repeating: 0, count: total + 1)
+        for index in 0..<maxQueryArguments {
+            let n = buf.withUnsafeMutableBufferPointer { ldlws_uri_arg(wsi, Int32(index), $0.baseAddress!, Int32($0.count)) }
+            guard n >= 0 else { break }
+            let text = buf.withUnsafeBufferPointer { p in
+                String(decoding: UnsafeRawBufferPointer(start: p.baseAddress, count: Int(n)), as: UTF8.self)
+            }
+            let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0]), value = parts.count > 1 ? String(parts[1]) : ""
+            if arguments[name] == nil { arguments[name] = value }
+        }
+        return arguments
+    }
+
     static func method(_ wsi: OpaquePointer) -> HTTPMethod {
         switch ldlws_http_method(wsi) {
         case LDLWS_METHOD_GET: return .get

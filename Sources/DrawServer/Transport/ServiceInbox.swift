@@ -6,6 +6,12 @@ import Foundation
 enum ServiceCommand: Sendable {
     /// A draw's players finished loading (on a background task).
     case playersLoaded(room: String, attempt: UInt64, Result<MergeResult, DrawError>)
+    /// A draw write returned from the storage thread; `error` is `nil` when it is on disk.
+    case recorded(room: String, DrawWrite, error: StorageError?)
+    /// A history read returned from the storage thread: the response for waiting request `request`.
+    case storageAnswered(request: UInt64, HTTPResponse)
+    /// Every storage job submitted before shutdown began has run (the shutdown barrier).
+    case storageDrained
     /// `stop()` was called.
     case shutdown
 }

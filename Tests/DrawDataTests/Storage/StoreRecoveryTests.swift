@@ -42,6 +42,29 @@ extension StorageTests {
             }
         }
 
+        /// The use case the executable calls at startup: one call, stamped with the clock's time.
+        @Test func recoverInterruptedDrawsMarksRunningDrawsAtNow() throws {
+            struct FixedClock: DrawClock {
+                func epochMillis() -> Double { 7777.5 }
+                func monotonicNanos() -> UInt64 { 0 }
+            }
+            try StoreFixtures.withStore { store, _ in
+                let cut = StoreFixtures.plan(4), done = StoreFixtures.plan(5)
+                try StoreFixtures.runToEnd(StoreFixtures.started(done), in: store)
+                try store.insertStarted(StoreFixtures.started(cut))
+                try store.recordRound(drawId: cut.drawId, round: 1, sentAt: 1)
+
+                let recover = RecoverInterruptedDraws(store: store, clock: FixedClock())
+                #expect(try recover.execute() == 1)
+                let record = try #require(try store.record(id: cut.drawId))
+                #expect(record.status == .interrupted)
+                #expect(record.finishedAt == 7777.5)
+                #expect(record.seed == cut.seed)
+                #expect(try store.record(id: done.drawId)?.status == .finished)
+                #expect(try recover.execute() == 0)
+            }
+        }
+
         @Test func runningDrawsPublicViewHasNoSeedUntilItFinishes() throws {
             try StoreFixtures.withStore { store, _ in
                 let plan = StoreFixtures.plan(3)

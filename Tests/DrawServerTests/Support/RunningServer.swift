@@ -39,7 +39,12 @@ final class RunningServer: @unchecked Sendable {
         Player(userId: 182, name: "Mohsen", username: "AghaMohsen", regDate: CalendarDate(iso: "2020-04-12")!, isVoid: true),
     ]
 
+    /// The sources every test server records its draws with.
+    static let sources = DrawSources(usersURL: "http://127.0.0.1:1/users.json", lotteryURL: "file:///tmp/lottery.json")
+
+    /// - Parameter store: recorded draws and history endpoints; the server closes it on `stop()`.
     init(configure: (inout ServerConfig) -> Void = { _ in },
+         store: (any DrawRecordStore)? = nil,
          loadPlayers: @escaping @Sendable () async throws(DrawError) -> MergeResult = {
              MergeResult(players: RunningServer.players, warnings: [])
          }) throws {
@@ -57,7 +62,7 @@ final class RunningServer: @unchecked Sendable {
         logger.logLevel = .warning
         server = try LiveDrawServer(config: config, loadPlayers: loadPlayers, random: SystemTestRandom(),
                                     clock: SystemTestClock(), logger: logger,
-                                    metricsText: { "livedraw_test 1\n" })
+                                    metricsText: { "livedraw_test 1\n" }, store: store, sources: Self.sources)
         let s = server, d = done
         let thread = Thread { s.run(); d.signal() }
         thread.start()

@@ -1,0 +1,96 @@
+import DrawCore
+import DrawPresentation
+
+/// The history endpoints (docs/PROTOCOL.md §5): `GET /api/rooms/ROOM/draws` and
+/// `GET /api/draws/ID`. Requests are checked on the service thread; the store is read on the
+/// storage thread, which also encodes the JSON, and the response comes back through the inbox.
+///
+/// Why reads share the writes' serial thread (rather than a second, read-only connection): a read
+/// then sees exactly the writes submitted before it, and its answer is posted after theirs. So a
+/// record can only show a seed once the service thread has handled the `finish` write that
+/// revealed it — and published `finished` — first. A second connection could read the committed
+/// `finished` row before the broadcast. Reads are rare and take microseconds next to a draw's
+/// writes, so they cost the draws nothing noticeable.
+extension LiveDrawServer {
+    /// The first page of one draw: enough to tell whether a room has any history at all.
+    private static let probePage: DrawPageRequest = {
+        do { return try DrawPageRequest(limit: 1) } catch { preconditionFailure("1 is within DrawPageRequest.limitRange") }
+    }()
+
+    /// `GET /api/rooms/ROOM/draws?limit=N&cursor=C`. A room that is not live (after a restart only
+    /// the lobby is) is still served when the store has draws of it; 404 only for a room that is
+    /// neither live nor recorded.
+    func historyPage(room name: String, query: [String: String], _ exchange: HTTPExchange,
+                     _ wsi: OpaquePointer) -> HTTPResponse? {
+        guard RoomName.isValid(name) else { return .json(404, APIMessages.error(.unknownRoom)) }
+        guard let store else { return Self.noHistory }
+        let request: DrawPageRequest
+        do {
+            request = try DrawPageRequest.parse(limit: query["limit"], cursor: query["cursor"])
+        } catch {
+            let code = ClientErrorCode(error)
+            return .json(code.httpStatus, APIMessages.error(code, message: error.message))
+        }
+        let live = rooms[name] != nil, logger = self.logger
+        return answerFromStorage(exchange, wsi) {
+            do throws(StorageError) {
+                let page = try store.list(room: name, page: request)
+                if page.draws.isEmpty && !live {
+                    // An empty page past a recorded room's last draw is still that room's.
+                    var known = false
+                    if request.after != nil { known = !(try store.list(room: name, page: Self.probePage)).draws.isEmpty }
+                    if !known { return .json(404, APIMessages.error(.unknownRoom)) }
+                }
+                return .json(200, RecordMessages.history(room: name, page: page))
+            } catch {
+                logger.error("could not read the draw history", metadata: ["room": "\(name)", "error": "\(error)"])
+                return .json(503, APIMessages.error(.storageUnavailable))
+            }
+        }
+    }
+
+    /// `GET /api/draws/ID`: the record, with `verified` for an ended draw. A malformed id is a 404
+    /// without a look at the store.
+    func drawRecord(id: String, _ exchange: HTTPExchange, _ wsi: OpaquePointer) -> HTTPResponse? {
+        guard DrawIdentifier.isValid(id) else { return .json(404, APIMessages.error(.unknownDraw)) }
+        guard let store else { return Self.noHistory }
+        let logger = self.logger
+        return answerFromStorage(exchange, wsi) {
+            do throws(StorageError) {
+                guard let record = try store.record(id: id) else { return .json(404, APIMessages.error(.unknownDraw)) }
+                return .json(200, RecordMessages.record(record))
+            } catch {
+                logger.error("could not read a draw record", metadata: ["drawId": "\(id)", "error": "\(error)"])
+                return .json(503, APIMessages.error(.storageUnavailable))
+            }
+        }
+    }
+
+    /// Without a store there is no history to serve.
+    private static let noHistory = HTTPResponse.json(404, APIMessages.error(
+        .notFound, message: "This server keeps no draw history (it was started without a data directory)."))
+
+    /// Runs `read` on the storage thread (rule 5) and answers the request when it returns.
+    /// Returns `nil` (answer later), or a 503 when the storage thread no longer takes work.
+    /// A connection waits for its answer before it can ask again, so reads in the queue never
+    /// outnumber the connections (`maxConnections`).
+    private func answerFromStorage(_ exchange: HTTPExchange, _ wsi: OpaquePointer,
+                                   _ read: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse? {
+        guard let storage else { return .json(503, APIMessages.error(.storageUnavailable)) }
+        lastReadNumber += 1
+        let number = lastReadNumber, inbox = self.inbox
+        pendingReads[number] = PendingRead(wsi: wsi, exchange: exchange)
+        guard storage.submit({ inbox.post(.storageAnswered(request: number, read())) }) else {
+            pendingReads[number] = nil
+            return .json(503, APIMessages.error(.storageUnavailable))
+        }
+        return nil
+    }
+
+    /// A read came back: answer its request, unless the client has gone meanwhile.
+    func storageAnswered(request: UInt64, _ response: HTTPResponse) {
+        guard let pending = pendingReads.removeValue(forKey: request), let exchange = pending.exchange,
+              !destroying else { return }
+        respond(response, to: exchange, pending.wsi)
+    }
+}
