@@ -48,12 +48,18 @@ RUN apt-get update \
       curl \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 livedraw \
- && useradd --system --uid 10001 --gid 10001 --home-dir /app --shell /usr/sbin/nologin livedraw
+ && useradd --system --uid 10001 --gid 10001 --home-dir /app --shell /usr/sbin/nologin livedraw \
+ && mkdir -p /app/data \
+ && chown 10001:10001 /app/data
 WORKDIR /app
 COPY --from=build /staging/live-draw /usr/local/bin/live-draw
 COPY public ./public
 COPY defaults ./defaults
-# The server never needs to write to its folder: files stay root-owned, the process does not.
+# Draw records (draws.sqlite) live in a volume, so they outlive the container; it is the only
+# place the server writes. Everything else stays root-owned.
+ENV LIVE_DRAW_DATA_DIR=/app/data
+VOLUME ["/app/data"]
+# The server never writes outside /app/data: files stay root-owned, the process does not.
 # Numeric, so that Kubernetes' runAsNonRoot can verify it without reading /etc/passwd.
 USER 10001:10001
 EXPOSE 8080

@@ -15,6 +15,7 @@ RELEASE_BIN = .build/release/live-draw
 
 help:
 	@echo "make run    install runtime deps, build release, serve the bundled players on :8080"
+	@echo "            (records draws in ./data; extra server options: make run ARGS=\"--rounds 5\")"
 	@echo "make test   install test deps, build, swift test, Python e2e + browser tests, lint"
 	@echo "make build  debug build"
 	@echo "make lint   hadolint on the Dockerfile + apt package list consistency (with self-test)"
@@ -35,8 +36,10 @@ release: deps
 
 # The binary's defaults are the bundled defaults/*.json (as file:// URLs), port 8080 and
 # public/; it prints the viewer link and the lobby host link on start. Ctrl-C stops it.
+# Draw records go to ./data (git-ignored) unless LIVE_DRAW_DATA_DIR or ARGS say otherwise: the
+# binary itself records nothing without --data-dir, so that tests and one-off runs leave no files.
 run: release
-	$(RELEASE_BIN) $(ARGS)
+	LIVE_DRAW_DATA_DIR="$${LIVE_DRAW_DATA_DIR:-data}" $(RELEASE_BIN) $(ARGS)
 
 # LIVE_DRAW_BIN tells the Python suites which server binary to start.
 test: deps-test

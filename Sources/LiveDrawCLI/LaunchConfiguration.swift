@@ -17,6 +17,8 @@ public struct LaunchConfiguration: Sendable {
     public var lotteryURL: String
     /// Timeouts and size cap of those fetches.
     public var fetch: CurlHTTPClient.Configuration
+    /// Absolute folder of the draw records, or `nil` to keep none.
+    public var dataDirectory: String?
     /// Least severe level logged.
     public var logLevel: Logger.Level
 
@@ -52,6 +54,7 @@ public struct LaunchConfiguration: Sendable {
             connectTimeout: .milliseconds(try Self.check(o.fetchConnectTimeoutMs, in: Limits.fetchTimeoutMs, "fetch-connect-timeout-ms")),
             totalTimeout: .milliseconds(try Self.check(o.fetchTimeoutMs, in: Limits.fetchTimeoutMs, "fetch-timeout-ms")),
             maxResponseBytes: try Self.check(o.fetchMaxBytes, in: Limits.fetchMaxBytes, "fetch-max-bytes"))
+        dataDirectory = try o.dataDir.map { (dir) throws(ConfigurationError) in try Self.dataDirectory(dir, paths: paths) }
         logLevel = o.logLevel.loggerLevel
     }
 
@@ -75,6 +78,16 @@ public struct LaunchConfiguration: Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ConfigurationError("--public-dir: \(path) is not a directory (start from the repository root, or pass --public-dir)")
+        }
+        return path
+    }
+
+    /// May not exist yet (the store creates it), but must not be something else, such as a file.
+    private static func dataDirectory(_ value: String, paths: LaunchPaths) throws(ConfigurationError) -> String {
+        let path = paths.absolute(value)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw ConfigurationError("--data-dir: \(path) exists and is not a directory")
         }
         return path
     }

@@ -82,6 +82,9 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "PEM private key for https/wss; needs --tls-cert. (env: LIVE_DRAW_TLS_KEY)")
     public var tlsKey: String?
 
+    @Option(help: "Folder of the draw records (draws.sqlite), created if missing; one server per folder. Without it no draw is recorded and the history API answers 404. (env: LIVE_DRAW_DATA_DIR)")
+    public var dataDir: String?
+
     @Option(help: "Least severe log level shown. (env: LIVE_DRAW_LOG_LEVEL)")
     public var logLevel: LogLevel = .info
 
@@ -93,7 +96,7 @@ public struct LaunchOptions: ParsableCommand {
         "round-interval-ms", "rounds", "decelerate-to-ms",
         "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes",
         "max-message-bytes", "outbound-queue", "max-connections", "allowed-origins",
-        "tls-cert", "tls-key", "log-level",
+        "tls-cert", "tls-key", "data-dir", "log-level",
     ]
 
     public init() {}

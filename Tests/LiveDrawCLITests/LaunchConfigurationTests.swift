@@ -36,6 +36,7 @@ struct LaunchConfigurationTests {
         #expect(c.usersURL == "file://" + tree.root + "/defaults/users.json")
         #expect(c.lotteryURL == "file://" + tree.root + "/defaults/usersInLottery.json")
         #expect(c.fetch == CurlHTTPClient.Configuration(connectTimeout: .seconds(5), totalTimeout: .seconds(15), maxResponseBytes: 1_048_576))
+        #expect(c.dataDirectory == nil)
         #expect(c.logLevel == .info)
     }
 
@@ -51,7 +52,7 @@ struct LaunchConfigurationTests {
             "--fetch-connect-timeout-ms", "250", "--fetch-timeout-ms", "900", "--fetch-max-bytes", "2048",
             "--max-message-bytes", "512", "--outbound-queue", "8", "--max-connections", "10",
             "--allowed-origins", " https://a.example , http://B.example:8080,,",
-            "--tls-cert", "cert.pem", "--tls-key", "key.pem", "--log-level", "debug",
+            "--tls-cert", "cert.pem", "--tls-key", "key.pem", "--data-dir", "records/../db", "--log-level", "debug",
         ], in: tree)
         #expect(c.server.host == "0.0.0.0")
         #expect(c.server.port == 0)
@@ -66,6 +67,7 @@ struct LaunchConfigurationTests {
         #expect(c.server.allowedOrigins == ["https://a.example", "http://b.example:8080"])
         #expect(c.server.tlsCertPath == tree.root + "/cert.pem")
         #expect(c.server.tlsKeyPath == tree.root + "/key.pem")
+        #expect(c.dataDirectory == tree.root + "/db")   // absolute, may not exist yet
         #expect(c.logLevel == .debug)
     }
 
@@ -153,6 +155,12 @@ struct LaunchConfigurationTests {
             == "--tls-key: cannot read \(tree.root)/gone.pem (missing or no permission)")
         #expect(try error(["--tls-cert", "cert.pem", "--tls-key", "key.der"], in: tree)
             == "--tls-key: \(tree.root)/key.der is not a PEM file (no -----BEGIN line)")
+    }
+
+    @Test func aFileAsDataDirIsRefused() throws {
+        let tree = try TempTree()
+        try tree.write("records", "not a folder")
+        #expect(try error(["--data-dir", "records"], in: tree) == "--data-dir: \(tree.root)/records exists and is not a directory")
     }
 
     @Test func badOriginsAreRefused() throws {
