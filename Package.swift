@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.0.0"),
     ],
     targets: [
         // MARK: Core — entities, use cases, ports. Pure Swift: no I/O, no C of our own.
@@ -59,12 +60,22 @@ let package = Package(
         ),
 
         // MARK: Executable — composition root only.
+        // Option parsing and config mapping live in a library so that tests can import them.
+        .target(
+            name: "LiveDrawCLI",
+            dependencies: [
+                "DrawCore", "DrawData", "DrawServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "LiveDraw",
             dependencies: [
-                "DrawCore", "DrawData", "DrawPresentation", "DrawServer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "DrawCore", "DrawData", "DrawPresentation", "DrawServer", "LiveDrawCLI",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
 
@@ -81,5 +92,6 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
+        .testTarget(name: "LiveDrawCLITests", dependencies: ["LiveDrawCLI", "DrawServer", "DrawData", "DrawCore"]),
     ]
 )

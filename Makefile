@@ -1,0 +1,63 @@
+# live-draw — the two commands a newcomer needs are `make run` and `make test` (see README.md).
+# Every target installs what it needs first (scripts/install-deps.sh is idempotent and fast when
+# everything is there), so each works on a fresh Debian 12 machine with only Swift installed.
+
+# Recipes use bash: scripts/lib.sh relies on it, and Debian's /bin/sh is dash.
+SHELL := /bin/bash
+
+SWIFT ?= swift
+# Extra arguments for the server, e.g. `make run ARGS="--port 9000 --rounds 5"`.
+ARGS ?=
+
+RELEASE_BIN = .build/release/live-draw
+
+.PHONY: run test build release lint docker deps deps-test clean help
+
+help:
+	@echo "make run    install runtime deps, build release, serve the bundled players on :8080"
+	@echo "            (records draws in ./data; extra server options: make run ARGS=\"--rounds 5\")"
+	@echo "make test   install test deps, build, swift test, Python e2e + browser tests, lint"
+	@echo "make build  debug build"
+	@echo "make lint   hadolint on the Dockerfile + apt package list consistency (with self-test)"
+	@echo "make docker build the container image (needs a running Docker engine)"
+	@echo "make clean  remove build products and artifacts"
+
+deps:
+	scripts/install-deps.sh
+
+deps-test:
+	scripts/install-deps.sh --test
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product live-draw
+
+# The binary's defaults are the bundled defaults/*.json (as file:// URLs), port 8080 and
+# public/; it prints the viewer link and the lobby host link on start. Ctrl-C stops it.
+# Draw records go to ./data (git-ignored) unless LIVE_DRAW_DATA_DIR or ARGS say otherwise: the
+# binary itself records nothing without --data-dir, so that tests and one-off runs leave no files.
+run: release
+	LIVE_DRAW_DATA_DIR="$${LIVE_DRAW_DATA_DIR:-data}" $(RELEASE_BIN) $(ARGS)
+
+# LIVE_DRAW_BIN tells the Python suites which server binary to start.
+test: deps-test
+	$(SWIFT) build
+	$(SWIFT) test
+	LIVE_DRAW_BIN="$$($(SWIFT) build --show-bin-path)/live-draw" scripts/test-python.sh
+	$(MAKE) --no-print-directory lint
+
+lint: deps-test
+	@. scripts/lib.sh && hadolint=$$(find_tool hadolint) \
+	  || { echo "lint: hadolint not found; run scripts/install-deps.sh --test" >&2; exit 1; }; \
+	  echo "hadolint Dockerfile"; "$$hadolint" Dockerfile && echo "hadolint: clean"
+	scripts/check-apt-consistency.sh
+	scripts/check-apt-consistency.sh --self-test
+
+# Needs a Docker engine (not only the client); CI does not run this.
+docker:
+	docker build -t live-draw .
+
+clean:
+	rm -rf .build artifacts

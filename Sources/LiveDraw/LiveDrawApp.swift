@@ -1,0 +1,108 @@
+import CoreMetrics
+import DrawCore
+import DrawData
+import DrawServer
+import Foundation
+import LiveDrawCLI
+import Logging
+import Prometheus
+
+/// The composition root: the only place that knows every layer. It builds the data adapters,
+/// hands them to Core's use cases, and gives the server those, the draw store, the system random
+/// source and clock, a logger and the metrics exposition.
+struct LiveDrawApp {
+    let configuration: LaunchConfiguration
+
+    /// Starts the server, blocks until it has shut down, and returns the process exit code.
+    func run() -> Int32 {
+        let logger = Self.bootstrapLogging(level: configuration.logLevel)
+        let registry = PrometheusCollectorRegistry()
+        // Before anything creates a metric: swift-metrics binds each one to the factory in place
+        // at its creation, and the bootstrap may happen only once per process.
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let clock = SystemClock()
+
+        let store: SQLiteDrawStore?
+        do {
+            store = try openStore(clock: clock, logger: logger)
+        } catch {
+            return Self.fail(error.description)
+        }
+
+        let server: LiveDrawServer
+        do {
+            server = try LiveDrawServer(config: configuration.server,
+                                        loadPlayers: makeLoadPlayers(),
+                                        random: SystemRandomSource(),
+                                        clock: clock,
+                                        logger: logger,
+                                        metricsText: { registry.emitToString() },
+                                        store: store,
+                                        sources: DrawSources(usersURL: configuration.usersURL,
+                                                             lotteryURL: configuration.lotteryURL))
+        } catch {
+            store?.close()   // a server that failed to start leaves the store with its caller
+            return Self.fail(error.description)
+        }
+
+        let banner = StartupBanner(host: configuration.server.host, port: server.port,
+                                   tls: configuration.server.tlsCertPath != nil,
+                                   lobbyHostKey: server.lobbyHostKey)
+        for line in banner.lines { logger.notice("\(line)") }
+        logger.info("player lists", metadata: ["users": "\(configuration.usersURL)",
+                                               "lottery": "\(configuration.lotteryURL)"])
+
+        ShutdownSignals.watch(logger: logger) { server.stop() }
+        server.run()
+        return 0
+    }
+
+    /// Opens the draw records, if a data directory is configured, and closes what a dead process
+    /// left running. Before the server exists, as docs/STORAGE.md asks: no draw may start on top
+    /// of unrecovered records, and a data directory another live-draw holds must stop this one
+    /// before it takes a port.
+    private func openStore(clock: SystemClock, logger: Logger) throws(StorageError) -> SQLiteDrawStore? {
+        guard let directory = configuration.dataDirectory else {
+            logger.info("no --data-dir: draws are not recorded")
+            return nil
+        }
+        let store = try SQLiteDrawStore(configuration: .init(dataDirectory: directory))
+        do {
+            let recovered = try RecoverInterruptedDraws(store: store, clock: clock).execute()
+            if recovered > 0 {
+                logger.notice("marked draws interrupted by an earlier crash", metadata: ["count": "\(recovered)"])
+            }
+        } catch {
+            store.close()
+            throw error
+        }
+        logger.info("draw records", metadata: ["path": "\(store.path)"])
+        return store
+    }
+
+    /// Data → Core: two repositories over one libcurl client, merged by `LoadPlayers`. Built once;
+    /// each draw calls the closure, so every draw fetches the lists afresh.
+    private func makeLoadPlayers() -> @Sendable () async throws(DrawError) -> MergeResult {
+        let client = CurlHTTPClient(configuration: configuration.fetch)
+        let useCase = LoadPlayers(users: HTTPUserRepository(url: configuration.usersURL, client: client),
+                                  lottery: HTTPLotteryRepository(url: configuration.lotteryURL, client: client))
+        return { () async throws(DrawError) -> MergeResult in try await useCase.execute() }
+    }
+
+    /// Log lines go to standard output (where container runtimes and `make run` collect them),
+    /// flushed per line, so a script reading the banner sees it at once.
+    private static func bootstrapLogging(level: Logger.Level) -> Logger {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardOutput(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        return Logger(label: "live-draw")
+    }
+
+    /// A start that failed after the configuration was accepted: one line, exit 1.
+    private static func fail(_ reason: String) -> Int32 {
+        FileHandle.standardError.write(Data((Launch.errorLine(reason) + "\n").utf8))
+        return 1
+    }
+}

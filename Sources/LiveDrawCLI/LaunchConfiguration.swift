@@ -1,0 +1,150 @@
+import DrawCore
+import DrawData
+import DrawServer
+import Foundation
+import Logging
+
+/// Everything the executable needs to start, checked: what `LaunchOptions` become once every
+/// value is in range and every file it names is there.
+///
+/// Checking here, before any socket or thread exists, is what lets a bad configuration fail
+/// with one line instead of a half-started server.
+public struct LaunchConfiguration: Sendable {
+    /// The server's configuration (host, port, limits, TLS, schedule).
+    public var server: ServerConfig
+    /// Where the user list and the lottery list are fetched from (http, https or file URLs).
+    public var usersURL: String
+    public var lotteryURL: String
+    /// Timeouts and size cap of those fetches.
+    public var fetch: CurlHTTPClient.Configuration
+    /// Absolute folder of the draw records, or `nil` to keep none.
+    public var dataDirectory: String?
+    /// Least severe level logged.
+    public var logLevel: Logger.Level
+
+    /// Ranges accepted for the numeric options (the schedule's come from `RoundSchedule`).
+    /// Generous, but they catch a missing digit or a unit mix-up (seconds typed as ms).
+    public enum Limits {
+        public static let port = 0...65_535
+        public static let fetchTimeoutMs = 1...600_000
+        public static let fetchMaxBytes = 1...(256 << 20)
+        public static let maxMessageBytes = 128...(1 << 20)
+        public static let outboundQueue = 1...100_000
+        public static let maxConnections = 1...1_000_000
+    }
+
+    /// Validates `options`, resolving relative paths and the default lists with `paths`.
+    public init(options o: LaunchOptions, paths: LaunchPaths) throws(ConfigurationError) {
+        var server = ServerConfig()
+        server.host = try Self.host(o.host)
+        server.port = try Self.check(o.port, in: Limits.port, "port")
+        server.publicDir = try Self.publicDir(o.publicDir, paths: paths)
+        server.schedule = try Self.schedule(o)
+        server.maxMessageBytes = try Self.check(o.maxMessageBytes, in: Limits.maxMessageBytes, "max-message-bytes")
+        server.outboundQueueLimit = try Self.check(o.outboundQueue, in: Limits.outboundQueue, "outbound-queue")
+        server.maxConnections = try Self.check(o.maxConnections, in: Limits.maxConnections, "max-connections")
+        server.allowedOrigins = try Self.origins(o.allowedOrigins)
+        (server.tlsCertPath, server.tlsKeyPath) = try Self.tls(cert: o.tlsCert, key: o.tlsKey, paths: paths)
+        self.server = server
+
+        usersURL = try SourceURL.resolve(o.usersURL, option: "users-url", bundled: "users.json", paths: paths)
+        lotteryURL = try SourceURL.resolve(o.lotteryURL, option: "lottery-url", bundled: "usersInLottery.json", paths: paths)
+
+        fetch = CurlHTTPClient.Configuration(
+            connectTimeout: .milliseconds(try Self.check(o.fetchConnectTimeoutMs, in: Limits.fetchTimeoutMs, "fetch-connect-timeout-ms")),
+            totalTimeout: .milliseconds(try Self.check(o.fetchTimeoutMs, in: Limits.fetchTimeoutMs, "fetch-timeout-ms")),
+            maxResponseBytes: try Self.check(o.fetchMaxBytes, in: Limits.fetchMaxBytes, "fetch-max-bytes"))
+        dataDirectory = try o.dataDir.map { (dir) throws(ConfigurationError) in try Self.dataDirectory(dir, paths: paths) }
+        logLevel = o.logLevel.loggerLevel
+    }
+
+    private static func check(_ value: Int, in range: ClosedRange<Int>, _ option: String) throws(ConfigurationError) -> Int {
+        guard range.contains(value) else {
+            throw ConfigurationError("--\(option) must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
+        }
+        return value
+    }
+
+    /// An address or a host name; a URL here is the usual slip (`--host http://0.0.0.0`).
+    private static func host(_ value: String) throws(ConfigurationError) -> String {
+        guard !value.isEmpty, !value.contains("/"), !value.contains(where: \.isWhitespace) else {
+            throw ConfigurationError("--host takes an address such as 127.0.0.1 or 0.0.0.0, not '\(value)'")
+        }
+        return value
+    }
+
+    private static func publicDir(_ value: String, paths: LaunchPaths) throws(ConfigurationError) -> String {
+        let path = paths.absolute(value)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ConfigurationError("--public-dir: \(path) is not a directory (start from the repository root, or pass --public-dir)")
+        }
+        return path
+    }
+
+    /// May not exist yet (the store creates it), but must not be something else, such as a file.
+    private static func dataDirectory(_ value: String, paths: LaunchPaths) throws(ConfigurationError) -> String {
+        let path = paths.absolute(value)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw ConfigurationError("--data-dir: \(path) exists and is not a directory")
+        }
+        return path
+    }
+
+    private static func schedule(_ o: LaunchOptions) throws(ConfigurationError) -> RoundSchedule {
+        let rounds = try check(o.rounds, in: RoundSchedule.roundLimit, "rounds")
+        let first = try check(o.roundIntervalMs, in: RoundSchedule.intervalLimit, "round-interval-ms")
+        let pace: RoundSchedule.Pace
+        if let last = o.decelerateToMs {
+            pace = .decelerating(firstMs: first, lastMs: try check(last, in: RoundSchedule.intervalLimit, "decelerate-to-ms"))
+        } else {
+            pace = .fixed(intervalMs: first)
+        }
+        // Both values were range-checked above, so this cannot fail unless RoundSchedule gains a
+        // rule; then say so rather than crash.
+        guard let schedule = RoundSchedule(rounds: rounds, pace: pace) else {
+            throw ConfigurationError("--rounds \(rounds) with these intervals is not a valid schedule")
+        }
+        return schedule
+    }
+
+    /// Browsers send `Origin` as `scheme://host[:port]`, lower case, no path: anything else in
+    /// the list could never match, so it is refused rather than silently locking everyone out.
+    private static func origins(_ list: String) throws(ConfigurationError) -> [String] {
+        let items = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        for item in items {
+            let rest = item.hasPrefix("https://") ? item.dropFirst(8) : item.hasPrefix("http://") ? item.dropFirst(7) : nil
+            guard let rest, !rest.isEmpty, !rest.contains("/") else {
+                throw ConfigurationError("--allowed-origins: '\(item)' is not an origin like https://draw.example.com (scheme and host, no path)")
+            }
+        }
+        return items
+    }
+
+    private static func tls(cert: String?, key: String?, paths: LaunchPaths) throws(ConfigurationError) -> (String?, String?) {
+        switch (cert, key) {
+        case (nil, nil):
+            return (nil, nil)
+        case (.some, nil):
+            throw ConfigurationError("--tls-cert needs --tls-key as well")
+        case (nil, .some):
+            throw ConfigurationError("--tls-key needs --tls-cert as well")
+        case let (cert?, key?):
+            return (try pemFile(cert, "tls-cert", paths), try pemFile(key, "tls-key", paths))
+        }
+    }
+
+    /// A readable file that at least looks like PEM, so that swapping DER in or pointing at the
+    /// wrong file fails here with the option's name, not deep inside the TLS library.
+    private static func pemFile(_ value: String, _ option: String, _ paths: LaunchPaths) throws(ConfigurationError) -> String {
+        let path = paths.absolute(value)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError("--\(option): cannot read \(path) (missing or no permission)")
+        }
+        guard String(decoding: data.prefix(64 * 1024), as: UTF8.self).contains("-----BEGIN ") else {
+            throw ConfigurationError("--\(option): \(path) is not a PEM file (no -----BEGIN line)")
+        }
+        return path
+    }
+}

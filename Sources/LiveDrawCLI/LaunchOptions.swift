@@ -1,0 +1,108 @@
+import ArgumentParser
+import DrawCore
+import DrawData
+import DrawServer
+
+/// The command line of `live-draw`, as typed: raw values, no cross-checks.
+///
+/// `LaunchConfiguration` validates these and turns them into the server's configuration. Every
+/// option can also come from an environment variable (see `EnvironmentArguments`); each help text
+/// names its variable. Defaults are read from `ServerConfig` and `RoundSchedule.original` so that
+/// the help screen can never disagree with what the server does when an option is left out.
+public struct LaunchOptions: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "live-draw",
+        abstract: "Run live lottery draws over WebSockets.",
+        discussion: """
+            Serves the page, the HTTP API and the WebSockets on one port. On start it prints the \
+            viewer link and the lobby's host link (the host link holds the key that starts draws: \
+            keep it private).
+
+            Every option can also be set with an environment variable: LIVE_DRAW_ and the option's \
+            name in upper case with '_' for '-' (--round-interval-ms is \
+            LIVE_DRAW_ROUND_INTERVAL_MS). An option on the command line wins over its variable; \
+            an empty variable counts as unset.
+            """
+    )
+
+    private static let server = ServerConfig()
+    private static let schedule = RoundSchedule.original
+    private static let fetch = CurlHTTPClient.Configuration()
+
+    @Option(help: "Interface to bind; loopback by default, 0.0.0.0 exposes the server. (env: LIVE_DRAW_HOST)")
+    public var host: String = LaunchOptions.server.host
+
+    @Option(help: "TCP port; 0 picks a free one. (env: LIVE_DRAW_PORT)")
+    public var port: Int = LaunchOptions.server.port
+
+    @Option(help: "Folder of the static page; nothing outside it is served. (env: LIVE_DRAW_PUBLIC_DIR)")
+    public var publicDir: String = LaunchOptions.server.publicDir
+
+    @Option(name: .customLong("users-url"),
+            help: "http, https or file URL of the user list [default: the bundled defaults/users.json]. (env: LIVE_DRAW_USERS_URL)")
+    public var usersURL: String?
+
+    @Option(name: .customLong("lottery-url"),
+            help: "http, https or file URL of the lottery list [default: the bundled defaults/usersInLottery.json]. (env: LIVE_DRAW_LOTTERY_URL)")
+    public var lotteryURL: String?
+
+    @Option(help: "Milliseconds between two flips (the first gap, with --decelerate-to-ms). (env: LIVE_DRAW_ROUND_INTERVAL_MS)")
+    public var roundIntervalMs: Int = LaunchOptions.schedule.gapMs(after: 1)
+
+    @Option(help: "Rounds (flips) in each draw. (env: LIVE_DRAW_ROUNDS)")
+    public var rounds: Int = LaunchOptions.schedule.rounds
+
+    @Option(help: "Slow the flipping down: the gaps grow linearly from --round-interval-ms to this many milliseconds. (env: LIVE_DRAW_DECELERATE_TO_MS)")
+    public var decelerateToMs: Int?
+
+    @Option(help: "Connect timeout for fetching a player list, in milliseconds. (env: LIVE_DRAW_FETCH_CONNECT_TIMEOUT_MS)")
+    public var fetchConnectTimeoutMs: Int = milliseconds(LaunchOptions.fetch.connectTimeout)
+
+    @Option(help: "Total timeout for fetching a player list, in milliseconds. (env: LIVE_DRAW_FETCH_TIMEOUT_MS)")
+    public var fetchTimeoutMs: Int = milliseconds(LaunchOptions.fetch.totalTimeout)
+
+    @Option(help: "Largest player list accepted, in bytes. (env: LIVE_DRAW_FETCH_MAX_BYTES)")
+    public var fetchMaxBytes: Int = LaunchOptions.fetch.maxResponseBytes
+
+    @Option(help: "Largest inbound WebSocket message, in bytes; larger ones close with 1009. (env: LIVE_DRAW_MAX_MESSAGE_BYTES)")
+    public var maxMessageBytes: Int = LaunchOptions.server.maxMessageBytes
+
+    @Option(help: "Messages that may wait for one client before it is dropped as too slow (4408). (env: LIVE_DRAW_OUTBOUND_QUEUE)")
+    public var outboundQueue: Int = LaunchOptions.server.outboundQueueLimit
+
+    @Option(help: "Simultaneous connections, HTTP and WebSocket; beyond it new ones get 503. (env: LIVE_DRAW_MAX_CONNECTIONS)")
+    public var maxConnections: Int = LaunchOptions.server.maxConnections
+
+    @Option(help: "Comma-separated browser origins allowed to open WebSockets, e.g. https://draw.example.com; empty allows any. (env: LIVE_DRAW_ALLOWED_ORIGINS)")
+    public var allowedOrigins: String = LaunchOptions.server.allowedOrigins.joined(separator: ",")
+
+    @Option(help: "PEM certificate for https/wss; needs --tls-key. (env: LIVE_DRAW_TLS_CERT)")
+    public var tlsCert: String?
+
+    @Option(help: "PEM private key for https/wss; needs --tls-cert. (env: LIVE_DRAW_TLS_KEY)")
+    public var tlsKey: String?
+
+    @Option(help: "Folder of the draw records (draws.sqlite), created if missing; one server per folder. Without it no draw is recorded and the history API answers 404. (env: LIVE_DRAW_DATA_DIR)")
+    public var dataDir: String?
+
+    @Option(help: "Least severe log level shown. (env: LIVE_DRAW_LOG_LEVEL)")
+    public var logLevel: LogLevel = .info
+
+    /// The long names of every option above, each of which `EnvironmentArguments` reads from
+    /// `LIVE_DRAW_<NAME>`. A test checks this list against the help screen, so an option added
+    /// without an environment variable fails the build's tests.
+    public static let environmentBackedOptions = [
+        "host", "port", "public-dir", "users-url", "lottery-url",
+        "round-interval-ms", "rounds", "decelerate-to-ms",
+        "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes",
+        "max-message-bytes", "outbound-queue", "max-connections", "allowed-origins",
+        "tls-cert", "tls-key", "data-dir", "log-level",
+    ]
+
+    public init() {}
+
+    /// Whole milliseconds of `d`, for showing the data layer's default timeouts as option defaults.
+    static func milliseconds(_ d: Duration) -> Int {
+        Int(d.components.seconds) * 1000 + Int(d.components.attoseconds / 1_000_000_000_000_000)
+    }
+}

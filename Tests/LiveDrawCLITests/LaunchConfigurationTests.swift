@@ -1,0 +1,173 @@
+import DrawCore
+import DrawData
+import DrawServer
+import Foundation
+import LiveDrawCLI
+import Testing
+
+struct LaunchConfigurationTests {
+    private func configure(_ arguments: [String], in tree: TempTree) throws -> LaunchConfiguration {
+        try LaunchConfiguration(options: LaunchOptions.parse(arguments), paths: tree.paths)
+    }
+
+    /// The error message for `arguments`, or nil if they are accepted.
+    private func error(_ arguments: [String], in tree: TempTree) throws -> String? {
+        do {
+            _ = try configure(arguments, in: tree)
+            return nil
+        } catch let e as ConfigurationError {
+            return e.message
+        }
+    }
+
+    @Test func defaultsMatchTheServerAndTheOriginalApp() throws {
+        let tree = try TempTree()
+        let c = try configure([], in: tree)
+        let base = ServerConfig()
+        #expect(c.server.host == "127.0.0.1")
+        #expect(c.server.port == 8080)
+        #expect(c.server.publicDir == tree.root + "/public")
+        #expect(c.server.schedule == .original)
+        #expect(c.server.maxMessageBytes == 4096)
+        #expect(c.server.outboundQueueLimit == 64)
+        #expect(c.server.maxConnections == base.maxConnections)
+        #expect(c.server.allowedOrigins.isEmpty)
+        #expect(c.server.tlsCertPath == nil && c.server.tlsKeyPath == nil)
+        #expect(c.usersURL == "file://" + tree.root + "/defaults/users.json")
+        #expect(c.lotteryURL == "file://" + tree.root + "/defaults/usersInLottery.json")
+        #expect(c.fetch == CurlHTTPClient.Configuration(connectTimeout: .seconds(5), totalTimeout: .seconds(15), maxResponseBytes: 1_048_576))
+        #expect(c.dataDirectory == nil)
+        #expect(c.logLevel == .info)
+    }
+
+    @Test func everyOptionReachesTheConfiguration() throws {
+        let tree = try TempTree()
+        try FileManager.default.createDirectory(atPath: tree.root + "/web", withIntermediateDirectories: true)
+        try tree.write("cert.pem", "-----BEGIN CERTIFICATE-----\n")
+        try tree.write("key.pem", "-----BEGIN PRIVATE KEY-----\n")
+        let c = try configure([
+            "--host", "0.0.0.0", "--port", "0", "--public-dir", "web",
+            "--users-url", "https://example.com/u.json", "--lottery-url", "http://example.com/l.json",
+            "--round-interval-ms", "100", "--rounds", "5", "--decelerate-to-ms", "500",
+            "--fetch-connect-timeout-ms", "250", "--fetch-timeout-ms", "900", "--fetch-max-bytes", "2048",
+            "--max-message-bytes", "512", "--outbound-queue", "8", "--max-connections", "10",
+            "--allowed-origins", " https://a.example , http://B.example:8080,,",
+            "--tls-cert", "cert.pem", "--tls-key", "key.pem", "--data-dir", "records/../db", "--log-level", "debug",
+        ], in: tree)
+        #expect(c.server.host == "0.0.0.0")
+        #expect(c.server.port == 0)
+        #expect(c.server.publicDir == tree.root + "/web")
+        #expect(c.server.schedule == RoundSchedule(rounds: 5, pace: .decelerating(firstMs: 100, lastMs: 500)))
+        #expect(c.usersURL == "https://example.com/u.json")
+        #expect(c.lotteryURL == "http://example.com/l.json")
+        #expect(c.fetch == CurlHTTPClient.Configuration(connectTimeout: .milliseconds(250), totalTimeout: .milliseconds(900), maxResponseBytes: 2048))
+        #expect(c.server.maxMessageBytes == 512)
+        #expect(c.server.outboundQueueLimit == 8)
+        #expect(c.server.maxConnections == 10)
+        #expect(c.server.allowedOrigins == ["https://a.example", "http://b.example:8080"])
+        #expect(c.server.tlsCertPath == tree.root + "/cert.pem")
+        #expect(c.server.tlsKeyPath == tree.root + "/key.pem")
+        #expect(c.dataDirectory == tree.root + "/db")   // absolute, may not exist yet
+        #expect(c.logLevel == .debug)
+    }
+
+    @Test func fixedIntervalWithoutDeceleration() throws {
+        let c = try configure(["--round-interval-ms", "0", "--rounds", "1"], in: TempTree())
+        #expect(c.server.schedule == RoundSchedule(rounds: 1, pace: .fixed(intervalMs: 0)))
+    }
+
+    @Test(arguments: [
+        (["--port", "65536"], "--port must be between 0 and 65535, not 65536"),
+        (["--port=-1"], "--port must be between 0 and 65535, not -1"),
+        (["--rounds", "0"], "--rounds must be between 1 and 100, not 0"),
+        (["--round-interval-ms", "60001"], "--round-interval-ms must be between 0 and 60000, not 60001"),
+        (["--decelerate-to-ms=-5"], "--decelerate-to-ms must be between 0 and 60000, not -5"),
+        (["--fetch-timeout-ms", "0"], "--fetch-timeout-ms must be between 1 and 600000, not 0"),
+        (["--fetch-connect-timeout-ms", "0"], "--fetch-connect-timeout-ms must be between 1 and 600000, not 0"),
+        (["--fetch-max-bytes", "0"], "--fetch-max-bytes must be between 1 and 268435456, not 0"),
+        (["--max-message-bytes", "10"], "--max-message-bytes must be between 128 and 1048576, not 10"),
+        (["--outbound-queue", "0"], "--outbound-queue must be between 1 and 100000, not 0"),
+        (["--max-connections", "0"], "--max-connections must be between 1 and 1000000, not 0"),
+    ])
+    func outOfRangeNumbersAreRefused(arguments: [String], message: String) throws {
+        #expect(try error(arguments, in: TempTree()) == message)
+    }
+
+    @Test func aURLAsHostIsRefused() throws {
+        #expect(try error(["--host", "http://0.0.0.0"], in: TempTree())
+            == "--host takes an address such as 127.0.0.1 or 0.0.0.0, not 'http://0.0.0.0'")
+    }
+
+    @Test func missingPublicDirIsRefused() throws {
+        let tree = try TempTree()
+        try tree.remove("public")
+        #expect(try error([], in: tree)?.hasPrefix("--public-dir: \(tree.root)/public is not a directory") == true)
+    }
+
+    @Test func sourceURLSchemesAreChecked() throws {
+        let tree = try TempTree()
+        #expect(try error(["--users-url", "ftp://example.com/u.json"], in: tree) == "--users-url must use http, https or file, not 'ftp'")
+        #expect(try error(["--lottery-url", "example.com/l.json"], in: tree)
+            == "--lottery-url must be an http, https or file URL, like https://example.com/users.json")
+        #expect(try error(["--users-url", "https:///u.json"], in: tree) == "--users-url has no host name after https://")
+    }
+
+    @Test func aFileSourceMustBeReadable() throws {
+        let tree = try TempTree()
+        #expect(try error(["--users-url", "file:///nonexistent/u.json"], in: tree)
+            == "--users-url: cannot read /nonexistent/u.json (missing or no permission)")
+        let path = try tree.write("mine.json", "{}")
+        #expect(try configure(["--users-url", "file://" + path], in: tree).usersURL == "file://" + path)
+    }
+
+    @Test func credentialsInASourceURLAreNeverEchoed() throws {
+        let message = try error(["--users-url", "gopher://user:s3cret@example.com/"], in: TempTree())
+        #expect(message != nil)
+        #expect(message?.contains("s3cret") == false)
+    }
+
+    @Test func missingDefaultsSayWhereTheyWereLookedFor() throws {
+        let tree = try TempTree()
+        try tree.remove("defaults/usersInLottery.json")
+        let message = try error([], in: tree)
+        #expect(message?.hasPrefix("no --lottery-url given and the bundled usersInLottery.json is not in \(tree.root)/defaults") == true)
+        // An explicit URL makes the missing default irrelevant.
+        #expect(try error(["--lottery-url", "https://example.com/l.json"], in: tree) == nil)
+    }
+
+    @Test func defaultsAreAlsoFoundBesideTheExecutable() throws {
+        let checkout = try TempTree()
+        let elsewhere = try TempTree()
+        try elsewhere.remove("defaults/users.json")
+        let paths = LaunchPaths(currentDirectory: elsewhere.root, executablePath: checkout.root + "/live-draw")
+        let c = try LaunchConfiguration(options: LaunchOptions.parse([]), paths: paths)
+        #expect(c.usersURL == "file://" + checkout.root + "/defaults/users.json")
+        #expect(c.lotteryURL == "file://" + elsewhere.root + "/defaults/usersInLottery.json")
+    }
+
+    @Test func tlsNeedsBothReadablePEMFiles() throws {
+        let tree = try TempTree()
+        try tree.write("cert.pem", "-----BEGIN CERTIFICATE-----\n")
+        try tree.write("key.der", "\u{30}\u{82}binary")
+        #expect(try error(["--tls-cert", "cert.pem"], in: tree) == "--tls-cert needs --tls-key as well")
+        #expect(try error(["--tls-key", "cert.pem"], in: tree) == "--tls-key needs --tls-cert as well")
+        #expect(try error(["--tls-cert", "cert.pem", "--tls-key", "gone.pem"], in: tree)
+            == "--tls-key: cannot read \(tree.root)/gone.pem (missing or no permission)")
+        #expect(try error(["--tls-cert", "cert.pem", "--tls-key", "key.der"], in: tree)
+            == "--tls-key: \(tree.root)/key.der is not a PEM file (no -----BEGIN line)")
+    }
+
+    @Test func aFileAsDataDirIsRefused() throws {
+        let tree = try TempTree()
+        try tree.write("records", "not a folder")
+        #expect(try error(["--data-dir", "records"], in: tree) == "--data-dir: \(tree.root)/records exists and is not a directory")
+    }
+
+    @Test func badOriginsAreRefused() throws {
+        let tree = try TempTree()
+        #expect(try error(["--allowed-origins", "https://a.example/"], in: tree)
+            == "--allowed-origins: 'https://a.example/' is not an origin like https://draw.example.com (scheme and host, no path)")
+        #expect(try error(["--allowed-origins", "a.example"], in: tree) != nil)
+        #expect(try error(["--allowed-origins", "https://"], in: tree) != nil)
+    }
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs the Python suites that exist (Tests/e2e, Tests/browser), one pytest run each.
+#
+# One run per suite, not one run for both: each suite has its own conftest.py and imports from
+# it (`from conftest import ...`); in a single run both load as the module `conftest` and one
+# suite gets the other's. pytest exits 5 when it collects nothing, which would fail `make test`
+# while a suite is still an empty folder; a missing folder is skipped for the same reason. Any
+# other non-zero exit fails, after every suite has run.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+# Browser tests save screenshots here; CI keeps the folder as its artifacts.
+mkdir -p artifacts/screenshots
+
+ran=0 failed=()
+for suite in Tests/e2e Tests/browser; do
+  if [ ! -d "$suite" ]; then
+    echo "test-python: $suite does not exist yet: skipped"
+    continue
+  fi
+  echo "test-python: $suite"
+  status=0
+  python3 -m pytest "$suite" -q "$@" || status=$?
+  case $status in
+    0) ran=$((ran + 1)) ;;
+    5) echo "test-python: $suite has no tests yet: nothing to run" ;;
+    *) failed+=("$suite (pytest exit $status)") ;;
+  esac
+done
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "test-python: FAILED: ${failed[*]}"
+  exit 1
+fi
+echo "test-python: $ran suite(s) passed"
