@@ -36,10 +36,10 @@ release: deps
 
 # The binary's defaults are the bundled defaults/*.json (as file:// URLs), port 8080 and
 # public/; it prints the viewer link and the lobby host link on start. Ctrl-C stops it.
-# Draw records go to ./data (git-ignored) unless LIVE_DRAW_DATA_DIR or ARGS say otherwise: the
-# binary itself records nothing without --data-dir, so that tests and one-off runs leave no files.
+# Draw records go to ./data (git-ignored; the binary's default) unless LIVE_DRAW_DATA_DIR or ARGS
+# say otherwise.
 run: release
-	LIVE_DRAW_DATA_DIR="$${LIVE_DRAW_DATA_DIR:-data}" $(RELEASE_BIN) $(ARGS)
+	$(RELEASE_BIN) $(ARGS)
 
 # LIVE_DRAW_BIN tells the Python suites which server binary to start.
 test: deps-test

@@ -54,7 +54,7 @@ public struct LaunchConfiguration: Sendable {
             connectTimeout: .milliseconds(try Self.check(o.fetchConnectTimeoutMs, in: Limits.fetchTimeoutMs, "fetch-connect-timeout-ms")),
             totalTimeout: .milliseconds(try Self.check(o.fetchTimeoutMs, in: Limits.fetchTimeoutMs, "fetch-timeout-ms")),
             maxResponseBytes: try Self.check(o.fetchMaxBytes, in: Limits.fetchMaxBytes, "fetch-max-bytes"))
-        dataDirectory = try o.dataDir.map { (dir) throws(ConfigurationError) in try Self.dataDirectory(dir, paths: paths) }
+        dataDirectory = o.dataDir == LaunchOptions.recordingOff ? nil : try Self.dataDirectory(o.dataDir, paths: paths)
         logLevel = o.logLevel.loggerLevel
     }
 

@@ -82,8 +82,14 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "PEM private key for https/wss; needs --tls-cert. (env: LIVE_DRAW_TLS_KEY)")
     public var tlsKey: String?
 
-    @Option(help: "Folder of the draw records (draws.sqlite), created if missing; one server per folder. Without it no draw is recorded and the history API answers 404. (env: LIVE_DRAW_DATA_DIR)")
-    public var dataDir: String?
+    @Option(help: "Folder of the draw records (draws.sqlite), created if missing; one server per folder. 'off' records nothing (the history API then answers 404). (env: LIVE_DRAW_DATA_DIR)")
+    public var dataDir: String = LaunchOptions.defaultDataDir
+
+    /// Recording is on by default: a public draw needs a public record, and a crash must not lose
+    /// an announced draw. `off` is the explicit opt-out.
+    public static let defaultDataDir = "data"
+    /// The `--data-dir` value that turns recording off.
+    public static let recordingOff = "off"
 
     @Option(help: "Least severe log level shown. (env: LIVE_DRAW_LOG_LEVEL)")
     public var logLevel: LogLevel = .info

@@ -36,7 +36,7 @@ struct LaunchConfigurationTests {
         #expect(c.usersURL == "file://" + tree.root + "/defaults/users.json")
         #expect(c.lotteryURL == "file://" + tree.root + "/defaults/usersInLottery.json")
         #expect(c.fetch == CurlHTTPClient.Configuration(connectTimeout: .seconds(5), totalTimeout: .seconds(15), maxResponseBytes: 1_048_576))
-        #expect(c.dataDirectory == nil)
+        #expect(c.dataDirectory == tree.root + "/data")   // recording is on by default
         #expect(c.logLevel == .info)
     }
 

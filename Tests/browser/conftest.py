@@ -35,8 +35,7 @@ def server(source):
     """Shared by the tests that leave it running; 100 ms rounds keep a draw about one second."""
     srv = _server(source)
     yield srv
-    srv.stop()
-    srv.kill()
+    srv.close()
 
 
 @pytest.fixture
@@ -51,7 +50,7 @@ def server_factory(source):
 
     yield make
     for srv in started:
-        srv.stop(signal.SIGKILL)
+        srv.close(signal.SIGKILL)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -5,9 +5,6 @@ docs/STORAGE.md ("After a crash") and PROTOCOL.md section 5.2. The process is ki
 so nothing of the server's own shutdown runs: what survives is what was on disk.
 """
 import asyncio
-import subprocess
-
-import pytest
 
 from conftest import HOST_KEY_RE, LISTENING_RE, LIVE_DRAW_BIN, LIVE_DRAW_OPTIONS
 from helpers import draw, http
@@ -18,16 +15,6 @@ from helpers.wsclient import WSClient, run
 # Long enough that the kill, a few milliseconds after round 3 arrives, lands well before round 4.
 INTERVAL_MS = 300
 KILL_AFTER_ROUND = 3
-
-
-def _require_data_dir_option() -> None:
-    """The draw records need the CLI's --data-dir; say so plainly on a binary that lacks it."""
-    try:
-        usage = subprocess.run([LIVE_DRAW_BIN, "--help"], capture_output=True, text=True, timeout=20)
-    except FileNotFoundError:
-        pytest.fail(f"live-draw binary not found at {LIVE_DRAW_BIN}: build it (swift build) or set LIVE_DRAW_BIN")
-    if "--data-dir" not in usage.stdout + usage.stderr:
-        pytest.skip(f"{LIVE_DRAW_BIN} has no --data-dir option yet, so it keeps no draw records")
 
 
 def _start(data_source, public_dir, data_dir) -> ServerProcess:
@@ -46,7 +33,6 @@ def _start(data_source, public_dir, data_dir) -> ServerProcess:
 
 
 def test_kill_9_mid_draw_leaves_an_interrupted_verifiable_record(data_source, public_dir, tmp_path):
-    _require_data_dir_option()
     data_dir = tmp_path / "data"
     first = _start(data_source, public_dir, data_dir)
     try:

@@ -6,8 +6,10 @@ the binary's path, its options, and the two startup lines the tests read.
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 import urllib.error
@@ -39,6 +41,9 @@ class LiveDrawServer:
         self.port = 0
         self.lobby_key = None
         self._starts = 0
+        # Recording is on by default and a data dir is owned by one server (a file lock); a
+        # restart on the same port reuses it, as a real restart would.
+        self.data_dir = tempfile.mkdtemp(prefix="live-draw-browser-")
 
     @property
     def base_url(self):
@@ -54,6 +59,7 @@ class LiveDrawServer:
             "--lottery-url", self.source.lottery_url,
             "--round-interval-ms", str(self.round_interval_ms),
             "--log-level", "info",
+            "--data-dir", self.data_dir,
         ]
 
     def start(self, port=0):
@@ -112,6 +118,12 @@ class LiveDrawServer:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait(STOP_TIMEOUT_S)
+
+    def close(self, sig=signal.SIGTERM):
+        """Stops the server for good and removes its data dir."""
+        self.stop(sig)
+        self.kill()
+        shutil.rmtree(self.data_dir, ignore_errors=True)
 
     def restart_same_port(self, deadline_s=15):
         """Starts again on the old port; retries while the port is still held by the old socket."""

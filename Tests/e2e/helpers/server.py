@@ -8,6 +8,8 @@ keeps the whole log for failure reports.
 import os
 import signal
 import subprocess
+import shutil
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -34,6 +36,12 @@ class ServerProcess:
         self.spec = spec
         self.opts = dict(opts)
         self.argv = [spec.binary] + self._flags(opts) + list(extra_args or [])
+        # Recording is on by default and one server owns a data dir (a file lock), so servers
+        # that run side by side each get a fresh folder, removed when the server stops.
+        self._own_data_dir = None
+        if "--data-dir" not in self.argv:
+            self._own_data_dir = tempfile.mkdtemp(prefix="live-draw-e2e-")
+            self.argv += ["--data-dir", self._own_data_dir]
         self.proc: Optional[subprocess.Popen] = None
         self.lines: list[str] = []
         self.port: Optional[int] = None
@@ -118,11 +126,18 @@ class ServerProcess:
                 self.kill()
         if self._reader:
             self._reader.join(2)
+        self._remove_own_data_dir()
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(5)
+        self._remove_own_data_dir()
+
+    def _remove_own_data_dir(self) -> None:
+        if self._own_data_dir and (not self.proc or self.proc.poll() is not None):
+            shutil.rmtree(self._own_data_dir, ignore_errors=True)
+            self._own_data_dir = None
 
     # -- addresses -------------------------------------------------------------------------
 
