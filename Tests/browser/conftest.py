@@ -8,7 +8,7 @@ import pytest
 
 from .browser_harness.data_source import DataSource
 from .browser_harness.pages import DESKTOP, DrawPage, new_driver
-from .browser_harness.server import ARTIFACTS, LiveDrawServer
+from .browser_harness.server import ARTIFACTS, LiveDrawServer, missing_data_dir_option
 
 
 @pytest.fixture(scope="session")
@@ -24,28 +24,32 @@ def default_lottery(source):
     source.reset()
 
 
-def _server(source, **options):
+def _server(source, tmp_path_factory, **options):
+    # Every server records draws when the binary can, as it would in production: the page then
+    # lists the room's history instead of meeting 404s.
+    if not missing_data_dir_option():
+        options.setdefault("data_dir", tmp_path_factory.mktemp("data"))
     srv = LiveDrawServer(source, ARTIFACTS / "logs", **options)
     srv.start()
     return srv
 
 
 @pytest.fixture(scope="session")
-def server(source):
+def server(source, tmp_path_factory):
     """Shared by the tests that leave it running; 100 ms rounds keep a draw about one second."""
-    srv = _server(source)
+    srv = _server(source, tmp_path_factory)
     yield srv
     srv.stop()
     srv.kill()
 
 
 @pytest.fixture
-def server_factory(source):
+def server_factory(source, tmp_path_factory):
     """Servers of a test's own, e.g. to kill and restart them, or with slower rounds."""
     started = []
 
     def make(**options):
-        srv = _server(source, **options)
+        srv = _server(source, tmp_path_factory, **options)
         started.append(srv)
         return srv
 

@@ -12,6 +12,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from functools import cache
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[3]
@@ -28,12 +29,25 @@ class ServerError(RuntimeError):
     pass
 
 
+@cache
+def missing_data_dir_option():
+    """Why draw history cannot be tested with this binary, or None. The history endpoints need
+    the CLI's --data-dir; a binary without it keeps no records (both answer 404 not_found)."""
+    if not BINARY.exists():
+        return None  # start() says what is wrong
+    usage = subprocess.run([str(BINARY), "--help"], capture_output=True, text=True, timeout=20)
+    if "--data-dir" in usage.stdout + usage.stderr:
+        return None
+    return f"{BINARY} has no --data-dir option (see its --help), so it keeps no draw history"
+
+
 class LiveDrawServer:
     """One server process at a time; `restart` brings a new one up on the same port."""
 
-    def __init__(self, source, log_dir, round_interval_ms=100):
+    def __init__(self, source, log_dir, round_interval_ms=100, data_dir=None):
         self.source = source
         self.round_interval_ms = round_interval_ms
+        self.data_dir = data_dir  # where draws are recorded; None: no history
         self.log_dir = Path(log_dir)
         self.process = None
         self.port = 0
@@ -54,7 +68,7 @@ class LiveDrawServer:
             "--lottery-url", self.source.lottery_url,
             "--round-interval-ms", str(self.round_interval_ms),
             "--log-level", "info",
-        ]
+        ] + ([] if self.data_dir is None else ["--data-dir", str(self.data_dir)])
 
     def start(self, port=0):
         if not BINARY.exists():
