@@ -25,6 +25,7 @@ def default_lottery(source):
 
 
 def _server(source, **options):
+    # Every server records draws (into its own temp data dir), as it does in production.
     srv = LiveDrawServer(source, ARTIFACTS / "logs", **options)
     srv.start()
     return srv

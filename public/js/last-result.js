@@ -2,6 +2,7 @@
 
 import { byId, setText, show } from './dom.js';
 import { verifyAndShow } from './verify-panel.js';
+import { outcomeText } from './words.js';
 
 const el = { card: byId('last-result'), line: byId('last-line'), verify: byId('verify-last') };
 let record = null;
@@ -16,8 +17,6 @@ export function renderLastResult(s) {
   const visible = record !== null && s.phase !== 'result' && s.connection !== 'unknown-room';
   show(el.card, visible);
   if (!visible) return;
-  const who = record.outcome === 'void' ? 'No winner (the drawn entry was void)'
-    : `${record.winner.name} (@${record.winner.username}) won`;
   const when = new Date(record.finishedAt).toLocaleString();
-  setText(el.line, `${who} · ${when}`);
+  setText(el.line, `${outcomeText(record)} · ${when}`);
 }

@@ -7,6 +7,7 @@ import { renderHost, setUpHost } from './host.js';
 import { renderLastResult, setUpLastResult } from './last-result.js';
 import { Connection, roomSocketUrl } from './protocol.js';
 import { offerRoomCreation, setUpRooms } from './rooms.js';
+import { refreshRecentDraws, setUpRecentDraws } from './recent-draws.js';
 import { readRoute } from './route.js';
 import { initialState, reduce } from './state.js';
 import { clearReport, setUpVerifyPanel, verifyAndShow } from './verify-panel.js';
@@ -29,6 +30,7 @@ function render(prev, s) {
   const said = announcement(prev, s);
   if (said) setText(announcer, said);
   followDraw(prev, s);
+  followHistory(prev, s);
   if (s.connection === 'unknown-room' && prev.connection !== 'unknown-room') offerRoomCreation();
 }
 
@@ -39,6 +41,17 @@ function followDraw(prev, s) {
   if (s.phase === 'result' && prev.result?.record.drawId !== record.drawId) {
     verifyAndShow(record, { seen: s.result.seen, announcedCommitment: s.result.announcedCommitment });
   }
+}
+
+/**
+ * The recent draws change when a draw starts (listed as live) or ends, and may have changed
+ * while the connection was down; phases only change on server messages, so this never polls.
+ */
+function followHistory(prev, s) {
+  const opened = s.connection === 'open' && prev.connection !== 'open';
+  const drawId = (x) => x.draw?.drawId ?? x.result?.record.drawId ?? null;
+  const moved = s.phase !== prev.phase || drawId(s) !== drawId(prev);
+  if (opened || (moved && s.phase !== 'idle' && s.phase !== 'loading')) refreshRecentDraws();
 }
 
 setUpVerifyPanel();
@@ -54,6 +67,7 @@ if (route.roomValid) {
     onMessage: dispatch,
     onStatus: (status) => dispatch({ type: 'connection', ...status }),
   });
+  setUpRecentDraws(route.room);
   if (route.hostKey) setUpHost({ room: route.room, hostKey: route.hostKey, connection, dispatch });
   connection.open();
 } else {

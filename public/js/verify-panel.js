@@ -1,13 +1,14 @@
-// The verify panel: shows the item-by-item check of one finished draw (the one just shown, the
-// room's last result, or a record the user pastes) and lets people copy the record to check it
+// The verify panel: shows the item-by-item check of one ended draw (the one just shown, the
+// room's last result, one from the recent draws, or a record the user pastes) and lets people copy the record to check it
 // elsewhere (tools/verify_draw.py).
 
 import { byId, setText, show } from './dom.js';
-import { findRecord, verifyRecord } from './verify.js';
+import { findRecord, isStopped, verifyRecord } from './verify.js';
+import { stoppedText } from './words.js';
 
 const el = {
   report: byId('verify-report'), result: byId('verify-result'), items: byId('verify-items'),
-  drawId: byId('verify-draw-id'),
+  drawId: byId('verify-draw-id'), note: byId('verify-note'),
   copy: byId('copy-record'), copied: byId('copy-record-done'),
   input: byId('verify-input'), inputButton: byId('verify-input-button'),
 };
@@ -20,8 +21,7 @@ export function setUpVerifyPanel() {
     try {
       record = findRecord(JSON.parse(el.input.value));
     } catch (error) {
-      shownRecord = null; // nothing worth copying
-      showError(error instanceof SyntaxError ? 'That is not valid JSON.' : error.message);
+      showVerifyError(error instanceof SyntaxError ? 'That is not valid JSON.' : error.message);
       return;
     }
     verifyAndShow(record);
@@ -43,6 +43,9 @@ export async function verifyAndShow(record, evidence = {}) {
   show(el.report, true);
   setStatus('running', 'Checking…');
   setText(el.drawId, `Draw ${record.drawId ?? '?'}`);
+  // Said up front: a stopped draw's report lacks the outcome on purpose, not by a bug.
+  show(el.note, isStopped(record));
+  setText(el.note, isStopped(record) ? `${stoppedText(record)} Only the rounds shown are checked.` : '');
   el.items.replaceChildren();
   setText(el.copied, '');
   let report;
@@ -68,11 +71,18 @@ export function clearReport() {
   show(el.report, false);
 }
 
+/** Shows why there is no record to check (unreadable paste, failed fetch): nothing to copy. */
+export function showVerifyError(message) {
+  shownRecord = null;
+  showError(message);
+}
+
 function showError(message) {
   runId++;
   show(el.report, true);
   setStatus('error', `Cannot verify: ${message}`);
   setText(el.drawId, '');
+  show(el.note, false);
   el.items.replaceChildren();
 }
 

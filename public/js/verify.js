@@ -48,8 +48,9 @@ async function pickIndex(key, message, n, limit) {
 }
 
 /**
- * The finished draw inside whatever JSON a user has: a `finished` message, a snapshot or
- * `GET /api/rooms/ROOM` answer (its `lastResult`), or a bare finished record.
+ * The ended draw inside whatever JSON a user has: a `finished` message, a snapshot or
+ * `GET /api/rooms/ROOM` answer (its `lastResult`), a bare finished record, or a stored record
+ * (`GET /api/draws/ID`).
  */
 export function findRecord(doc) {
   if (doc && typeof doc === 'object' && 'lastResult' in doc) {
@@ -61,9 +62,9 @@ export function findRecord(doc) {
 }
 
 /**
- * Checks a finished record item by item. `seen` (round → index shown live) and
- * `announcedCommitment` (from `started`, before the seed was known) are optional extra
- * evidence only this viewer has.
+ * Checks an ended record item by item (a stopped draw has no outcome to check). `seen`
+ * (round → index shown live) and `announcedCommitment` (from `started`, before the seed was
+ * known) are optional extra evidence only this viewer has.
  * Returns {drawId, ok, items: [{id, label, ok, detail}]}; throws when the record is unreadable.
  */
 export async function verifyRecord(record, { seen = null, announcedCommitment = null } = {}) {
@@ -72,6 +73,7 @@ export async function verifyRecord(record, { seen = null, announcedCommitment = 
     throw new Error('this page is not served over https, so the browser offers no WebCrypto. '
       + 'Copy the record and run tools/verify_draw.py instead.');
   }
+  record = Array.isArray(record.rounds) ? claimOfStored(record) : record;
   const entrants = record.entrants;
   if (!Array.isArray(entrants) || entrants.length === 0) throw new Error('The record has no entrants.');
   let seed;
@@ -103,9 +105,31 @@ export async function verifyRecord(record, { seen = null, announcedCommitment = 
       ok ? '' : `Recomputed ${nameAt(entrants, index)}; record says ${nameAt(entrants, claimed)}`
           + (shown === undefined ? '' : `; shown ${nameAt(entrants, shown)}`));
   });
-  add('outcome', outcomeLabel(entrants[picks[picks.length - 1]]), outcomeMatches(record, entrants[picks[picks.length - 1]]),
-    `The record says: ${record.outcome === 'void' ? 'no winner' : 'winner ' + (record.winner?.name ?? '?')}`);
+  if (!isStopped(record)) {
+    add('outcome', outcomeLabel(entrants[picks[picks.length - 1]]), outcomeMatches(record, entrants[picks[picks.length - 1]]),
+      `The record says: ${record.outcome === 'void' ? 'no winner' : 'winner ' + (record.winner?.name ?? '?')}`);
+  }
   return { drawId: record.drawId, ok: items.every((it) => it.ok), items };
+}
+
+/** Stopped by the server (aborted) or by its crash (interrupted): nothing was decided. */
+export function isStopped(record) {
+  return record.status === 'aborted' || record.status === 'interrupted';
+}
+
+/**
+ * A stored record (PROTOCOL.md §5.2) as the `finished`-shaped claim checked above: `rounds` is
+ * a count there. A stopped draw claims only the rounds the audience saw (those with a `sentAt`):
+ * the unshown ones were never public, so they prove nothing either way.
+ */
+function claimOfStored(record) {
+  if (record.seed === null) {
+    throw new Error(record.status === 'failed' ? 'This draw failed before it was planned: there is nothing to check.'
+      : 'This draw has not ended: its seed is still secret.');
+  }
+  if (!isStopped(record)) return { ...record, rounds: record.rounds.length };
+  const shown = record.rounds.filter((r) => r.sentAt !== null);
+  return { ...record, rounds: shown.length, picks: shown.map((r) => r.index) };
 }
 
 function outcomeLabel(drawn) {

@@ -8,6 +8,7 @@ const FAILURES = {
   source_invalid_data: 'A player list has entries that make no sense.',
   source_too_large: 'A player list is too large to load.',
   source_bad_url: "The player lists' address is not a valid URL.",
+  storage_failure: 'The server could not save the draw, so it did not start it.',
 };
 
 export function failureText(code) {
@@ -32,7 +33,26 @@ export function viewersText(n, connection) {
   return n === 1 ? '1 watching' : `${n} watching`;
 }
 
+const ABORTS = {
+  server_shutdown: 'The draw was stopped: the server shut down. Nothing was decided.',
+  storage_failure: 'The draw was stopped: the server could not save it. Nothing was decided.',
+};
+
 export function abortedText(aborted) {
-  const why = aborted.reason === 'server_shutdown' ? 'the server shut down' : aborted.reason;
-  return `It stopped after ${aborted.roundsShown} rounds because ${why}. There is no result.`;
+  const why = ABORTS[aborted.reason] ?? 'The draw was stopped by the server. Nothing was decided.';
+  return `${why} It stopped after ${aborted.roundsShown} rounds.`;
+}
+
+/** Why a stored draw (PROTOCOL.md §5.2) has no outcome; its `abortReason` says more than a summary. */
+export function stoppedText(record) {
+  if (record.status === 'interrupted') {
+    return `The server stopped unexpectedly during the draw, after ${record.roundsShown} rounds. Nothing was decided.`;
+  }
+  return abortedText({ reason: record.abortReason, roundsShown: record.roundsShown });
+}
+
+/** Who won a finished draw, as the last-result card and the recent draws say it. */
+export function outcomeText(record) {
+  return record.outcome === 'void' ? 'No winner (the drawn entry was void)'
+    : `${record.winner.name} (@${record.winner.username}) won`;
 }

@@ -4,6 +4,7 @@ import os
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 # Debian's packages; Selenium Manager must not try to download a browser or driver.
@@ -126,6 +127,21 @@ class DrawPage:
     def round_history(self):
         return self.driver.execute_script("""return [...document.querySelectorAll(
             '[data-testid="round-history"] li')].map((li) => li.textContent)""")
+
+    def recent_draws(self):
+        """[(drawId, status, has a Verify button)] of the recent draws, newest first."""
+        return [tuple(row) for row in self.driver.execute_script("""return [...document.querySelectorAll(
+            '[data-testid="recent-list"] li')].map((li) => [li.dataset.drawId, li.dataset.status,
+            li.querySelector('button') !== null])""")]
+
+    def verify_recent(self, draw_id):
+        """Presses a recent draw's Verify with the keyboard; returns the panel's final status."""
+        self.driver.find_element(
+            By.CSS_SELECTOR, f'[data-testid="recent-list"] button[data-draw-id="{draw_id}"]').send_keys(Keys.ENTER)
+        self.wait(lambda d: self.text("verify-draw-id") == f"Draw {draw_id}"
+                  and self.el("verify-result").get_attribute("data-status") != "running",
+                  f"the verify panel to check {draw_id}")
+        return self.el("verify-result").get_attribute("data-status")
 
     def severe_console_errors(self):
         return [e["message"] for e in self.driver.get_log("browser") if e["level"] == "SEVERE"]

@@ -33,7 +33,7 @@ class ServerError(RuntimeError):
 class LiveDrawServer:
     """One server process at a time; `restart` brings a new one up on the same port."""
 
-    def __init__(self, source, log_dir, round_interval_ms=100):
+    def __init__(self, source, log_dir, round_interval_ms=100, data_dir=None):
         self.source = source
         self.round_interval_ms = round_interval_ms
         self.log_dir = Path(log_dir)
@@ -41,9 +41,11 @@ class LiveDrawServer:
         self.port = 0
         self.lobby_key = None
         self._starts = 0
-        # Recording is on by default and a data dir is owned by one server (a file lock); a
-        # restart on the same port reuses it, as a real restart would.
-        self.data_dir = tempfile.mkdtemp(prefix="live-draw-browser-")
+        # Recording is on by default and a data dir is owned by one server (a file lock): each
+        # server gets its own unless the test names one; a restart on the same port reuses it, as
+        # a real restart would. A folder made here is removed by close().
+        self._own_data_dir = data_dir is None
+        self.data_dir = tempfile.mkdtemp(prefix="live-draw-browser-") if data_dir is None else data_dir
 
     @property
     def base_url(self):
@@ -59,7 +61,7 @@ class LiveDrawServer:
             "--lottery-url", self.source.lottery_url,
             "--round-interval-ms", str(self.round_interval_ms),
             "--log-level", "info",
-            "--data-dir", self.data_dir,
+            "--data-dir", str(self.data_dir),
         ]
 
     def start(self, port=0):
@@ -123,7 +125,8 @@ class LiveDrawServer:
         """Stops the server for good and removes its data dir."""
         self.stop(sig)
         self.kill()
-        shutil.rmtree(self.data_dir, ignore_errors=True)
+        if self._own_data_dir:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
 
     def restart_same_port(self, deadline_s=15):
         """Starts again on the old port; retries while the port is still held by the old socket."""

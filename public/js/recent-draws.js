@@ -1,0 +1,174 @@
+// The room's recent draws (PROTOCOL.md §5.1), newest first; each ended one is checked in the
+// verify panel from its stored record (§5.2). Fetched only when something changed, never
+// polled: main.js calls refreshRecentDraws when the connection opens and when a draw starts or
+// ends.
+
+import { byId, setText, show } from './dom.js';
+import { showVerifyError, verifyAndShow } from './verify-panel.js';
+import { failureText, outcomeText, stoppedText } from './words.js';
+
+const PAGE = 10;
+const MAX_LIMIT = 100; // the server's largest page
+const STATUS = { running: 'live', finished: 'finished', failed: 'failed', aborted: 'stopped', interrupted: 'interrupted' };
+const VERIFIABLE = new Set(['finished', 'aborted', 'interrupted']); // their seed is revealed
+
+const el = {
+  section: byId('recent-draws'), list: byId('recent-list'), status: byId('recent-status'),
+  more: byId('recent-more'), verifyPanel: byId('verify-panel'),
+};
+let room = null;
+let listed = [];        // summaries, newest first
+let nextCursor = null;
+let generation = 0;     // a refresh outdates pages still on their way
+let loadingMore = false; // one "Load more" at a time, or the same page would be listed twice
+let verifyId = 0;       // the last Verify clicked wins over a slower earlier fetch
+
+export function setUpRecentDraws(roomName) {
+  room = roomName;
+  el.more.addEventListener('click', loadMore);
+  el.list.addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-draw-id]');
+    if (button) verifyDraw(button.dataset.drawId);
+  });
+}
+
+export async function refreshRecentDraws() {
+  const gen = ++generation;
+  let page;
+  try {
+    // As many as are listed, so a refresh does not fold away what "Load more" opened.
+    page = await fetchPage(Math.min(MAX_LIMIT, Math.max(PAGE, listed.length)), null);
+  } catch (error) {
+    if (gen === generation) showProblem(error);
+    return;
+  }
+  if (gen !== generation) return;
+  if (page === null) {
+    show(el.section, false);
+    return;
+  }
+  listed = page.draws;
+  nextCursor = page.nextCursor;
+  render();
+}
+
+async function loadMore() {
+  if (loadingMore || nextCursor === null) return;
+  loadingMore = true;
+  const gen = generation;
+  const firstNew = listed.length;
+  try {
+    const page = await fetchPage(PAGE, nextCursor);
+    if (gen !== generation || page === null) return;
+    listed = [...listed, ...page.draws];
+    nextCursor = page.nextCursor;
+    render();
+    // The button may be gone now; keyboard users continue at the first row just added.
+    el.list.children[firstNew]?.focus();
+  } catch (error) {
+    if (gen === generation) showProblem(error);
+  } finally {
+    loadingMore = false;
+  }
+}
+
+/** One page, or null when the server keeps no history here (no data directory, no such room). */
+async function fetchPage(limit, cursor) {
+  const query = new URLSearchParams({ limit: String(limit) });
+  if (cursor !== null) query.set('cursor', cursor);
+  try {
+    return await getJson(`/api/rooms/${encodeURIComponent(room)}/draws?${query}`);
+  } catch (error) {
+    if (error.status === 404) return null;
+    throw error;
+  }
+}
+
+async function verifyDraw(drawId) {
+  const id = ++verifyId;
+  el.verifyPanel.scrollIntoView({ block: 'nearest' });
+  let record;
+  try {
+    record = await getJson(`/api/draws/${encodeURIComponent(drawId)}`);
+  } catch (error) {
+    if (id === verifyId) showVerifyError(`the draw record could not be loaded. ${error.message}`);
+    return;
+  }
+  if (id === verifyId) verifyAndShow(record);
+}
+
+async function getJson(path) {
+  const res = await fetch(path);
+  const body = await res.json().catch(() => null);
+  if (!res.ok) {
+    throw Object.assign(new Error(body?.error?.message ?? `The server answered ${res.status}.`), { status: res.status });
+  }
+  return body;
+}
+
+function showProblem(error) {
+  show(el.section, true);
+  show(el.status, true);
+  setText(el.status, `The recent draws could not be loaded just now: ${error.message}`);
+}
+
+function render() {
+  // Re-rendering replaces the buttons; give focus back to the one the user was on.
+  const focused = document.activeElement?.dataset.drawId;
+  show(el.section, true);
+  show(el.status, listed.length === 0);
+  setText(el.status, 'No draws in this room yet.');
+  el.list.replaceChildren(...listed.map(rowElement));
+  show(el.more, nextCursor !== null);
+  if (focused) el.list.querySelector(`button[data-draw-id="${focused}"]`)?.focus();
+}
+
+function rowElement(draw) {
+  const li = document.createElement('li');
+  li.tabIndex = -1; // focus target after "Load more"
+  li.dataset.status = draw.status;
+  li.dataset.drawId = draw.drawId;
+  const meta = document.createElement('p');
+  meta.className = 'recent-meta';
+  const time = document.createElement('time');
+  const at = new Date(draw.startedAt ?? draw.createdAt);
+  time.dateTime = at.toISOString();
+  time.textContent = at.toLocaleString();
+  const badge = document.createElement('span');
+  badge.className = 'recent-badge';
+  badge.textContent = STATUS[draw.status] ?? draw.status;
+  const id = document.createElement('code');
+  id.textContent = draw.drawId.slice(0, 8);
+  id.title = draw.drawId;
+  meta.append(time, badge, id);
+  const what = document.createElement('p');
+  what.className = 'recent-what';
+  what.textContent = summaryText(draw);
+  if (draw.status === 'failed') {
+    const code = document.createElement('code');
+    code.textContent = draw.failureCode;
+    what.append(' ', code);
+  }
+  li.append(meta, what);
+  if (VERIFIABLE.has(draw.status)) li.append(verifyButton(draw.drawId));
+  return li;
+}
+
+function summaryText(draw) {
+  switch (draw.status) {
+    case 'running': return `In progress: ${draw.roundsShown} rounds shown so far.`;
+    case 'finished': return outcomeText(draw);
+    case 'failed': return failureText(draw.failureCode);
+    default: return stoppedText(draw);
+  }
+}
+
+function verifyButton(drawId) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'button';
+  button.dataset.drawId = drawId;
+  button.textContent = 'Verify';
+  button.setAttribute('aria-label', `Verify draw ${drawId.slice(0, 8)}`);
+  return button;
+}
