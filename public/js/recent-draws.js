@@ -5,7 +5,7 @@
 
 import { byId, setText, show } from './dom.js';
 import { showVerifyError, verifyAndShow } from './verify-panel.js';
-import { failureText, outcomeText, stoppedText } from './words.js';
+import { failureText, outcomeText, roundsText, stoppedText } from './words.js';
 
 const PAGE = 10;
 const MAX_LIMIT = 100; // the server's largest page
@@ -156,7 +156,7 @@ function rowElement(draw) {
 
 function summaryText(draw) {
   switch (draw.status) {
-    case 'running': return `In progress: ${draw.roundsShown} rounds shown so far.`;
+    case 'running': return `In progress: ${roundsText(draw.roundsShown)} shown so far.`;
     case 'finished': return outcomeText(draw);
     case 'failed': return failureText(draw.failureCode);
     default: return stoppedText(draw);

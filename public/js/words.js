@@ -33,6 +33,11 @@ export function viewersText(n, connection) {
   return n === 1 ? '1 watching' : `${n} watching`;
 }
 
+/** "1 round", "4 rounds". */
+export function roundsText(n) {
+  return n === 1 ? '1 round' : `${n} rounds`;
+}
+
 const ABORTS = {
   server_shutdown: 'The draw was stopped: the server shut down. Nothing was decided.',
   storage_failure: 'The draw was stopped: the server could not save it. Nothing was decided.',
@@ -40,13 +45,13 @@ const ABORTS = {
 
 export function abortedText(aborted) {
   const why = ABORTS[aborted.reason] ?? 'The draw was stopped by the server. Nothing was decided.';
-  return `${why} It stopped after ${aborted.roundsShown} rounds.`;
+  return `${why} It stopped after ${roundsText(aborted.roundsShown)}.`;
 }
 
 /** Why a stored draw (PROTOCOL.md §5.2) has no outcome; its `abortReason` says more than a summary. */
 export function stoppedText(record) {
   if (record.status === 'interrupted') {
-    return `The server stopped unexpectedly during the draw, after ${record.roundsShown} rounds. Nothing was decided.`;
+    return `The server stopped unexpectedly during the draw, after ${roundsText(record.roundsShown)}. Nothing was decided.`;
   }
   return abortedText({ reason: record.abortReason, roundsShown: record.roundsShown });
 }
