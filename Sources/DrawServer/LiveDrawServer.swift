@@ -113,6 +113,12 @@ public final class LiveDrawServer: @unchecked Sendable {
         self.store = store
         self.sources = sources
 
+        // Probe first: libwebsockets logs its own three-line bind error before failing, and an
+        // operator should see one clear line. The check after a failure stays for the race where
+        // the port is taken between the probe and the bind.
+        if PortProbe.isInUse(host: config.host, port: config.port) {
+            throw .portInUse(host: config.host, port: config.port)
+        }
         guard let server = createLws() else {
             if PortProbe.isInUse(host: config.host, port: config.port) {
                 throw .portInUse(host: config.host, port: config.port)

@@ -63,7 +63,7 @@ struct LiveDrawApp {
     /// before it takes a port.
     private func openStore(clock: SystemClock, logger: Logger) throws(StorageError) -> SQLiteDrawStore? {
         guard let directory = configuration.dataDirectory else {
-            logger.info("no --data-dir: draws are not recorded")
+            logger.info("--data-dir off: draws are not recorded")
             return nil
         }
         let store = try SQLiteDrawStore(configuration: .init(dataDirectory: directory))
