@@ -45,7 +45,8 @@ static long server_pid = 0;
 
 static client_t *cl;
 static int epfd, nopen, nfailed, ndone_expect, nfirst_ok, nfirst_bad, nclosed_early;
-static long long nmatched, nother;
+static long long nmatched, nother, nother_window;
+static int in_window;   /* set once all clients are connected (the server-CPU window) */
 static float *lat; static size_t nlat, latcap;
 static double *rmin, *rmax;      /* per (room, round) receipt extremes */
 
@@ -104,7 +105,7 @@ static void on_message(client_t *c, const char *m, size_t n, double t) {
             if (memmem(m, n, want, strlen(want)) && memmem(m, n, rn, strlen(rn))) nfirst_ok++; else nfirst_bad++;
         }
     }
-    if (!memmem(m, n, match, strlen(match))) { nother++; return; }
+    if (!memmem(m, n, match, strlen(match))) { nother++; if (in_window) nother_window++; return; }
     nmatched++;
     double ts, rnd;
     if (json_num(m, n, ts_field, &ts) == 0) {
@@ -316,7 +317,7 @@ int main(int argc, char **argv) {
         while (next < nclients && pending < inflight) { start_connect(next++); pending++; }
         if (!connected_at && next == nclients && nopen + nfailed + 0 >= nclients - 0 &&
             nopen + nfailed == nclients) {
-            connected_at = mono_ms();
+            connected_at = mono_ms(); in_window = 1;
             if (server_pid) { usleep(200000); rss1 = proc_rss_kib(server_pid); scpu0 = proc_cpu_s(server_pid); }
             if (!triggered) { trig = run_trigger(); trig_at = mono_ms(); triggered = 1; }
             deadline = mono_ms() + timeout_s * 1e3;
@@ -346,13 +347,13 @@ int main(int argc, char **argv) {
     long long want = (long long)nopen * expect;
     long long delivered = nmatched;
     printf("{\"clients\":%d,\"rooms\":%d,\"connected\":%d,\"failed_connects\":%d,\"closed_early\":%d,"
-           "\"connect_ms\":%.1f,\"expected\":%lld,\"delivered\":%lld,\"lost\":%lld,\"other_msgs\":%lld,"
+           "\"connect_ms\":%.1f,\"expected\":%lld,\"delivered\":%lld,\"lost\":%lld,\"other_msgs\":%lld,\"other_msgs_window\":%lld,"
            "\"lat_p50_ms\":%.2f,\"lat_p99_ms\":%.2f,\"lat_max_ms\":%.2f,"
            "\"spread_p50_ms\":%.2f,\"spread_max_ms\":%.2f,\"first_ok\":%d,\"first_bad\":%d,"
            "\"server_rss0_kib\":%ld,\"server_rss1_kib\":%ld,\"server_cpu_s\":%.3f,"
            "\"gen_cpu_s\":%.3f,\"run_ms\":%.1f,\"timed_out\":%s}\n",
            nclients, rooms, nopen, nfailed, nclosed_early,
-           connected_at ? connected_at - t0 : -1.0, want, delivered, want > delivered ? want - delivered : 0, nother,
+           connected_at ? connected_at - t0 : -1.0, want, delivered, want > delivered ? want - delivered : 0, nother, nother_window,
            pct_f(lat, nlat, .5), pct_f(lat, nlat, .99), nlat ? lat[nlat - 1] : -1.0,
            pct_d(sp, nsp, .5), nsp ? sp[nsp - 1] : -1.0, nfirst_ok, nfirst_bad,
            rss0, rss1, server_pid ? scpu1 - scpu0 : -1.0,
