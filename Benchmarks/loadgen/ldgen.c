@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -223,14 +224,30 @@ static long proc_rss_kib(long pid) {
     while (fgets(line, sizeof line, f)) if (!strncmp(line, "VmRSS:", 6)) v = atol(line + 6);
     fclose(f); return v;
 }
+/* Server CPU seconds: the sum of every thread's on-CPU time from /proc/PID/task/TID/schedstat
+ * (nanoseconds), finer than the 10 ms ticks of /proc/PID/stat; falls back to stat if unreadable. */
 static double proc_cpu_s(long pid) {
-    char p[64], b[2048];
+    char p[320], b[2048];
+    snprintf(p, sizeof p, "/proc/%ld/task", pid);
+    DIR *d = opendir(p);
+    if (d) {
+        struct dirent *e; double ns = 0; int ok = 0;
+        while ((e = readdir(d))) {
+            if (e->d_name[0] == '.') continue;
+            snprintf(p, sizeof p, "/proc/%ld/task/%s/schedstat", pid, e->d_name);
+            FILE *f = fopen(p, "r"); if (!f) continue;
+            unsigned long long run = 0;
+            if (fscanf(f, "%llu", &run) == 1) { ns += (double)run; ok = 1; }
+            fclose(f);
+        }
+        closedir(d);
+        if (ok) return ns / 1e9;
+    }
     snprintf(p, sizeof p, "/proc/%ld/stat", pid);
     FILE *f = fopen(p, "r"); if (!f) return -1;
     size_t n = fread(b, 1, sizeof b - 1, f); fclose(f); b[n] = 0;
     char *s = strrchr(b, ')'); if (!s) return -1;
     unsigned long ut = 0, st = 0;
-    /* after ')' : state(3) ... utime is field 14, stime 15 */
     sscanf(s + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st);
     return (double)(ut + st) / sysconf(_SC_CLK_TCK);
 }
