@@ -135,7 +135,9 @@ def derive(r):
     r["rss_per_conn_kib"] = (r["server_rss1_kib"] - r["server_rss0_kib"]) / conn
     r["cpu_us_per_msg"] = r["server_cpu_s"] * 1e6 / max(r["delivered"], 1)
     r["cpu_us_per_any_msg"] = r["server_cpu_s"] * 1e6 / max(r["delivered"] + r["other_msgs_window"], 1)
-    r["gen_cpu_us_per_msg"] = r["gen_cpu_s"] * 1e6 / max(r["delivered"], 1)
+    r["gen_cpu_us_per_msg"] = r["gen_cpu_window_s"] * 1e6 / max(r["delivered"], 1)
+    # Share of its CPU the generator used while messages flowed: near 100% would mean it is the bottleneck.
+    r["gen_busy_pct"] = 100 * r["gen_cpu_window_s"] * 1e3 / max(r["window_ms"], 1)
     return r
 
 
@@ -166,7 +168,7 @@ COLS = [("connect_ms", "connect ms", "{:.0f}"), ("lat_p50_ms", "p50 ms", "{:.1f}
         ("lost", "lost", "{:.0f}"), ("rss_per_conn_kib", "RSS KiB/conn", "{:.2f}"),
         ("cpu_us_per_msg", "srv CPU us/round msg", "{:.2f}"),
         ("cpu_us_per_any_msg", "srv CPU us/any msg", "{:.2f}"), ("gen_cpu_us_per_msg", "gen CPU us/msg", "{:.2f}"),
-        ("gen_cpu_s", "gen CPU s", "{:.2f}")]
+        ("gen_cpu_s", "gen CPU s", "{:.2f}"), ("gen_busy_pct", "gen busy %", "{:.0f}")]
 
 
 def median_of(rs):

@@ -319,7 +319,7 @@ int main(int argc, char **argv) {
     epfd = epoll_create1(EPOLL_CLOEXEC);
 
     long rss0 = server_pid ? proc_rss_kib(server_pid) : -1;
-    double cpu_self0 = self_cpu_s();
+    double cpu_self0 = self_cpu_s(), cpu_self_win0 = 0;
     pid_t trig = 0; double trig_at = 0;
     if (trigger_first) {
         trig = run_trigger(); int st; waitpid(trig, &st, 0); trig = 0;
@@ -334,7 +334,7 @@ int main(int argc, char **argv) {
         while (next < nclients && pending < inflight) { start_connect(next++); pending++; }
         if (!connected_at && next == nclients && nopen + nfailed + 0 >= nclients - 0 &&
             nopen + nfailed == nclients) {
-            connected_at = mono_ms(); in_window = 1;
+            connected_at = mono_ms(); in_window = 1; cpu_self_win0 = self_cpu_s();
             if (server_pid) { usleep(200000); rss1 = proc_rss_kib(server_pid); scpu0 = proc_cpu_s(server_pid); }
             if (!triggered) { trig = run_trigger(); trig_at = mono_ms(); triggered = 1; }
             deadline = mono_ms() + timeout_s * 1e3;
@@ -354,7 +354,8 @@ int main(int argc, char **argv) {
         }
     }
     if (server_pid) scpu1 = proc_cpu_s(server_pid);
-    double cpu_self = self_cpu_s() - cpu_self0;
+    double cpu_self = self_cpu_s() - cpu_self0, cpu_self_win = connected_at ? self_cpu_s() - cpu_self_win0 : -1;
+    double win_ms = connected_at ? tdone - connected_at : -1;
     if (trig) { int st; waitpid(trig, &st, 0); }
 
     qsort(lat, nlat, sizeof *lat, cmpf);
@@ -368,13 +369,13 @@ int main(int argc, char **argv) {
            "\"lat_p50_ms\":%.2f,\"lat_p99_ms\":%.2f,\"lat_max_ms\":%.2f,"
            "\"spread_p50_ms\":%.2f,\"spread_max_ms\":%.2f,\"first_ok\":%d,\"first_bad\":%d,"
            "\"server_rss0_kib\":%ld,\"server_rss1_kib\":%ld,\"server_cpu_s\":%.3f,"
-           "\"gen_cpu_s\":%.3f,\"run_ms\":%.1f,\"timed_out\":%s}\n",
+           "\"gen_cpu_s\":%.3f,\"gen_cpu_window_s\":%.3f,\"window_ms\":%.1f,\"run_ms\":%.1f,\"timed_out\":%s}\n",
            nclients, rooms, nopen, nfailed, nclosed_early,
            connected_at ? connected_at - t0 : -1.0, want, delivered, want > delivered ? want - delivered : 0, nother, nother_window,
            pct_f(lat, nlat, .5), pct_f(lat, nlat, .99), nlat ? lat[nlat - 1] : -1.0,
            pct_d(sp, nsp, .5), nsp ? sp[nsp - 1] : -1.0, nfirst_ok, nfirst_bad,
            rss0, rss1, server_pid ? scpu1 - scpu0 : -1.0,
-           cpu_self, tdone - t0, (ndone_expect + nclosed_early >= nopen && connected_at) ? "false" : "true");
+           cpu_self, cpu_self_win, win_ms, tdone - t0, (ndone_expect + nclosed_early >= nopen && connected_at) ? "false" : "true");
     (void)trig_at;
     return 0;
 }
