@@ -42,6 +42,7 @@ static const char *ts_field = "sentAt", *round_field = "round", *trigger = NULL,
 static const char *subprotocol = NULL;
 static int port = 0, nclients = 1000, expect = 10, rooms = 1, inflight = 1000, timeout_s = 60;
 static int trigger_first = 0, trigger_delay_ms = 0;
+static double spin_us = 0;   /* keep polling without sleeping this long after the last event */
 static long server_pid = 0;
 
 static client_t *cl;
@@ -276,7 +277,7 @@ static void usage(void) {
       "usage: ldgen --port P [--host 127.0.0.1] [--path /ws/r%%d --rooms K] [--clients N]\n"
       "  [--expect M] [--match STR] [--ts-field sentAt] [--round-field round] [--inflight 1000]\n"
       "  [--trigger-cmd CMD] [--trigger-first] [--trigger-delay-ms MS] [--first-type snapshot]\n"
-      "  [--subprotocol NAME] [--server-pid PID] [--timeout S]\n"
+      "  [--subprotocol NAME] [--server-pid PID] [--timeout S] [--spin-us US]\n"
       "Latency = receipt wall clock - JSON --ts-field (epoch ms). Output: one JSON object on stdout.\n");
     exit(2);
 }
@@ -302,6 +303,7 @@ int main(int argc, char **argv) {
         else if (OPT("--subprotocol")) subprotocol = v;
         else if (OPT("--server-pid")) server_pid = atol(v);
         else if (OPT("--timeout")) timeout_s = atoi(v);
+        else if (OPT("--spin-us")) spin_us = atof(v);
         else usage();
     }
     if (!port || nclients < 1 || rooms < 1) usage();
@@ -329,6 +331,7 @@ int main(int argc, char **argv) {
     int next = 0, triggered = trigger_first;
     long rss1 = -1; double scpu0 = 0, scpu1 = 0, tdone = 0;
     struct epoll_event evs[1024];
+    double last_event = 0;
     for (;;) {
         int pending = next - nopen - nfailed - nclosed_early - 0;
         while (next < nclients && pending < inflight) { start_connect(next++); pending++; }
@@ -342,7 +345,12 @@ int main(int argc, char **argv) {
         if (connected_at && ndone_expect >= nopen - nclosed_early) { tdone = mono_ms(); break; }
         if (connected_at && ndone_expect + nclosed_early >= nopen) { tdone = mono_ms(); break; }
         if (mono_ms() > deadline) { tdone = mono_ms(); break; }
-        int n = epoll_wait(epfd, evs, 1024, 20);
+        /* Sleeping in epoll_wait makes every loopback send wake us up, and that wake-up is charged
+         * to the sending server. With --spin-us we poll (timeout 0) for a while after each event,
+         * as a client machine with its own cores would be awake anyway. */
+        double tnow = mono_ms();
+        int n = epoll_wait(epfd, evs, 1024, (spin_us > 0 && tnow - last_event < spin_us / 1e3) ? 0 : 20);
+        if (n > 0) last_event = mono_ms();
         for (int k = 0; k < n; k++) {
             int i = (int)evs[k].data.u32; client_t *c = &cl[i];
             if (c->state == ST_FAILED) continue;
