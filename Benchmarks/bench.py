@@ -128,7 +128,11 @@ def ldgen(port, pid, clients, path, expect, trigger, rooms=1, extra=(), timeout=
     r = subprocess.run(args, capture_output=True, text=True, timeout=timeout + 120)
     if r.returncode != 0:
         raise RuntimeError(f"ldgen failed: {r.stderr}")
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    lines = r.stdout.strip().splitlines()
+    res = json.loads(lines[0])
+    if len(lines) > 1:
+        res.update(json.loads(lines[1]))
+    return res
 
 
 def derive(r):
@@ -202,10 +206,14 @@ def scenario_a(ns, repeats, with_ref):
                 ref.append(run_a_ref(n)); time.sleep(1)
         mo = median_of(ours)
         rows.append(("a", "live-draw", n, mo))
+        if not with_ref:
+            log(f"[a] N={n} mean latency per round (ms), live-draw: {mo['round_lat_mean_ms']}")
         if with_ref:
             mr = median_of(ref)
             rows.append(("a", "lws_fanout", n, mr))
             q = lambda k: mo[k] / mr[k] if mr[k] else float("nan")
+            log(f"[a] N={n} mean latency per round (ms), live-draw: {mo['round_lat_mean_ms']}")
+            log(f"[a] N={n} mean latency per round (ms), lws_fanout: {mr['round_lat_mean_ms']}")
             ratios.append((n, q("lat_p99_ms"), q("cpu_us_per_msg"), q("rss_per_conn_kib"), mo["lost"],
                            q("cpu_us_per_any_msg")))
         log(json.dumps({"n": n, "ours": ours, "ref": ref}))

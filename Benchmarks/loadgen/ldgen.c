@@ -51,6 +51,7 @@ static long long nmatched, nother, nother_window;
 static int in_window;   /* set once all clients are connected (the server-CPU window) */
 static float *lat; static size_t nlat, latcap;
 static double *rmin, *rmax;      /* per (room, round) receipt extremes */
+static double rsum[MAX_ROUNDS], rlmax[MAX_ROUNDS]; static long rcnt[MAX_ROUNDS]; /* per-round latency */
 
 static double now_ms(void) {
     struct timespec ts; clock_gettime(CLOCK_REALTIME, &ts);
@@ -110,11 +111,14 @@ static void on_message(client_t *c, const char *m, size_t n, double t) {
     if (!memmem(m, n, match, strlen(match))) { nother++; if (in_window) nother_window++; return; }
     nmatched++;
     double ts, rnd;
-    if (json_num(m, n, ts_field, &ts) == 0) {
+    int have_ts = json_num(m, n, ts_field, &ts) == 0;
+    if (have_ts) {
         if (nlat == latcap) { latcap = latcap ? latcap * 2 : 65536; lat = realloc(lat, latcap * sizeof *lat); }
         lat[nlat++] = (float)(t - ts);
     }
     if (json_num(m, n, round_field, &rnd) == 0 && rnd >= 1 && rnd <= MAX_ROUNDS) {
+        int ri = (int)rnd - 1;
+        if (have_ts) { rsum[ri] += t - ts; rcnt[ri]++; if (t - ts > rlmax[ri]) rlmax[ri] = t - ts; }
         size_t k = (size_t)c->room * MAX_ROUNDS + (size_t)rnd - 1;
         if (rmin[k] == 0 || t < rmin[k]) rmin[k] = t;
         if (t > rmax[k]) rmax[k] = t;
@@ -385,5 +389,11 @@ int main(int argc, char **argv) {
            rss0, rss1, server_pid ? scpu1 - scpu0 : -1.0,
            cpu_self, cpu_self_win, win_ms, tdone - t0, (ndone_expect + nclosed_early >= nopen && connected_at) ? "false" : "true");
     (void)trig_at;
+    /* Per-round latency (mean/max over all clients), appended as a second JSON line. */
+    printf("{\"round_lat_mean_ms\":[");
+    for (int r = 0, first = 1; r < MAX_ROUNDS; r++) if (rcnt[r]) { printf("%s%.1f", first ? "" : ",", rsum[r] / rcnt[r]); first = 0; }
+    printf("],\"round_lat_max_ms\":[");
+    for (int r = 0, first = 1; r < MAX_ROUNDS; r++) if (rcnt[r]) { printf("%s%.1f", first ? "" : ",", rlmax[r]); first = 0; }
+    printf("]}\n");
     return 0;
 }
