@@ -11,7 +11,7 @@ ARGS ?=
 
 RELEASE_BIN = .build/release/live-draw
 
-.PHONY: run test build release lint docker deps deps-test clean help
+.PHONY: run test build release lint docker deps deps-test clean help bench
 
 help:
 	@echo "make run    install runtime deps, build release, serve the bundled players on :8080"
@@ -19,6 +19,7 @@ help:
 	@echo "make test   install test deps, build, swift test, Python e2e + browser tests, lint"
 	@echo "make build  debug build"
 	@echo "make lint   hadolint on the Dockerfile + apt package list consistency (with self-test)"
+	@echo "make bench  fan-out benchmark vs the raw-C lws reference (Benchmarks/README.md; BENCH_ARGS=...)"
 	@echo "make docker build the container image (needs a running Docker engine)"
 	@echo "make clean  remove build products and artifacts"
 
@@ -54,6 +55,12 @@ lint: deps-test
 	  echo "hadolint Dockerfile"; "$$hadolint" Dockerfile && echo "hadolint: clean"
 	scripts/check-apt-consistency.sh
 	scripts/check-apt-consistency.sh --self-test
+
+# Fan-out benchmark (issue 7); not part of `make test`. Minutes long; pins to CPUs 0 and 1.
+# e.g. make bench BENCH_ARGS="--scenarios a --n 1000,10000 --repeats 1"
+BENCH_ARGS ?=
+bench: release
+	python3 Benchmarks/bench.py --skip-swift-build $(BENCH_ARGS)
 
 # Needs a Docker engine (not only the client); CI does not run this.
 docker:

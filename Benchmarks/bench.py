@@ -1,0 +1,346 @@
+#!/usr/bin/env python3
+"""live-draw fan-out benchmark (issue 7). `make bench` runs it; see Benchmarks/README.md.
+
+Scenarios:
+  a  one room, N viewers, 10 rounds 100 ms apart; live-draw vs the raw-C lws_fanout reference,
+     interleaved in the same run, server pinned to CPU 0 and the load generator to CPU 1.
+  b  many rooms (default 1000 x 10 viewers), all drawing at once at 400 ms: round lateness vs plan
+     from the server's livedraw_round_lateness_seconds histogram.
+  c  join storm: N clients connect while a draw is live; failed connects; first message a snapshot
+     of the right room.
+The load generator is our own Benchmarks/loadgen/ldgen.c (epoll, libc only).
+"""
+import argparse, json, os, re, resource, signal, socket, statistics, subprocess, sys, time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(ROOT, "Benchmarks", ".build")
+LDGEN = os.path.join(BUILD, "ldgen")
+REF = os.path.join(BUILD, "lws_fanout")
+SERVER = os.path.join(ROOT, ".build", "release", "live-draw")
+REF_SRC = os.environ.get("LWS_FANOUT_SRC", "/work/shared/bench/reference-lws/lws_fanout.c")
+SRV_CPU, GEN_CPU = "0", "1"
+SPIN_US = 2000  # ldgen busy-polls this long after each event (as the shared yardstick command does)
+procs = []
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)
+
+
+def build(skip_swift):
+    os.makedirs(BUILD, exist_ok=True)
+    if not skip_swift:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "live-draw"], cwd=ROOT, check=True)
+    cflags = ["-O2", "-g", "-Wall", "-Wextra", "-Wno-unused-parameter", "-Wno-sign-compare"]
+    subprocess.run(["gcc", *cflags, "-o", LDGEN, os.path.join(ROOT, "Benchmarks/loadgen/ldgen.c")], check=True)
+    if os.path.exists(REF_SRC):
+        pc = lambda f: subprocess.run(["pkg-config", f, "libwebsockets"], capture_output=True, text=True,
+                                      check=True).stdout.split()
+        subprocess.run(["gcc", "-O2", "-g", *pc("--cflags"), "-o", REF, REF_SRC, *pc("--libs")], check=True)
+    else:
+        log(f"reference source {REF_SRC} not found: scenario a runs without the reference")
+
+
+def raise_nofile(want=25000):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(want, hard), max(want, hard)))
+    except (ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < want:
+        log(f"note: RLIMIT_NOFILE is {soft} (hard limit; < {want}); fine for <= {soft - 100} clients per process")
+    return soft
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def kill(p):
+    if p and p.poll() is None:
+        p.send_signal(signal.SIGTERM)
+        try:
+            p.wait(5)
+        except subprocess.TimeoutExpired:
+            p.kill(); p.wait()
+    if p in procs:
+        procs.remove(p)
+
+
+def start_ours(interval_ms, extra=()):
+    args = ["taskset", "-c", SRV_CPU, SERVER, "--port", "0", "--round-interval-ms", str(interval_ms),
+            "--data-dir", "off", "--log-level", "notice", "--max-connections", "19000", *extra]
+    p = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    procs.append(p)
+    port = key = None
+    deadline = time.time() + 20
+    while time.time() < deadline and (port is None or key is None):
+        line = p.stdout.readline()
+        if not line:
+            break
+        m = re.search(r"listening on http://[^:]+:(\d+)", line)
+        if m: port = int(m.group(1))
+        m = re.search(r"#key=([0-9a-f]{48})", line)
+        if m: key = m.group(1)
+    if port is None:
+        kill(p); raise RuntimeError("live-draw did not print its banner")
+    # Keep draining its output so a chatty log never blocks the server on a full pipe.
+    import threading
+    threading.Thread(target=lambda: [None for _ in p.stdout], daemon=True).start()
+    return p, port
+
+
+def start_ref():
+    port = free_port()
+    p = subprocess.Popen(["taskset", "-c", SRV_CPU, REF, "--port", str(port)], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    procs.append(p)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close(); break
+        except OSError:
+            time.sleep(0.05)
+    return p, port
+
+
+def api(port, method, path, body=None, key=None):
+    data = json.dumps(body).encode() if body is not None else b""
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data if method == "POST" else None,
+                                 method=method)
+    if method == "POST":
+        req.add_header("Content-Type", "application/json")
+    if key:
+        req.add_header("Authorization", f"Bearer {key}")
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return r.read().decode()
+
+
+def ldgen(port, pid, clients, path, expect, trigger, rooms=1, extra=(), timeout=60):
+    args = ["taskset", "-c", GEN_CPU, LDGEN, "--port", str(port), "--path", path, "--rooms", str(rooms),
+            "--clients", str(clients), "--expect", str(expect), "--server-pid", str(pid),
+            "--timeout", str(timeout), "--spin-us", str(SPIN_US), *extra]
+    if trigger:
+        args += ["--trigger-cmd", trigger]
+    r = subprocess.run(args, capture_output=True, text=True, timeout=timeout + 120)
+    if r.returncode != 0:
+        raise RuntimeError(f"ldgen failed: {r.stderr}")
+    lines = r.stdout.strip().splitlines()
+    res = json.loads(lines[0])
+    if len(lines) > 1:
+        res.update(json.loads(lines[1]))
+    return res
+
+
+def derive(r):
+    conn = max(r["connected"], 1)
+    r["rss_per_conn_kib"] = (r["server_rss1_kib"] - r["server_rss0_kib"]) / conn
+    r["cpu_us_per_msg"] = r["server_cpu_s"] * 1e6 / max(r["delivered"], 1)
+    r["cpu_us_per_any_msg"] = r["server_cpu_s"] * 1e6 / max(r["delivered"] + r["other_msgs_window"], 1)
+    r["gen_cpu_us_per_msg"] = r["gen_cpu_window_s"] * 1e6 / max(r["delivered"], 1)
+    # Share of its CPU the generator used while messages flowed: near 100% would mean it is the bottleneck.
+    r["gen_busy_pct"] = 100 * r["gen_cpu_window_s"] * 1e3 / max(r["window_ms"], 1)
+    return r
+
+
+def run_a_ours(n, interval=100, rounds=10):
+    p, port = start_ours(interval)
+    try:
+        key = json.loads(api(port, "POST", "/api/rooms", {"name": "r1"}))["hostKey"]
+        trig = (f"curl -s -X POST -H 'Authorization: Bearer {key}' "
+                f"http://127.0.0.1:{port}/api/rooms/r1/draws")
+        return derive(ldgen(port, p.pid, n, "/ws/r1", rounds, trig,
+                            extra=["--subprotocol", "live-draw.v1"]))
+    finally:
+        kill(p)
+
+
+def run_a_ref(n, interval=100, rounds=10):
+    p, port = start_ref()
+    try:
+        trig = f"curl -s 'http://127.0.0.1:{port}/burst?room=r&count={rounds}&interval_ms={interval}'"
+        return derive(ldgen(port, p.pid, n, "/ws/r", rounds, trig))
+    finally:
+        kill(p)
+
+
+COLS = [("connect_ms", "connect ms", "{:.0f}"), ("lat_p50_ms", "p50 ms", "{:.1f}"),
+        ("lat_p99_ms", "p99 ms", "{:.1f}"), ("lat_max_ms", "max ms", "{:.1f}"),
+        ("spread_p50_ms", "spread p50", "{:.1f}"), ("spread_max_ms", "spread max", "{:.1f}"),
+        ("lost", "lost", "{:.0f}"), ("rss_per_conn_kib", "RSS KiB/conn", "{:.2f}"),
+        ("cpu_us_per_msg", "srv CPU us/round msg", "{:.2f}"),
+        ("cpu_us_per_any_msg", "srv CPU us/any msg", "{:.2f}"), ("gen_cpu_us_per_msg", "gen CPU us/msg", "{:.2f}"),
+        ("gen_cpu_s", "gen CPU s", "{:.2f}"), ("gen_busy_pct", "gen busy %", "{:.0f}")]
+
+
+def median_of(rs):
+    out = {}
+    for k in rs[0]:
+        v = [r[k] for r in rs]
+        out[k] = statistics.median(v) if all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                             for x in v) else v[0]
+    return out
+
+
+def table(rows):
+    head = ["scenario", "server", "N"] + [c[1] for c in COLS]
+    lines = [head]
+    for label, server, n, r in rows:
+        lines.append([label, server, str(n)] + [c[2].format(r[c[0]]) for c in COLS])
+    w = [max(len(l[i]) for l in lines) for i in range(len(head))]
+    return "\n".join("  ".join(x.rjust(w[i]) for i, x in enumerate(l)) for l in lines)
+
+
+def scenario_a(ns, repeats, with_ref):
+    rows, ratios = [], []
+    for n in ns:
+        ours, ref = [], []
+        for i in range(repeats):  # interleave: ours, ref, ours, ref ...
+            log(f"[a] N={n} repeat {i + 1}/{repeats}: live-draw")
+            ours.append(run_a_ours(n)); time.sleep(1)
+            if with_ref:
+                log(f"[a] N={n} repeat {i + 1}/{repeats}: lws_fanout")
+                ref.append(run_a_ref(n)); time.sleep(1)
+        mo = median_of(ours)
+        rows.append(("a", "live-draw", n, mo))
+        if not with_ref:
+            log(f"[a] N={n} mean latency per round (ms), live-draw: {mo['round_lat_mean_ms']}")
+        if with_ref:
+            mr = median_of(ref)
+            rows.append(("a", "lws_fanout", n, mr))
+            q = lambda k: mo[k] / mr[k] if mr[k] else float("nan")
+            log(f"[a] N={n} mean latency per round (ms), live-draw: {mo['round_lat_mean_ms']}")
+            log(f"[a] N={n} mean latency per round (ms), lws_fanout: {mr['round_lat_mean_ms']}")
+            ratios.append((n, q("lat_p99_ms"), q("cpu_us_per_msg"), q("rss_per_conn_kib"), mo["lost"],
+                           q("cpu_us_per_any_msg")))
+        log(json.dumps({"n": n, "ours": ours, "ref": ref}))
+    return rows, ratios
+
+
+def histogram_quantile(buckets, q):
+    """buckets: sorted list of (le, cumulative count); Prometheus-style linear interpolation."""
+    total = buckets[-1][1]
+    if total == 0:
+        return float("nan")
+    rank = q * total
+    prev_le, prev_c = 0.0, 0
+    for le, c in buckets:
+        if c >= rank:
+            if le == float("inf"):
+                return prev_le
+            return prev_le + (le - prev_le) * ((rank - prev_c) / max(c - prev_c, 1))
+        prev_le, prev_c = le, c
+    return prev_le
+
+
+def lateness(port):
+    text = api(port, "GET", "/metrics")
+    b = []
+    for m in re.finditer(r'^livedraw_round_lateness_seconds_bucket\{[^}]*le="([^"]+)"[^}]*\}\s+(\S+)', text, re.M):
+        b.append((float("inf") if m.group(1) == "+Inf" else float(m.group(1)), float(m.group(2))))
+    b.sort()
+    cnt = b[-1][1] if b else 0
+    return cnt, histogram_quantile(b, .5) * 1e3 if b else float("nan"), \
+        histogram_quantile(b, .99) * 1e3 if b else float("nan"), b
+
+
+def scenario_b(rooms, per_room, interval=400):
+    p, port = start_ours(interval)
+    try:
+        keys = []
+        for i in range(rooms):
+            keys.append(json.loads(api(port, "POST", "/api/rooms", {"name": f"r{i}"}))["hostKey"])
+        trig_file = os.path.join(BUILD, "b-trigger.sh")
+        with open(trig_file, "w") as f:
+            f.write("#!/bin/bash\n")
+            for i, k in enumerate(keys):
+                f.write(f"curl -s -o /dev/null -X POST -H 'Authorization: Bearer {k}' "
+                        f"http://127.0.0.1:{port}/api/rooms/r{i}/draws &\n")
+                if i % 50 == 49:
+                    f.write("wait\n")
+            f.write("wait\n")
+        r = derive(ldgen(port, p.pid, rooms * per_room, "/ws/r%d", 10, f"bash {trig_file}", rooms=rooms,
+                         extra=["--subprotocol", "live-draw.v1"], timeout=90))
+        cnt, p50, p99, buckets = lateness(port)
+        log("[b] lateness buckets (le seconds, cumulative):", buckets)
+        r.update(lateness_n=cnt, lateness_p50_ms=p50, lateness_p99_ms=p99)
+        return r
+    finally:
+        kill(p)
+
+
+def scenario_c(n, interval=1000):
+    p, port = start_ours(interval)
+    try:
+        key = json.loads(api(port, "POST", "/api/rooms", {"name": "r1"}))["hostKey"]
+        api(port, "POST", "/api/rooms/r1/draws", key=key)
+        time.sleep(0.5)  # loading -> started
+        # --expect 1: each client's first message (the snapshot) is checked; rounds come too.
+        r = ldgen(port, p.pid, n, "/ws/r1", 1, None,
+                  extra=["--subprotocol", "live-draw.v1", "--match", '"type":"snapshot"',
+                         "--first-type", "snapshot", "--inflight", str(n)], timeout=60)
+        snap = json.loads(api(port, "GET", "/api/rooms/r1"))
+        r["draw_live_after"] = (snap.get("draw") or {}).get("phase")
+        return derive(r)
+    finally:
+        kill(p)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--scenarios", default="abc")
+    ap.add_argument("--n", default="1000,5000,10000", help="scenario a viewer counts")
+    ap.add_argument("--repeats", type=int, default=3, help="scenario a repeats (median reported)")
+    ap.add_argument("--rooms", type=int, default=1000)
+    ap.add_argument("--per-room", type=int, default=10)
+    ap.add_argument("--storm", type=int, default=10000)
+    ap.add_argument("--no-ref", action="store_true")
+    ap.add_argument("--spin-us", type=float, default=2000,
+                    help="ldgen busy-poll window after each event (0: always sleep in epoll_wait; the "
+                         "server then pays the generator's wake-ups, about +30%% CPU per message)")
+    ap.add_argument("--skip-swift-build", action="store_true")
+    a = ap.parse_args()
+    global SPIN_US
+    SPIN_US = a.spin_us
+    raise_nofile()
+    build(a.skip_swift_build)
+    with_ref = not a.no_ref and os.path.exists(REF)
+    out = []
+    try:
+        if "a" in a.scenarios:
+            rows, ratios = scenario_a([int(x) for x in a.n.split(",")], a.repeats, with_ref)
+            out.append(f"Scenario a: one room, 10 rounds 100 ms apart, server on CPU {SRV_CPU}, "
+                       f"ldgen on CPU {GEN_CPU} (spin {SPIN_US:g} us); median of {a.repeats}")
+            out.append(table(rows))
+            if ratios:
+                out.append("\nours/reference   (targets at 10k: p99 <= 1.25, CPU/msg <= 1.25, RSS/conn <= 1.0, loss 0)")
+                out.append("     N   p99  CPU/round msg  RSS/conn  lost  (CPU/any msg)")
+                for n, a1, a2, a3, lost, a4 in ratios:
+                    out.append(f"{n:6d}  {a1:5.2f}  {a2:13.2f}  {a3:8.2f}  {lost:4.0f}  ({a4:.2f})")
+        if "b" in a.scenarios:
+            log(f"[b] {a.rooms} rooms x {a.per_room} viewers")
+            r = scenario_b(a.rooms, a.per_room)
+            out.append(f"\nScenario b: {a.rooms} rooms x {a.per_room} viewers, all drawing at once, 400 ms rounds")
+            out.append(table([("b", "live-draw", a.rooms * a.per_room, r)]))
+            out.append(f"round lateness vs plan (livedraw_round_lateness_seconds, {r['lateness_n']:.0f} rounds): "
+                       f"p50 {r['lateness_p50_ms']:.2f} ms  p99 {r['lateness_p99_ms']:.2f} ms  (target p99 <= 10 ms)")
+        if "c" in a.scenarios:
+            log(f"[c] join storm of {a.storm}")
+            r = scenario_c(a.storm)
+            out.append(f"\nScenario c: join storm, {a.storm} clients connect at once while a draw is live")
+            out.append(f"connected {r['connected']}  failed connects {r['failed_connects']}  "
+                       f"closed early {r['closed_early']}  connect {r['connect_ms']:.0f} ms  "
+                       f"first message snapshot of r1: {r['first_ok']} ok / {r['first_bad']} bad  "
+                       f"draw phase after: {r['draw_live_after']}  RSS/conn {r['rss_per_conn_kib']:.2f} KiB  "
+                       f"(target: 0 failed)")
+    finally:
+        for p in list(procs):
+            kill(p)
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()

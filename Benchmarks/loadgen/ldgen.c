@@ -1,0 +1,399 @@
+/* ldgen: live-draw's own WebSocket fan-out load generator (libc only, one epoll thread).
+ *
+ * Opens N client connections to ws://HOST:PORT/PATH (room i % K when --path has a %d), runs a
+ * trigger command once all handshakes are done (or first, with --trigger-first), then measures every
+ * message that contains --match: delivery latency = receipt wall clock - the JSON number --ts-field
+ * (epoch ms), the spread of receipt times across clients per (room, round), and loss against
+ * --expect. With --server-pid it also samples the server's RSS and CPU. Prints one JSON object.
+ *
+ * Deliberately small: RFC 6455 client handshake (status 101 checked), unmasked server frames with
+ * 7/16/64-bit lengths, fragmentation, ping -> masked pong, close. No TLS, no extensions.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { ST_CONNECTING, ST_HANDSHAKE, ST_OPEN, ST_DONE, ST_FAILED };
+#define MAX_ROUNDS 64
+
+typedef struct {
+    int fd, state, room, got, first_checked;
+    char *buf; size_t len, cap;      /* unparsed bytes (handshake or frames) */
+    char *msg; size_t mlen, mcap;    /* fragmented message being assembled */
+} client_t;
+
+static const char *host = "127.0.0.1", *path = "/ws/r", *match = "\"type\":\"round\"";
+static const char *ts_field = "sentAt", *round_field = "round", *trigger = NULL, *first_type = NULL;
+static const char *subprotocol = NULL;
+static int port = 0, nclients = 1000, expect = 10, rooms = 1, inflight = 1000, timeout_s = 60;
+static int trigger_first = 0, trigger_delay_ms = 0;
+static double spin_us = 0;   /* keep polling without sleeping this long after the last event */
+static long server_pid = 0;
+
+static client_t *cl;
+static int epfd, nopen, nfailed, ndone_expect, nfirst_ok, nfirst_bad, nclosed_early;
+static long long nmatched, nother, nother_window;
+static int in_window;   /* set once all clients are connected (the server-CPU window) */
+static float *lat; static size_t nlat, latcap;
+static double *rmin, *rmax;      /* per (room, round) receipt extremes */
+static double rsum[MAX_ROUNDS], rlmax[MAX_ROUNDS]; static long rcnt[MAX_ROUNDS]; /* per-round latency */
+
+static double now_ms(void) {
+    struct timespec ts; clock_gettime(CLOCK_REALTIME, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+static double mono_ms(void) {
+    struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+static void append(char **b, size_t *len, size_t *cap, const char *src, size_t n) {
+    if (*len + n > *cap) {
+        size_t c = *cap ? *cap : 512;
+        while (c < *len + n) c *= 2;
+        char *p = realloc(*b, c);
+        if (!p) { perror("realloc"); exit(2); }
+        *b = p; *cap = c;
+    }
+    memcpy(*b + *len, src, n); *len += n;
+}
+
+static void room_name(int room, char *out, size_t n) { snprintf(out, n, path, room); }
+
+static void fail(client_t *c) {
+    if (c->state == ST_FAILED || c->state == ST_DONE) return;
+    if (c->state == ST_OPEN) nclosed_early++; else nfailed++;
+    c->state = ST_FAILED;
+    epoll_ctl(epfd, EPOLL_CTL_DEL, c->fd, NULL);
+    close(c->fd);
+}
+
+/* Find "field": and parse the number after it; NAN-free: returns 0 on success. */
+static int json_num(const char *m, size_t n, const char *field, double *out) {
+    char key[96]; int kl = snprintf(key, sizeof key, "\"%s\":", field);
+    const char *p = memmem(m, n, key, kl);
+    if (!p) return -1;
+    p += kl;
+    while (p < m + n && *p == ' ') p++;
+    char tmp[48]; size_t i = 0;
+    while (p + i < m + n && i < sizeof tmp - 1 && strchr("0123456789.-+eE", p[i])) { tmp[i] = p[i]; i++; }
+    if (!i) return -1;
+    tmp[i] = 0; *out = strtod(tmp, NULL);
+    return 0;
+}
+
+static void on_message(client_t *c, const char *m, size_t n, double t) {
+    if (!c->first_checked) {
+        c->first_checked = 1;
+        if (first_type) {
+            char want[160], rn[160], pth[128];
+            snprintf(want, sizeof want, "\"type\":\"%s\"", first_type);
+            room_name(c->room, pth, sizeof pth);
+            const char *slash = strrchr(pth, '/');
+            snprintf(rn, sizeof rn, "\"room\":\"%s\"", slash ? slash + 1 : pth);
+            if (memmem(m, n, want, strlen(want)) && memmem(m, n, rn, strlen(rn))) nfirst_ok++; else nfirst_bad++;
+        }
+    }
+    if (!memmem(m, n, match, strlen(match))) { nother++; if (in_window) nother_window++; return; }
+    nmatched++;
+    double ts, rnd;
+    int have_ts = json_num(m, n, ts_field, &ts) == 0;
+    if (have_ts) {
+        if (nlat == latcap) { latcap = latcap ? latcap * 2 : 65536; lat = realloc(lat, latcap * sizeof *lat); }
+        lat[nlat++] = (float)(t - ts);
+    }
+    if (json_num(m, n, round_field, &rnd) == 0 && rnd >= 1 && rnd <= MAX_ROUNDS) {
+        int ri = (int)rnd - 1;
+        if (have_ts) { rsum[ri] += t - ts; rcnt[ri]++; if (t - ts > rlmax[ri]) rlmax[ri] = t - ts; }
+        size_t k = (size_t)c->room * MAX_ROUNDS + (size_t)rnd - 1;
+        if (rmin[k] == 0 || t < rmin[k]) rmin[k] = t;
+        if (t > rmax[k]) rmax[k] = t;
+    }
+    if (++c->got == expect) {
+        ndone_expect++;
+        c->state = ST_DONE;               /* keep the socket open: closing would disturb the others */
+    }
+}
+
+static void send_pong(client_t *c, const unsigned char *pl, size_t n) {
+    unsigned char f[2 + 4 + 125]; if (n > 125) n = 125;
+    f[0] = 0x8A; f[1] = 0x80 | (unsigned char)n; memset(f + 2, 0, 4); /* zero mask key */
+    memcpy(f + 6, pl, n);
+    ssize_t w = write(c->fd, f, 6 + n); (void)w;
+}
+
+static void parse_frames(client_t *c, double t) {
+    size_t off = 0;
+    while (c->len - off >= 2) {
+        unsigned char *p = (unsigned char *)c->buf + off;
+        int fin = p[0] & 0x80, op = p[0] & 0x0f, masked = p[1] & 0x80;
+        uint64_t pl = p[1] & 0x7f; size_t hl = 2;
+        if (pl == 126) { if (c->len - off < 4) break; pl = (p[2] << 8) | p[3]; hl = 4; }
+        else if (pl == 127) {
+            if (c->len - off < 10) break;
+            pl = 0; for (int i = 0; i < 8; i++) pl = (pl << 8) | p[2 + i];
+            hl = 10;
+        }
+        if (masked) hl += 4;
+        if (c->len - off < hl + pl) break;
+        unsigned char *d = p + hl;
+        if (op == 0x8) { fail(c); return; }
+        else if (op == 0x9) send_pong(c, d, pl);
+        else if (op == 0x1 || op == 0x2 || op == 0x0) {
+            if (fin && op != 0 && c->mlen == 0) on_message(c, (char *)d, pl, t);
+            else {
+                append(&c->msg, &c->mlen, &c->mcap, (char *)d, pl);
+                if (fin) { on_message(c, c->msg, c->mlen, t); c->mlen = 0; }
+            }
+        }
+        off += hl + pl;
+        if (c->state == ST_FAILED) return;
+    }
+    if (off) { memmove(c->buf, c->buf + off, c->len - off); c->len -= off; }
+}
+
+static void start_connect(int i) {
+    client_t *c = &cl[i];
+    c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (c->fd < 0) { perror("socket"); c->state = ST_FAILED; nfailed++; return; }
+    int one = 1; setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+    inet_pton(AF_INET, host, &a.sin_addr);
+    c->state = ST_CONNECTING;
+    if (connect(c->fd, (struct sockaddr *)&a, sizeof a) < 0 && errno != EINPROGRESS) {
+        close(c->fd); c->state = ST_FAILED; nfailed++; return;
+    }
+    struct epoll_event ev = { .events = EPOLLOUT | EPOLLIN, .data.u32 = (uint32_t)i };
+    epoll_ctl(epfd, EPOLL_CTL_ADD, c->fd, &ev);
+}
+
+static void send_handshake(int i) {
+    client_t *c = &cl[i];
+    int err = 0; socklen_t el = sizeof err;
+    getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &el);
+    if (err) { fail(c); return; }
+    char rp[128], req[512];
+    room_name(c->room, rp, sizeof rp);
+    int n = snprintf(req, sizeof req,
+        "GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: bGl2ZS1kcmF3LWJlbmNoIQ==\r\nSec-WebSocket-Version: 13\r\n%s%s%s\r\n",
+        rp, host, port, subprotocol ? "Sec-WebSocket-Protocol: " : "", subprotocol ? subprotocol : "",
+        subprotocol ? "\r\n" : "");
+    if (write(c->fd, req, n) != n) { fail(c); return; }
+    c->state = ST_HANDSHAKE;
+    struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)i };
+    epoll_ctl(epfd, EPOLL_CTL_MOD, c->fd, &ev);
+}
+
+static void on_readable(int i) {
+    client_t *c = &cl[i];
+    static char rb[1 << 16];
+    for (int loops = 0; loops < 64; loops++) {
+        ssize_t r = read(c->fd, rb, sizeof rb);
+        if (r < 0) { if (errno == EAGAIN || errno == EINTR) return; fail(c); return; }
+        if (r == 0) { fail(c); return; }
+        double t = now_ms();
+        append(&c->buf, &c->len, &c->cap, rb, (size_t)r);
+        if (c->state == ST_HANDSHAKE) {
+            char *e = memmem(c->buf, c->len, "\r\n\r\n", 4);
+            if (!e) continue;
+            if (c->len < 12 || memcmp(c->buf, "HTTP/1.1 101", 12)) { fail(c); return; }
+            size_t hl = (size_t)(e + 4 - c->buf);
+            memmove(c->buf, c->buf + hl, c->len - hl); c->len -= hl;
+            c->state = ST_OPEN; nopen++;
+        }
+        parse_frames(c, t);
+        if (c->state == ST_FAILED) return;
+        if ((size_t)r < sizeof rb) return;
+    }
+}
+
+static long proc_rss_kib(long pid) {
+    char p[64], line[256]; long v = -1;
+    snprintf(p, sizeof p, "/proc/%ld/status", pid);
+    FILE *f = fopen(p, "r"); if (!f) return -1;
+    while (fgets(line, sizeof line, f)) if (!strncmp(line, "VmRSS:", 6)) v = atol(line + 6);
+    fclose(f); return v;
+}
+/* Server CPU seconds: the sum of every thread's on-CPU time from /proc/PID/task/TID/schedstat
+ * (nanoseconds), finer than the 10 ms ticks of /proc/PID/stat; falls back to stat if unreadable. */
+static double proc_cpu_s(long pid) {
+    char p[320], b[2048];
+    snprintf(p, sizeof p, "/proc/%ld/task", pid);
+    DIR *d = opendir(p);
+    if (d) {
+        struct dirent *e; double ns = 0; int ok = 0;
+        while ((e = readdir(d))) {
+            if (e->d_name[0] == '.') continue;
+            snprintf(p, sizeof p, "/proc/%ld/task/%s/schedstat", pid, e->d_name);
+            FILE *f = fopen(p, "r"); if (!f) continue;
+            unsigned long long run = 0;
+            if (fscanf(f, "%llu", &run) == 1) { ns += (double)run; ok = 1; }
+            fclose(f);
+        }
+        closedir(d);
+        if (ok) return ns / 1e9;
+    }
+    snprintf(p, sizeof p, "/proc/%ld/stat", pid);
+    FILE *f = fopen(p, "r"); if (!f) return -1;
+    size_t n = fread(b, 1, sizeof b - 1, f); fclose(f); b[n] = 0;
+    char *s = strrchr(b, ')'); if (!s) return -1;
+    unsigned long ut = 0, st = 0;
+    sscanf(s + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st);
+    return (double)(ut + st) / sysconf(_SC_CLK_TCK);
+}
+static double self_cpu_s(void) {
+    struct rusage ru; getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+static pid_t run_trigger(void) {
+    if (!trigger) return 0;
+    pid_t p = fork();
+    if (p == 0) {
+        int dn = open("/dev/null", O_WRONLY); if (dn >= 0) dup2(dn, 1);
+        execl("/bin/sh", "sh", "-c", trigger, (char *)NULL); _exit(127);
+    }
+    return p;
+}
+
+static int cmpf(const void *a, const void *b) { float x = *(const float *)a, y = *(const float *)b; return (x > y) - (x < y); }
+static int cmpd(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
+static double pct_f(float *v, size_t n, double q) { if (!n) return -1; size_t k = (size_t)(q * (n - 1) + 0.5); return v[k]; }
+static double pct_d(double *v, size_t n, double q) { if (!n) return -1; size_t k = (size_t)(q * (n - 1) + 0.5); return v[k]; }
+
+static void usage(void) {
+    fprintf(stderr,
+      "usage: ldgen --port P [--host 127.0.0.1] [--path /ws/r%%d --rooms K] [--clients N]\n"
+      "  [--expect M] [--match STR] [--ts-field sentAt] [--round-field round] [--inflight 1000]\n"
+      "  [--trigger-cmd CMD] [--trigger-first] [--trigger-delay-ms MS] [--first-type snapshot]\n"
+      "  [--subprotocol NAME] [--server-pid PID] [--timeout S] [--spin-us US]\n"
+      "Latency = receipt wall clock - JSON --ts-field (epoch ms). Output: one JSON object on stdout.\n");
+    exit(2);
+}
+
+int main(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i]; const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define OPT(name) (!strcmp(a, name) && v && ++i)
+        if (OPT("--host")) host = v;
+        else if (OPT("--port")) port = atoi(v);
+        else if (OPT("--path")) path = v;
+        else if (OPT("--rooms")) rooms = atoi(v);
+        else if (OPT("--clients")) nclients = atoi(v);
+        else if (OPT("--expect")) expect = atoi(v);
+        else if (OPT("--match")) match = v;
+        else if (OPT("--ts-field")) ts_field = v;
+        else if (OPT("--round-field")) round_field = v;
+        else if (OPT("--inflight")) inflight = atoi(v);
+        else if (OPT("--trigger-cmd")) trigger = v;
+        else if (!strcmp(a, "--trigger-first")) trigger_first = 1;
+        else if (OPT("--trigger-delay-ms")) trigger_delay_ms = atoi(v);
+        else if (OPT("--first-type")) first_type = v;
+        else if (OPT("--subprotocol")) subprotocol = v;
+        else if (OPT("--server-pid")) server_pid = atol(v);
+        else if (OPT("--timeout")) timeout_s = atoi(v);
+        else if (OPT("--spin-us")) spin_us = atof(v);
+        else usage();
+    }
+    if (!port || nclients < 1 || rooms < 1) usage();
+    signal(SIGPIPE, SIG_IGN);
+    struct rlimit rl; getrlimit(RLIMIT_NOFILE, &rl);
+    rl.rlim_cur = rl.rlim_max; setrlimit(RLIMIT_NOFILE, &rl);
+    if ((rlim_t)nclients + 64 > rl.rlim_cur) {
+        fprintf(stderr, "ldgen: RLIMIT_NOFILE %lu too low for %d clients\n", (unsigned long)rl.rlim_cur, nclients);
+        return 2;
+    }
+    cl = calloc(nclients, sizeof *cl);
+    rmin = calloc((size_t)rooms * MAX_ROUNDS, sizeof *rmin);
+    rmax = calloc((size_t)rooms * MAX_ROUNDS, sizeof *rmax);
+    for (int i = 0; i < nclients; i++) cl[i].room = i % rooms, cl[i].fd = -1;
+    epfd = epoll_create1(EPOLL_CLOEXEC);
+
+    long rss0 = server_pid ? proc_rss_kib(server_pid) : -1;
+    double cpu_self0 = self_cpu_s(), cpu_self_win0 = 0;
+    pid_t trig = 0; double trig_at = 0;
+    if (trigger_first) {
+        trig = run_trigger(); int st; waitpid(trig, &st, 0); trig = 0;
+        if (trigger_delay_ms) usleep(trigger_delay_ms * 1000);
+    }
+    double t0 = mono_ms(), connected_at = 0, deadline = t0 + timeout_s * 1e3;
+    int next = 0, triggered = trigger_first;
+    long rss1 = -1; double scpu0 = 0, scpu1 = 0, tdone = 0;
+    struct epoll_event evs[1024];
+    double last_event = 0;
+    for (;;) {
+        int pending = next - nopen - nfailed - nclosed_early - 0;
+        while (next < nclients && pending < inflight) { start_connect(next++); pending++; }
+        if (!connected_at && next == nclients && nopen + nfailed + 0 >= nclients - 0 &&
+            nopen + nfailed == nclients) {
+            connected_at = mono_ms(); in_window = 1; cpu_self_win0 = self_cpu_s();
+            if (server_pid) { usleep(200000); rss1 = proc_rss_kib(server_pid); scpu0 = proc_cpu_s(server_pid); }
+            if (!triggered) { trig = run_trigger(); trig_at = mono_ms(); triggered = 1; }
+            deadline = mono_ms() + timeout_s * 1e3;
+        }
+        if (connected_at && ndone_expect >= nopen - nclosed_early) { tdone = mono_ms(); break; }
+        if (connected_at && ndone_expect + nclosed_early >= nopen) { tdone = mono_ms(); break; }
+        if (mono_ms() > deadline) { tdone = mono_ms(); break; }
+        /* Sleeping in epoll_wait makes every loopback send wake us up, and that wake-up is charged
+         * to the sending server. With --spin-us we poll (timeout 0) for a while after each event,
+         * as a client machine with its own cores would be awake anyway. */
+        double tnow = mono_ms();
+        int n = epoll_wait(epfd, evs, 1024, (spin_us > 0 && tnow - last_event < spin_us / 1e3) ? 0 : 20);
+        if (n > 0) last_event = mono_ms();
+        for (int k = 0; k < n; k++) {
+            int i = (int)evs[k].data.u32; client_t *c = &cl[i];
+            if (c->state == ST_FAILED) continue;
+            if (c->state == ST_CONNECTING) {
+                if (evs[k].events & (EPOLLERR | EPOLLHUP)) { fail(c); continue; }
+                send_handshake(i); continue;
+            }
+            if (evs[k].events & (EPOLLIN | EPOLLERR | EPOLLHUP)) on_readable(i);
+        }
+    }
+    if (server_pid) scpu1 = proc_cpu_s(server_pid);
+    double cpu_self = self_cpu_s() - cpu_self0, cpu_self_win = connected_at ? self_cpu_s() - cpu_self_win0 : -1;
+    double win_ms = connected_at ? tdone - connected_at : -1;
+    if (trig) { int st; waitpid(trig, &st, 0); }
+
+    qsort(lat, nlat, sizeof *lat, cmpf);
+    size_t nsp = 0; double *sp = malloc(sizeof(double) * (size_t)rooms * MAX_ROUNDS + 1);
+    for (size_t k = 0; k < (size_t)rooms * MAX_ROUNDS; k++) if (rmax[k] > 0) sp[nsp++] = rmax[k] - rmin[k];
+    qsort(sp, nsp, sizeof *sp, cmpd);
+    long long want = (long long)nopen * expect;
+    long long delivered = nmatched;
+    printf("{\"clients\":%d,\"rooms\":%d,\"connected\":%d,\"failed_connects\":%d,\"closed_early\":%d,"
+           "\"connect_ms\":%.1f,\"expected\":%lld,\"delivered\":%lld,\"lost\":%lld,\"other_msgs\":%lld,\"other_msgs_window\":%lld,"
+           "\"lat_p50_ms\":%.2f,\"lat_p99_ms\":%.2f,\"lat_max_ms\":%.2f,"
+           "\"spread_p50_ms\":%.2f,\"spread_max_ms\":%.2f,\"first_ok\":%d,\"first_bad\":%d,"
+           "\"server_rss0_kib\":%ld,\"server_rss1_kib\":%ld,\"server_cpu_s\":%.3f,"
+           "\"gen_cpu_s\":%.3f,\"gen_cpu_window_s\":%.3f,\"window_ms\":%.1f,\"run_ms\":%.1f,\"timed_out\":%s}\n",
+           nclients, rooms, nopen, nfailed, nclosed_early,
+           connected_at ? connected_at - t0 : -1.0, want, delivered, want > delivered ? want - delivered : 0, nother, nother_window,
+           pct_f(lat, nlat, .5), pct_f(lat, nlat, .99), nlat ? lat[nlat - 1] : -1.0,
+           pct_d(sp, nsp, .5), nsp ? sp[nsp - 1] : -1.0, nfirst_ok, nfirst_bad,
+           rss0, rss1, server_pid ? scpu1 - scpu0 : -1.0,
+           cpu_self, cpu_self_win, win_ms, tdone - t0, (ndone_expect + nclosed_early >= nopen && connected_at) ? "false" : "true");
+    (void)trig_at;
+    /* Per-round latency (mean/max over all clients), appended as a second JSON line. */
+    printf("{\"round_lat_mean_ms\":[");
+    for (int r = 0, first = 1; r < MAX_ROUNDS; r++) if (rcnt[r]) { printf("%s%.1f", first ? "" : ",", rsum[r] / rcnt[r]); first = 0; }
+    printf("],\"round_lat_max_ms\":[");
+    for (int r = 0, first = 1; r < MAX_ROUNDS; r++) if (rcnt[r]) { printf("%s%.1f", first ? "" : ",", rlmax[r]); first = 0; }
+    printf("]}\n");
+    return 0;
+}
