@@ -67,11 +67,11 @@ extension WireMessages {
     static func writeOutcome(_ outcome: DrawOutcome?, into w: inout JSONWriter) {
         switch outcome {
         case .winner(let p)?:
-            w.field("outcome", "winner")
+            w.field("outcome", DrawOutcome.winner(p).wireName)
             w.key("drawn"); writePlayer(p, into: &w)
             w.key("winner"); writePlayer(p, into: &w)
         case .noWinner(let p)?:
-            w.field("outcome", "void")
+            w.field("outcome", DrawOutcome.noWinner(drawn: p).wireName)
             w.key("drawn"); writePlayer(p, into: &w)
             w.key("winner"); w.null()
         case nil:

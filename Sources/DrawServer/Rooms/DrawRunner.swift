@@ -1,4 +1,5 @@
 import DrawCore
+import DrawPresentation
 import Logging
 
 /// Runs one room's draws — the publisher side of the room event bus.
@@ -228,15 +229,5 @@ final class DrawRunner {
         let due = r.startMono &+ UInt64(offsetMs) * 1_000_000
         let now = deps.clock.monotonicNanos()
         timer?.schedule(afterNanos: due > now ? due - now : 0)
-    }
-}
-
-extension DrawOutcome {
-    /// The `outcome` value of the `finished` message, also the metrics label.
-    var wireName: String {
-        switch self {
-        case .winner: return "winner"
-        case .noWinner: return "void"
-        }
     }
 }
