@@ -54,12 +54,39 @@ extension LiveDrawServer {
         room.presenceTimer = LwsTimer(server: server, gate: timerGate) { [unowned self, unowned room] in
             self.sendPresence(room)
         }
+        room.loadingTimer = LwsTimer(server: server, gate: timerGate) { [unowned self, unowned room] in
+            self.releaseLoading(room)
+        }
         bus.subscribe(room: name) { [unowned self, unowned room] event in
-            self.broadcast(room.apply(event), in: room)
+            self.deliver(event, to: room)
         }
         rooms[name] = room
         metrics.rooms.record(rooms.count)
         return room
+    }
+
+    /// The bus subscriber: apply the event to the room's state, then fan it out — except a
+    /// `loading`, which waits `loadingNoticeMs` and is dropped if the next event comes first.
+    /// This is this node's presentation choice, so a networked bus changes nothing here.
+    func deliver(_ event: DrawEvent, to room: Room) {
+        let bytes = room.apply(event)
+        if case .loading = event, config.loadingNoticeMs > 0 {
+            room.heldLoading = bytes
+            room.loadingTimer?.schedule(afterNanos: UInt64(config.loadingNoticeMs) * 1_000_000)
+            return
+        }
+        if room.heldLoading != nil {
+            room.heldLoading = nil
+            room.loadingTimer?.cancel()
+        }
+        broadcast(bytes, in: room)
+    }
+
+    /// The loading notice timer fired: the players are still loading, so say so.
+    func releaseLoading(_ room: Room) {
+        guard let bytes = room.heldLoading else { return }
+        room.heldLoading = nil
+        broadcast(bytes, in: room)
     }
 
     /// Starts a draw after checking the host key in constant time. `nil` means accepted.

@@ -13,6 +13,10 @@ public struct ServerConfig: Sendable {
     public var schedule: RoundSchedule = .original
     /// Largest inbound WebSocket message; larger ones close the connection with 1009.
     public var maxMessageBytes: Int = 4096
+    /// Receive buffer per WebSocket connection, the biggest part of a viewer's memory (lws'
+    /// default is 4096). Viewers send only small messages (`ping`, `start`); a bigger one, up
+    /// to `maxMessageBytes`, still arrives, in pieces that the server puts back together.
+    public var receiveBufferBytes: Int = 128
     /// Largest HTTP request body accepted by the API (413 beyond).
     public var maxBodyBytes: Int = 16 * 1024
     /// Messages that may wait for one client; past this it is closed as too slow (4408).
@@ -32,6 +36,11 @@ public struct ServerConfig: Sendable {
     /// Seconds of silence before the server pings a WebSocket, and before it gives up on it.
     public var idlePingSeconds: Int = 30
     public var idleTimeoutSeconds: Int = 60
+    /// How long a room holds its `loading` message back. When `started` (or `failed`) follows
+    /// within this time, viewers never get `loading`: a quick load does not flash a loading
+    /// state, and with a crowd watching, `started` is not queued behind a `loading` fan-out.
+    /// Joiners' snapshots and `GET /api/rooms/ROOM` say `loading` from the start. 0 sends it at once.
+    public var loadingNoticeMs: Int = 250
     /// Minimum gap between two `presence` messages in one room.
     public var presenceIntervalMs: Int = 250
     /// Most rooms that may exist at once (creating more is refused).

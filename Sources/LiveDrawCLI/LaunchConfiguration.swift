@@ -31,6 +31,7 @@ public struct LaunchConfiguration: Sendable {
         public static let maxMessageBytes = 128...(1 << 20)
         public static let outboundQueue = 1...100_000
         public static let maxConnections = 1...1_000_000
+        public static let loadingNoticeMs = 0...60_000
     }
 
     /// Validates `options`, resolving relative paths and the default lists with `paths`.
@@ -40,6 +41,7 @@ public struct LaunchConfiguration: Sendable {
         server.port = try Self.check(o.port, in: Limits.port, "port")
         server.publicDir = try Self.publicDir(o.publicDir, paths: paths)
         server.schedule = try Self.schedule(o)
+        server.loadingNoticeMs = try Self.check(o.loadingNoticeMs, in: Limits.loadingNoticeMs, "loading-notice-ms")
         server.maxMessageBytes = try Self.check(o.maxMessageBytes, in: Limits.maxMessageBytes, "max-message-bytes")
         server.outboundQueueLimit = try Self.check(o.outboundQueue, in: Limits.outboundQueue, "outbound-queue")
         server.maxConnections = try Self.check(o.maxConnections, in: Limits.maxConnections, "max-connections")

@@ -55,6 +55,9 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Slow the flipping down: the gaps grow linearly from --round-interval-ms to this many milliseconds. (env: LIVE_DRAW_DECELERATE_TO_MS)")
     public var decelerateToMs: Int?
 
+    @Option(help: "Hold a draw's 'loading' message back this long; viewers skip it when the players load sooner. 0 sends it at once. (env: LIVE_DRAW_LOADING_NOTICE_MS)")
+    public var loadingNoticeMs: Int = LaunchOptions.server.loadingNoticeMs
+
     @Option(help: "Connect timeout for fetching a player list, in milliseconds. (env: LIVE_DRAW_FETCH_CONNECT_TIMEOUT_MS)")
     public var fetchConnectTimeoutMs: Int = milliseconds(LaunchOptions.fetch.connectTimeout)
 
@@ -99,7 +102,7 @@ public struct LaunchOptions: ParsableCommand {
     /// without an environment variable fails the build's tests.
     public static let environmentBackedOptions = [
         "host", "port", "public-dir", "users-url", "lottery-url",
-        "round-interval-ms", "rounds", "decelerate-to-ms",
+        "round-interval-ms", "rounds", "decelerate-to-ms", "loading-notice-ms",
         "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes",
         "max-message-bytes", "outbound-queue", "max-connections", "allowed-origins",
         "tls-cert", "tls-key", "data-dir", "log-level",

@@ -47,14 +47,14 @@ struct RecordMessagesTests {
         #expect(m["verified"] as? Bool == true)
         #expect(m["createdAt"] as? Double == 900.5)
         #expect((m["sources"] as? [String: Any])?["usersUrl"] as? String == Self.sources.usersURL)
-        #expect((m["schedule"] as? [String: Any])?["finishOffsetMs"] as? Int == 4000)
+        #expect((m["schedule"] as? [String: Any])?["finishOffsetMs"] as? Int == 4400)
         #expect((m["warnings"] as? [[String: Any]])?.first?["code"] as? String == "unknown_user")
         let first = try #require((m["rounds"] as? [[String: Any]])?.first)
         // The same round fields as the `round` message, plus its planned offset.
         #expect(Set(first.keys) == ["round", "of", "index", "userId", "name", "username", "sentAt", "offsetMs"])
         #expect(first["index"] as? Int == 3)
         #expect(first["of"] as? Int == 10)
-        #expect(first["sentAt"] as? Double == 1000.25)
+        #expect(first["sentAt"] as? Double == 1400.25) // startedAt 1000 + round 1 at one interval
     }
 
     @Test func anInterruptedRecordRevealsTheSeedAndMarksTheRoundsNeverShown() throws {

@@ -5,8 +5,8 @@ import Testing
 
 struct WireMessagesTests {
     @Test func roundMessageIsExactlyTheDocumentedBytes() {
-        let bytes = WireMessages.round(Fixtures.plan, index: 0, sentAt: 1732262400001.2)
-        #expect(Fixtures.text(bytes) == #"{"type":"round","drawId":"00112233445566778899aabbccddeeff","round":1,"of":10,"index":3,"userId":182,"name":"Mohsen","username":"AghaMohsen","sentAt":1732262400001.200}"#)
+        let bytes = WireMessages.round(Fixtures.plan, index: 0, sentAt: 1732262400401.2)
+        #expect(Fixtures.text(bytes) == #"{"type":"round","drawId":"00112233445566778899aabbccddeeff","round":1,"of":10,"index":3,"userId":182,"name":"Mohsen","username":"AghaMohsen","sentAt":1732262400401.200}"#)
     }
 
     @Test func startedCarriesThePublicPlanButNotTheSeed() throws {
@@ -17,8 +17,8 @@ struct WireMessagesTests {
         #expect(m["entrantsHash"] as? String == "f150c8a68934acd5919016c321349010d893a4069c790a19faf8ff4548e506b2")
         #expect((m["entrants"] as? [[String: Any]])?.map { $0["void"] as? Bool } == [false, false, false, true])
         let schedule = try #require(m["schedule"] as? [String: Any])
-        #expect(schedule["offsetsMs"] as? [Int] == [0, 400, 800, 1200, 1600, 2000, 2400, 2800, 3200, 3600])
-        #expect(schedule["finishOffsetMs"] as? Int == 4000)
+        #expect(schedule["offsetsMs"] as? [Int] == [400, 800, 1200, 1600, 2000, 2400, 2800, 3200, 3600, 4000])
+        #expect(schedule["finishOffsetMs"] as? Int == 4400)
         let warnings = try #require(m["warnings"] as? [[String: Any]])
         #expect(warnings.first?["code"] as? String == "unknown_user")
         #expect(!Fixtures.text(bytes).contains(Fixtures.seed.hex))

@@ -29,6 +29,7 @@ struct LaunchConfigurationTests {
         #expect(c.server.publicDir == tree.root + "/public")
         #expect(c.server.schedule == .original)
         #expect(c.server.maxMessageBytes == 4096)
+        #expect(c.server.loadingNoticeMs == 250)
         #expect(c.server.outboundQueueLimit == 64)
         #expect(c.server.maxConnections == base.maxConnections)
         #expect(c.server.allowedOrigins.isEmpty)
@@ -48,7 +49,7 @@ struct LaunchConfigurationTests {
         let c = try configure([
             "--host", "0.0.0.0", "--port", "0", "--public-dir", "web",
             "--users-url", "https://example.com/u.json", "--lottery-url", "http://example.com/l.json",
-            "--round-interval-ms", "100", "--rounds", "5", "--decelerate-to-ms", "500",
+            "--round-interval-ms", "100", "--rounds", "5", "--decelerate-to-ms", "500", "--loading-notice-ms", "0",
             "--fetch-connect-timeout-ms", "250", "--fetch-timeout-ms", "900", "--fetch-max-bytes", "2048",
             "--max-message-bytes", "512", "--outbound-queue", "8", "--max-connections", "10",
             "--allowed-origins", " https://a.example , http://B.example:8080,,",
@@ -58,6 +59,7 @@ struct LaunchConfigurationTests {
         #expect(c.server.port == 0)
         #expect(c.server.publicDir == tree.root + "/web")
         #expect(c.server.schedule == RoundSchedule(rounds: 5, pace: .decelerating(firstMs: 100, lastMs: 500)))
+        #expect(c.server.loadingNoticeMs == 0)
         #expect(c.usersURL == "https://example.com/u.json")
         #expect(c.lotteryURL == "http://example.com/l.json")
         #expect(c.fetch == CurlHTTPClient.Configuration(connectTimeout: .milliseconds(250), totalTimeout: .milliseconds(900), maxResponseBytes: 2048))
@@ -87,6 +89,7 @@ struct LaunchConfigurationTests {
         (["--fetch-max-bytes", "0"], "--fetch-max-bytes must be between 1 and 268435456, not 0"),
         (["--max-message-bytes", "10"], "--max-message-bytes must be between 128 and 1048576, not 10"),
         (["--outbound-queue", "0"], "--outbound-queue must be between 1 and 100000, not 0"),
+        (["--loading-notice-ms", "60001"], "--loading-notice-ms must be between 0 and 60000, not 60001"),
         (["--max-connections", "0"], "--max-connections must be between 1 and 1000000, not 0"),
     ])
     func outOfRangeNumbersAreRefused(arguments: [String], message: String) throws {

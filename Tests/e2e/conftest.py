@@ -28,6 +28,7 @@ LIVE_DRAW_OPTIONS = {
         "host", "port", "public_dir", "users_url", "lottery_url", "round_interval_ms",
         "fetch_connect_timeout_ms", "fetch_timeout_ms", "fetch_max_bytes", "max_message_bytes",
         "outbound_queue", "max_connections", "allowed_origins", "tls_cert", "tls_key", "log_level",
+        "loading_notice_ms",
     )
 }
 
@@ -71,6 +72,9 @@ class _Launcher:
             "users_url": self.data_source.url(USERS),
             "lottery_url": self.data_source.url(LOTTERY),
             "round_interval_ms": DEFAULT_INTERVAL_MS,
+            # Most tests follow a draw from its `loading`; pass None to get the server's default
+            # (hold `loading` back), as test_sources.py's loading-notice tests do.
+            "loading_notice_ms": 0,
         }
         base.update(opts)
         spec = LaunchSpec(binary=LIVE_DRAW_BIN, options=LIVE_DRAW_OPTIONS,

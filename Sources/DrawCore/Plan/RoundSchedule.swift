@@ -1,8 +1,15 @@
 /// When each round of a draw is shown, as offsets from the draw's start.
 ///
 /// Timing belongs to the plan, not to the server: the server only waits for each offset.
-/// Round 1 shows at offset 0; each later round follows the previous one by that gap's interval;
+/// Every step of a draw is one gap after the step before it: round 1 follows `started` by the
+/// lead (the first gap), each later round follows the previous one by that gap's interval, and
 /// the result follows the last round by one more interval, so the drawn name holds for a beat.
+///
+/// Why a lead, and not round 1 at offset 0: `started` (entrants, commitment) goes to every
+/// viewer first, and with thousands of viewers that fan-out takes tens of milliseconds. A round
+/// due at the same instant would queue behind it and reach the last viewers late; one gap later
+/// it finds the connections idle, like every other round. Viewers also get a beat to see who is
+/// in the draw before the names start flipping.
 public struct RoundSchedule: Sendable, Hashable {
     /// How the gaps between flips evolve.
     public enum Pace: Sendable, Hashable {
@@ -57,11 +64,15 @@ public struct RoundSchedule: Sendable, Hashable {
         }
     }
 
-    /// Offsets of rounds 1...rounds from the start, in milliseconds. The first is always 0.
+    /// The pause between `started` and round 1: the first gap (the fixed interval, or
+    /// `firstMs` when decelerating).
+    public var leadMs: Int { gapMs(after: 1) }
+
+    /// Offsets of rounds 1...rounds from the start, in milliseconds. The first is `leadMs`.
     public var roundOffsetsMs: [Int] {
         var offsets: [Int] = []
         offsets.reserveCapacity(rounds)
-        var t = 0
+        var t = leadMs
         for j in 1...rounds {
             offsets.append(t)
             t += gapMs(after: j)

@@ -18,6 +18,10 @@ final class Room {
     private(set) var lastResult: FinishedDraw?
 
     var presence: PresenceCoalescer
+    /// The `loading` message while the room holds it back (`ServerConfig.loadingNoticeMs`).
+    var heldLoading: [UInt8]?
+    /// Releases `heldLoading`. Set by the server right after init.
+    var loadingTimer: LwsTimer?
     /// Set by the server right after init (the timer needs the room to exist).
     var presenceTimer: LwsTimer?
     /// Set by the server right after init.

@@ -55,6 +55,8 @@ final class RunningServer: @unchecked Sendable {
         config.port = 0
         config.publicDir = publicDir.path
         config.presenceIntervalMs = 50
+        // Most tests follow a draw from its `loading`; LoadingNoticeTests covers holding it back.
+        config.loadingNoticeMs = 0
         config.schedule = RoundSchedule(rounds: 10, pace: .fixed(intervalMs: 20))!
         config.shutdownGraceMs = 500
         configure(&config)

@@ -60,6 +60,9 @@ class LiveDrawServer:
             "--users-url", self.source.users_url,
             "--lottery-url", self.source.lottery_url,
             "--round-interval-ms", str(self.round_interval_ms),
+            # `loading` at once, so the page's loading phase shows on every draw; holding it back
+            # (the default) is covered by the e2e suite and the Swift tests.
+            "--loading-notice-ms", "0",
             "--log-level", "info",
             "--data-dir", str(self.data_dir),
         ]

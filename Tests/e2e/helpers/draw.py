@@ -70,11 +70,12 @@ def assert_seed_matches(seed_hex: str, commitment: str) -> None:
 
 
 def assert_schedule(started: dict, interval_ms: int, rounds: int = 10) -> None:
-    """The plan's schedule is the fixed pace the server was started with."""
+    """The plan's schedule is the fixed pace the server was started with: round 1 one interval
+    after `started`, then one interval apart, and the result one interval after the last."""
     s = started["schedule"]
     assert s["rounds"] == rounds
-    assert s["offsetsMs"] == [i * interval_ms for i in range(rounds)], s
-    assert s["finishOffsetMs"] == rounds * interval_ms, s
+    assert s["offsetsMs"] == [(i + 1) * interval_ms for i in range(rounds)], s
+    assert s["finishOffsetMs"] == (rounds + 1) * interval_ms, s
 
 
 def assert_on_time(started: dict, rounds: list, finished: dict = None, late_ms: float = 100.0,
