@@ -199,6 +199,8 @@ public final class LiveDrawServer: @unchecked Sendable {
         c.idle_ping_secs = UInt32(clamping: config.idlePingSeconds)
         c.idle_timeout_secs = UInt32(clamping: config.idleTimeoutSeconds)
         c.timeout_secs = 10
+        c.rx_buffer_size = config.receiveBufferBytes
+        c.tx_packet_size = Lws.sendChunkBytes
         c.callback = lwsServiceCallback
         c.user = Unmanaged.passUnretained(self).toOpaque()
         ldlws_set_log_level(LLL_ERR | LLL_WARN)

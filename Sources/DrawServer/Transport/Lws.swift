@@ -5,6 +5,10 @@ import CLwsShim
 enum Lws {
     /// Bytes of headroom lws needs before a payload (`LWS_PRE`).
     static let pre: Int = ldlws_pre()
+    /// The most bytes lws hands to one `send()`: a whole message in one system call, except the
+    /// largest `started`/`finished`/snapshot messages of very big draws (lws sends the rest
+    /// when the socket is writeable again). Independent of the receive buffer on purpose.
+    static let sendChunkBytes = 64 * 1024
 
     /// The request path, as lws decoded it.
     static func uri(_ wsi: OpaquePointer) -> String? {
