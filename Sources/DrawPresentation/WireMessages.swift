@@ -9,12 +9,13 @@ public enum WireMessages {
     /// The WebSocket subprotocol clients may offer.
     public static let subprotocol = "live-draw.v1"
 
-    /// Maps a domain event to its wire message. `room` names the room the event belongs to.
-    public static func encode(_ event: DrawEvent, room: String) -> [UInt8] {
+    /// Maps a domain event to its wire message. `room` names the room the event belongs to;
+    /// `viewers`, when given, is the room's viewer count that a `round` carries.
+    public static func encode(_ event: DrawEvent, room: String, viewers: Int? = nil) -> [UInt8] {
         switch event {
         case .loading(let at): return loading(room: room, at: at)
         case .started(let plan, let startedAt): return started(plan, startedAt: startedAt)
-        case .round(let plan, let index, let sentAt): return round(plan, index: index, sentAt: sentAt)
+        case .round(let plan, let index, let sentAt): return round(plan, index: index, sentAt: sentAt, viewers: viewers)
         case .finished(let plan, let startedAt, let finishedAt):
             return finished(FinishedDraw(plan: plan, startedAt: startedAt, finishedAt: finishedAt))
         case .failed(let error): return failed(error)
@@ -39,14 +40,17 @@ public enum WireMessages {
         return w.bytes
     }
 
-    /// `round`: one flip. `sentAt` is taken when its fan-out starts.
-    public static func round(_ plan: DrawPlan, index: Int, sentAt: Double) -> [UInt8] {
+    /// `round`: one flip. `sentAt` is taken when its fan-out starts. `viewers` is the room's
+    /// viewer count: while a draw runs, rounds carry it instead of separate `presence` messages,
+    /// so that no other fan-out competes with the flips. It is not part of the draw's record.
+    public static func round(_ plan: DrawPlan, index: Int, sentAt: Double, viewers: Int? = nil) -> [UInt8] {
         let r = plan.rounds[index]
         var w = JSONWriter(capacity: 200)
         w.beginObject()
         w.field("type", "round")
         w.field("drawId", plan.drawId)
         writeRoundBody(r, of: plan.rounds.count, sentAt: sentAt, into: &w)
+        if let viewers { w.field("viewers", viewers) }
         w.endObject()
         return w.bytes
     }

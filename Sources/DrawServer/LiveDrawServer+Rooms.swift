@@ -80,6 +80,16 @@ extension LiveDrawServer {
             room.loadingTimer?.cancel()
         }
         broadcast(bytes, in: room)
+        switch event {
+        case .round:
+            // The round carried the count (see `viewersChanged`).
+            room.presence.carried(count: room.viewers, nowNanos: clock.monotonicNanos())
+        case .finished, .aborted:
+            // Counts were only carried by rounds: send what changed after the last one.
+            viewersChanged(room)
+        default:
+            break
+        }
     }
 
     /// The loading notice timer fired: the players are still loading, so say so.
@@ -98,16 +108,25 @@ extension LiveDrawServer {
     }
 
     /// A viewer joined or left: arm the room's coalescing presence timer (if not armed).
+    ///
+    /// Not while a draw runs: its rounds carry the count, so a `presence` fan-out never competes
+    /// with a flip. With thousands of viewers one fan-out fills most of a round's interval, and a
+    /// `presence` in between delays every later round (measured in issue 7's benchmark).
     func viewersChanged(_ room: Room) {
-        guard !shuttingDown, !destroying else { return }
-        if let delay = room.presence.countChanged(nowNanos: clock.monotonicNanos()) {
+        guard !shuttingDown, !destroying, !room.isRunning else { return }
+        if let delay = room.presence.countChanged(viewers: room.viewers, nowNanos: clock.monotonicNanos()) {
             room.presenceTimer?.schedule(afterNanos: delay)
         }
     }
 
-    /// The presence timer fired: broadcast the latest count if it changed.
+    /// The presence timer fired: broadcast the latest count if it changed — unless a draw
+    /// started meanwhile, whose rounds carry it (and whose end re-arms the timer).
     func sendPresence(_ room: Room) {
         guard !shuttingDown, !destroying else { return }
+        if room.isRunning {
+            room.presence.skipped()
+            return
+        }
         if let count = room.presence.fire(count: room.viewers, nowNanos: clock.monotonicNanos()) {
             broadcast(WireMessages.presence(viewers: count), in: room)
         }

@@ -41,7 +41,8 @@ public struct ServerConfig: Sendable {
     /// state, and with a crowd watching, `started` is not queued behind a `loading` fan-out.
     /// Joiners' snapshots and `GET /api/rooms/ROOM` say `loading` from the start. 0 sends it at once.
     public var loadingNoticeMs: Int = 250
-    /// Minimum gap between two `presence` messages in one room.
+    /// Minimum gap between two `presence` messages in one room. Rooms of more than
+    /// `presenceIntervalMs × 10` viewers wait 0.1 ms per viewer instead (`PresenceCoalescer`).
     public var presenceIntervalMs: Int = 250
     /// Most rooms that may exist at once (creating more is refused).
     public var maxRooms: Int = 10_000

@@ -5,8 +5,8 @@ import Testing
 
 struct WireMessagesTests {
     @Test func roundMessageIsExactlyTheDocumentedBytes() {
-        let bytes = WireMessages.round(Fixtures.plan, index: 0, sentAt: 1732262400401.2)
-        #expect(Fixtures.text(bytes) == #"{"type":"round","drawId":"00112233445566778899aabbccddeeff","round":1,"of":10,"index":3,"userId":182,"name":"Mohsen","username":"AghaMohsen","sentAt":1732262400401.200}"#)
+        let bytes = WireMessages.round(Fixtures.plan, index: 0, sentAt: 1732262400401.2, viewers: 3)
+        #expect(Fixtures.text(bytes) == #"{"type":"round","drawId":"00112233445566778899aabbccddeeff","round":1,"of":10,"index":3,"userId":182,"name":"Mohsen","username":"AghaMohsen","sentAt":1732262400401.200,"viewers":3}"#)
     }
 
     @Test func startedCarriesThePublicPlanButNotTheSeed() throws {
@@ -86,6 +86,14 @@ struct WireMessagesTests {
             let m = try Fixtures.object(WireMessages.encode(event, room: "lobby"))
             #expect(m["type"] as? String == type)
         }
+    }
+
+    @Test func onlyRoundsCarryTheViewerCount() throws {
+        let round = try Fixtures.object(WireMessages.encode(.round(Fixtures.plan, index: 0, sentAtMs: 1), room: "lobby", viewers: 5))
+        #expect(round["viewers"] as? Int == 5)
+        let started = try Fixtures.object(WireMessages.encode(.started(Fixtures.plan, startedAt: 1), room: "lobby", viewers: 5))
+        #expect(started["viewers"] == nil)
+        #expect(try Fixtures.object(WireMessages.round(Fixtures.plan, index: 0, sentAt: 1))["viewers"] == nil)
     }
 
     @Test func abortedRevealsSeedAndRoundsShown() throws {

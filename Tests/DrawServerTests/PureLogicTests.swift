@@ -79,24 +79,36 @@ import Testing
     @Test func firstChangeFiresAtOnceThenAtMostOncePerInterval() {
         var p = PresenceCoalescer(intervalMs: 250)
         let ms: UInt64 = 1_000_000
-        do { let v = p.countChanged(nowNanos: 1000 * ms); #expect(v == 0) }
-        #expect(p.countChanged(nowNanos: 1001 * ms) == nil) // armed: the timer carries it
+        do { let v = p.countChanged(viewers: 2, nowNanos: 1000 * ms); #expect(v == 0) }
+        #expect(p.countChanged(viewers: 2, nowNanos: 1001 * ms) == nil) // armed: the timer carries it
         do { let v = p.fire(count: 2, nowNanos: 1001 * ms); #expect(v == 2) }
         // 100 ms later: wait the remaining 150 ms.
-        do { let v = p.countChanged(nowNanos: 1101 * ms); #expect(v == 150 * ms) }
-        do { let v = p.countChanged(nowNanos: 1200 * ms); #expect(v == nil) }
+        do { let v = p.countChanged(viewers: 2, nowNanos: 1101 * ms); #expect(v == 150 * ms) }
+        do { let v = p.countChanged(viewers: 2, nowNanos: 1200 * ms); #expect(v == nil) }
         do { let v = p.fire(count: 7, nowNanos: 1251 * ms); #expect(v == 7) }
         // After the interval: at once again.
-        do { let v = p.countChanged(nowNanos: 2000 * ms); #expect(v == 0) }
+        do { let v = p.countChanged(viewers: 2, nowNanos: 2000 * ms); #expect(v == 0) }
     }
 
     @Test func unchangedCountIsNotResent() {
         var p = PresenceCoalescer(intervalMs: 250)
-        _ = p.countChanged(nowNanos: 0)
+        _ = p.countChanged(viewers: 2, nowNanos: 0)
         do { let v = p.fire(count: 3, nowNanos: 0); #expect(v == 3) }
-        _ = p.countChanged(nowNanos: 1_000_000_000) // a join and a leave in between
+        _ = p.countChanged(viewers: 2, nowNanos: 1_000_000_000) // a join and a leave in between
         do { let v = p.fire(count: 3, nowNanos: 1_000_000_000); #expect(v == nil) }
         #expect(p.timerArmed == false)
+    }
+
+    /// Big rooms get their count less often: a `presence` costs one message per viewer.
+    @Test func theIntervalGrowsWithTheRoom() {
+        let ms: UInt64 = 1_000_000
+        var p = PresenceCoalescer(intervalMs: 250, nanosPerViewer: 100_000)
+        #expect(p.intervalNanos(viewers: 10) == 250 * ms)       // small rooms: the minimum
+        #expect(p.intervalNanos(viewers: 2_500) == 250 * ms)
+        #expect(p.intervalNanos(viewers: 10_000) == 1_000 * ms) // 10,000 messages a second at most
+        _ = p.countChanged(viewers: 10_000, nowNanos: 0)
+        _ = p.fire(count: 10_000, nowNanos: 0)
+        #expect(p.countChanged(viewers: 10_000, nowNanos: 100 * ms) == 900 * ms)
     }
 }
 

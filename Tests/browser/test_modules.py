@@ -53,6 +53,18 @@ def test_reducer_follows_a_draw_and_ignores_stale_rounds(open_page):
                    "seen": [[1, 0], [2, 1]], "announced": "c"}
 
 
+def test_rounds_carry_the_viewer_count_during_a_draw(open_page):
+    """The server sends no `presence` while rounds are shown; each round says how many watch."""
+    page = open_page()
+    out = run(page, "/js/state.js", REDUCER + """
+        const live = fold(s0, [snap(null, null), {type: 'started', ...plan}, {...round(1, 0), viewers: 7}]);
+        const stale = m.reduce(live, {...round(1, 0), viewers: 9});
+        const older = m.reduce(stale, round(2, 1));
+        return [live.viewers, stale.viewers, stale.draw.rounds.length, older.viewers];""")
+    # A repeated round still updates the count; a round without one (an older server) keeps it.
+    assert out == [7, 9, 1, 9]
+
+
 def test_reducer_takes_the_snapshot_as_truth_after_a_reconnect(open_page):
     page = open_page()
     out = run(page, "/js/state.js", REDUCER + """

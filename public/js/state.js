@@ -71,10 +71,12 @@ function roundOf(m) {
 }
 
 function withRound(s, m) {
+  // While a draw runs, its rounds carry the viewer count instead of `presence` messages.
+  const viewers = Number.isInteger(m.viewers) ? m.viewers : s.viewers;
   // A round of another draw, or one already shown, is stale: one connection cannot miss
   // `started`, because the snapshot that opens it carries the running draw.
-  if (!s.draw || s.draw.drawId !== m.drawId || s.draw.rounds.some((r) => r.round === m.round)) return s;
-  return { ...s, phase: 'live', draw: { ...s.draw, total: m.of, rounds: [...s.draw.rounds, roundOf(m)] } };
+  if (!s.draw || s.draw.drawId !== m.drawId || s.draw.rounds.some((r) => r.round === m.round)) return { ...s, viewers };
+  return { ...s, viewers, phase: 'live', draw: { ...s.draw, total: m.of, rounds: [...s.draw.rounds, roundOf(m)] } };
 }
 
 function recordOf(m) {

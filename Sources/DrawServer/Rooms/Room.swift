@@ -82,7 +82,13 @@ final class Room {
         case .failed, .aborted:
             current = .idle
         }
-        return WireMessages.encode(event, room: name)
+        return WireMessages.encode(event, room: name, viewers: members.count)
+    }
+
+    /// Whether a draw's rounds are being shown (they carry the viewer count meanwhile).
+    var isRunning: Bool {
+        if case .running = current { return true }
+        return false
     }
 
     /// Stores a broadcast once; every member now owes it (see `LiveDrawServer.broadcast`).

@@ -89,6 +89,8 @@ class WSClient:
         msg = Msg(raw, data, now_ms())
         if msg.type in ("snapshot", "presence"):
             self.viewers = data["viewers"]
+        elif msg.type == "round" and "viewers" in data:
+            self.viewers = data["viewers"]  # rounds carry the count while a draw runs (no presence)
         self.log.append(msg)
         return msg
 
@@ -128,7 +130,8 @@ class WSClient:
                 skipped.append(msg)
 
     async def wait_viewers(self, n: int, timeout: float = 5.0) -> None:
-        """Wait until the room's viewer count (snapshot/presence) reads `n`; presence only in between."""
+        """Wait until the room's viewer count (snapshot/presence, or the last round's) reads `n`;
+        presence only in between."""
         if self.viewers == n and self.cursor == len(self.log):
             return
         _, skipped = await self.wait_for(lambda m: m.type in ("snapshot", "presence") and m["viewers"] == n, timeout)
