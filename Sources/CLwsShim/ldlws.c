@@ -87,6 +87,7 @@ ldlws_server *ldlws_create(const ldlws_config *cfg) {
     info.retry_and_idle_policy = &s->idle_policy;
     info.server_string = "live-draw";
     info.alpn = "http/1.1";          /* keep ws on HTTP/1.1 framing, also under TLS */
+    info.max_http_header_pool2 = cfg->header_tables;
     /* pt_serv_buf_size stays at lws' default (4096); tuning it is a later perf concern. */
     info.options = LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE |
                    LWS_SERVER_OPTION_VALIDATE_UTF8 |

@@ -201,6 +201,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         c.timeout_secs = 10
         c.rx_buffer_size = config.receiveBufferBytes
         c.tx_packet_size = Lws.sendChunkBytes
+        c.header_tables = UInt32(clamping: config.headerTables)
         c.callback = lwsServiceCallback
         c.user = Unmanaged.passUnretained(self).toOpaque()
         ldlws_set_log_level(LLL_ERR | LLL_WARN)

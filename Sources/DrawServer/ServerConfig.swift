@@ -17,6 +17,11 @@ public struct ServerConfig: Sendable {
     /// default is 4096). Viewers send only small messages (`ping`, `start`); a bigger one, up
     /// to `maxMessageBytes`, still arrives, in pieces that the server puts back together.
     public var receiveBufferBytes: Int = 128
+    /// HTTP requests and WebSocket handshakes whose headers are parsed at once; each holds a
+    /// ~4 KiB header table meanwhile, and the others wait their turn. lws' default (one per
+    /// possible connection) let a storm of 10,000 handshakes take ~50 MB at once, which the heap
+    /// then kept.
+    public var headerTables: Int = 256
     /// Largest HTTP request body accepted by the API (413 beyond).
     public var maxBodyBytes: Int = 16 * 1024
     /// Messages that may wait for one client; past this it is closed as too slow (4408).
