@@ -48,8 +48,8 @@ def test_viewer_start_without_or_with_wrong_key_is_refused(server):
 @pytest.mark.parametrize("first,second", [("http", "http"), ("http", "ws"), ("ws", "ws")])
 def test_concurrent_starts_give_exactly_one_draw(server, data_source, first, second):
     """Two starts at the same moment: one is accepted, the other gets draw_running / 409."""
-    # A slow users list keeps the room in `loading` long enough that both starts overlap it.
-    data_source.set_delay(USERS, 0.3)
+    # A held users list keeps the room in `loading` until both starts have been answered.
+    data_source.hold(USERS)
 
     async def scenario():
         watcher = await WSClient.open(server.ws_url("lobby"), name="watcher")
@@ -89,9 +89,11 @@ def test_concurrent_starts_give_exactly_one_draw(server, data_source, first, sec
 
             outcomes = await asyncio.gather(one(0, first), one(1, second))
             assert sorted(outcomes) == ["accepted", "refused"], outcomes
+            data_source.release()
             seq = await watcher.collect_draw(timeout=10)
             extra = await watcher.barrier()
         finally:
+            data_source.release()
             await close_all([watcher] + list(hosts.values()))
         assert [m.type for m in seq] == ["loading", "started"] + ["round"] * 10 + ["finished"], [m.type for m in seq]
         assert not extra, f"more after the one draw: {[m.raw[:120] for m in extra]}"

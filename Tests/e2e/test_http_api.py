@@ -100,7 +100,7 @@ def test_start_draw_statuses(server, data_source):
     assert basic.status in (401, 403), f"a non-Bearer Authorization must not start a draw: {basic.status}"
     assert http.request(server, "GET", "/api/rooms/host-room").json["draw"] is None
 
-    data_source.set_delay(USERS, 0.3)  # keep the first draw in `loading` while we knock again
+    data_source.hold(USERS)  # keep the first draw in `loading` while we knock again
 
     async def scenario():
         watcher = await WSClient.open(server.ws_url("host-room"), name="watcher")
@@ -111,9 +111,11 @@ def test_start_draw_statuses(server, data_source):
             busy = await asyncio.to_thread(http.start_draw, server, "host-room", key)
             assert busy.status == 409 and busy.error_code() == "draw_running"
             loading_state = await asyncio.to_thread(http.request, server, "GET", "/api/rooms/host-room")
-            assert loading_state.json["draw"]["phase"] in ("loading", "running")
+            assert loading_state.json["draw"] == {"phase": "loading"}, loading_state.json
+            data_source.release()
             return await watcher.collect_draw(timeout=10)
         finally:
+            data_source.release()
             await watcher.close()
 
     seq = run(scenario(), timeout=30)

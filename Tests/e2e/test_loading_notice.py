@@ -33,7 +33,7 @@ def test_a_quick_load_goes_straight_to_started(launch):
 
 def test_a_slow_load_is_announced_and_the_state_says_loading_meanwhile(launch, data_source):
     server = launch(loading_notice_ms=100)
-    data_source.set_delay(USERS, 1.5)  # the notice (100 ms) comes long before the players
+    data_source.hold(USERS)  # the players arrive only after `loading` did: only the timer can send it
 
     async def scenario():
         watcher = await WSClient.open(server.ws_url("lobby"), name="watcher")
@@ -49,10 +49,12 @@ def test_a_slow_load_is_announced_and_the_state_says_loading_meanwhile(launch, d
             assert snap["draw"] == {"phase": "loading"}, snap.raw
             loading = await watcher.expect("loading", timeout=5)
             assert loading["room"] == "lobby"
+            data_source.release()
             seq = await watcher.collect_draw(timeout=10)
             await close_all([joiner])
             return seq
         finally:
+            data_source.release()
             await close_all([watcher])
 
     seq = run(scenario(), timeout=25)

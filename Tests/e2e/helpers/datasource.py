@@ -28,6 +28,7 @@ class Route:
     content_type: str = "application/json"
     delay: float = 0.0       # seconds to wait before answering
     hang: bool = False       # never answer (until the source is stopped)
+    held: bool = False       # answer normally, but only once the test calls release()
 
 
 class DataSource:
@@ -40,6 +41,7 @@ class DataSource:
         self.hits: dict[str, int] = {USERS: 0, LOTTERY: 0}
         self._lock = threading.Lock()
         self._release = threading.Event()
+        self._unhold = threading.Event()
         self._httpd: Optional[ThreadingHTTPServer] = None
         self._thread: Optional[threading.Thread] = None
         self.port: Optional[int] = None
@@ -70,6 +72,21 @@ class DataSource:
         with self._lock:
             self.routes[name].hang = True
 
+    def hold(self, name: str) -> None:
+        """Keep requests for `name` waiting until `release()`, then answer them normally: a load
+        that lasts exactly as long as the test needs, instead of a delay that is hopefully long
+        enough."""
+        with self._lock:
+            self._unhold.clear()
+            self.routes[name].held = True
+
+    def release(self) -> None:
+        """Let every held request answer (and later ones answer at once)."""
+        with self._lock:
+            for route in self.routes.values():
+                route.held = False
+        self._unhold.set()
+
     def url(self, name: str) -> str:
         return f"http://127.0.0.1:{self.port}{PATHS[name]}"
 
@@ -96,8 +113,9 @@ class DataSource:
         self._thread.start()
 
     def stop_listening(self) -> None:
-        """Close the listening socket: fetches now get 'connection refused'. Releases hung handlers."""
+        """Close the listening socket: fetches now get 'connection refused'. Releases hung and held handlers."""
         self._release.set()
+        self._unhold.set()
         if self._httpd:
             self._httpd.shutdown()
             self._httpd.server_close()
@@ -118,6 +136,8 @@ class DataSource:
             self._release.wait(self.HANG_LIMIT)
             handler.close_connection = True
             return
+        if route.held:
+            self._unhold.wait(self.HANG_LIMIT)
         if route.delay:
             time.sleep(route.delay)
         handler.send_response(route.status)
