@@ -50,10 +50,12 @@ let package = Package(
             providers: [.apt(["libwebsockets-dev"])]
         ),
         .target(name: "CLwsShim", dependencies: ["CLibWebSockets"]),
+        // epoll, whose packed event struct Swift cannot lay out (see its header).
+        .target(name: "CSysShim"),
         .target(
             name: "DrawServer",
             dependencies: [
-                "DrawCore", "DrawPresentation", "CLwsShim",
+                "DrawCore", "DrawPresentation", "CLwsShim", "CSysShim",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]

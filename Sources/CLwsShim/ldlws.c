@@ -122,6 +122,13 @@ void ldlws_cancel_service(ldlws_server *s) { lws_cancel_service(s->context); }
 
 void *ldlws_user(struct lws *wsi) { return lws_context_user(lws_get_context(wsi)); }
 
+struct lws *ldlws_adopt_file(ldlws_server *s, int fd) {
+    lws_sock_file_fd_type desc;
+    desc.filefd = fd;
+    /* NULL protocol name: the vhost's default protocol, i.e. the one callback of the server. */
+    return lws_adopt_descriptor_vhost(s->vhost, LWS_ADOPT_RAW_FILE_DESC, desc, NULL, NULL);
+}
+
 void ldlws_set_log_level(int levels) { lws_set_log_level(levels, NULL); }
 
 /* ---- WebSocket ---------------------------------------------------------------------------- */

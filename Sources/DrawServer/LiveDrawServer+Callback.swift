@@ -19,7 +19,19 @@ extension LiveDrawServer {
 
     func dispatch(_ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ session: UnsafeMutablePointer<ldlws_session>?,
                   _ input: UnsafeMutableRawPointer?, _ len: Int) -> Int32 {
+        serviceThread.check()
         switch reason {
+        // MARK: descriptors we read ourselves (Readiness)
+        case LWS_CALLBACK_RAW_RX_FILE:
+            if let readiness, readiness.wsi == wsi { readiness.dispatch() }
+            return 0
+        case LWS_CALLBACK_RAW_CLOSE_FILE:
+            if let readiness, readiness.wsi == wsi, !destroying {
+                logger.error("the readiness descriptor was closed; descriptors we read ourselves are no longer watched")
+                readiness.close()
+            }
+            return 0
+
         // MARK: cross-thread hand-over (rule 2)
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             // lws broadcasts this once per protocol; draining twice is harmless.

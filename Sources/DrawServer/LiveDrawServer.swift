@@ -59,6 +59,10 @@ public final class LiveDrawServer: @unchecked Sendable {
     /// The shim's server handle (owns the lws context); `nil` once destroyed.
     var lws: OpaquePointer?
     let timerGate = TimerGate()
+    /// The service thread, checked at its entry points in debug builds (threading rule 1).
+    let serviceThread = ThreadOwner(name: "service")
+    /// Descriptors we read ourselves before (or instead of) lws; see `Readiness`.
+    var readiness: Readiness?
     let bus: any RoomEventBus = InProcessRoomEventBus()
     let metrics = ServerMetrics()
     var rooms: [String: Room] = [:]
@@ -127,6 +131,13 @@ public final class LiveDrawServer: @unchecked Sendable {
         }
         lws = server
         port = Int(ldlws_port(server))
+        guard let watcher = Readiness(server: server, owner: serviceThread) else {
+            tearDown()
+            throw .listenFailed(host: config.host, port: config.port)
+        }
+        readiness = watcher
+        // The epoll descriptor is not a connection: keep it out of the connection count.
+        if let epollWsi = watcher.wsi { openConnections.remove(epollWsi) }
         // Started only now: a failed init leaves no thread behind.
         if store != nil { storage = StorageThread() }
         inbox.attach(server)
@@ -145,6 +156,7 @@ public final class LiveDrawServer: @unchecked Sendable {
             return !runClaimed
         }
         guard first, let server = lws else { return }
+        serviceThread.claim()
         housekeeping?.schedule(afterNanos: 1_000_000_000)
         drainInbox() // a stop() that came before run()
         while !loopShouldExit {
@@ -163,6 +175,11 @@ public final class LiveDrawServer: @unchecked Sendable {
     /// from inside a raw C signal handler: it takes a lock.
     public func stop() {
         inbox.post(.shutdown)
+    }
+
+    /// Runs `body` on the service thread at its next turn (from any thread).
+    func onServiceThread(_ body: @escaping @Sendable (LiveDrawServer) -> Void) {
+        inbox.post(.perform(body))
     }
 
     deinit {
@@ -228,7 +245,9 @@ public final class LiveDrawServer: @unchecked Sendable {
         destroying = true
         timerGate.close()
         inbox.detach()
+        readiness?.close()
         ldlws_destroy(server)
+        readiness = nil
         lws = nil
         // Timers are cancelled and detached, so freeing them no longer touches lws.
         housekeeping = nil
@@ -238,6 +257,7 @@ public final class LiveDrawServer: @unchecked Sendable {
     }
 
     func drainInbox() {
+        serviceThread.check()
         for command in inbox.drain() {
             switch command {
             case .playersLoaded(let room, let attempt, let result):
@@ -250,6 +270,8 @@ public final class LiveDrawServer: @unchecked Sendable {
                 storageDrained()
             case .shutdown:
                 beginShutdown()
+            case .perform(let body):
+                body(self)
             }
         }
     }

@@ -56,6 +56,11 @@ int ldlws_service(ldlws_server *server);
 void ldlws_cancel_service(ldlws_server *server);
 /** The config.user pointer of the context that owns wsi (also for lws' fake broadcast wsi). */
 void *ldlws_user(struct lws *wsi);
+/** Adopts a descriptor that is not a socket lws reads (an epoll set, say) as a raw file: lws
+ *  polls it with the rest and calls LWS_CALLBACK_RAW_RX_FILE when it is readable; the callback
+ *  reads it.  lws closes fd when the returned wsi closes (at the latest in ldlws_destroy).
+ *  NULL on failure (fd is then still the caller's). */
+struct lws *ldlws_adopt_file(ldlws_server *server, int fd);
 /** Sets lws' own log level (LLL_ERR | LLL_WARN by default). */
 void ldlws_set_log_level(int levels);
 

@@ -14,6 +14,9 @@ enum ServiceCommand: Sendable {
     case storageDrained
     /// `stop()` was called.
     case shutdown
+    /// Run this on the service thread (`LiveDrawServer.onServiceThread`); tests use it to reach
+    /// service-thread state such as `readiness` without a race.
+    case perform(@Sendable (LiveDrawServer) -> Void)
 }
 
 /// The only door into the service thread from outside.
