@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the Python suites that exist (Tests/e2e, Tests/browser), one pytest run each.
+# Runs the Python suites that exist (Tests/tools, Tests/e2e, Tests/browser), one pytest run each.
 #
 # One run per suite, not one run for both: each suite has its own conftest.py and imports from
 # it (`from conftest import ...`); in a single run both load as the module `conftest` and one
@@ -13,7 +13,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 mkdir -p artifacts/screenshots
 
 ran=0 failed=()
-for suite in Tests/e2e Tests/browser; do
+for suite in Tests/tools Tests/e2e Tests/browser; do
   if [ ! -d "$suite" ]; then
     echo "test-python: $suite does not exist yet: skipped"
     continue

@@ -37,16 +37,58 @@ def pick_index(seed: bytes, draw_id: str, rnd: int, n: int) -> int:
 
 
 def verify(draw_id, seed_hex, entrants, rounds=10, commitment=None, entrants_hash=None, shown=None):
+    """Recomputes `rounds` picks and checks what the record claims. `shown` is the claimed pick
+    of each round checked (a prefix of the draw for a stopped one)."""
     seed = bytes.fromhex(seed_hex)
     report = {"picks": [pick_index(seed, draw_id, r, len(entrants)) for r in range(1, rounds + 1)]}
     report["commitmentOk"] = commitment is None or hashlib.sha256(seed).hexdigest() == commitment
     report["entrantsHashOk"] = entrants_hash is None or \
         hashlib.sha256(canonical_entrants(entrants)).hexdigest() == entrants_hash
     if shown is not None:
-        report["roundsOk"] = all(report["picks"][i] == idx for i, idx in enumerate(shown))
-    drawn = entrants[report["picks"][-1]]
-    report["drawn"] = drawn
-    report["outcome"] = "void" if drawn["void"] else "winner"
+        report["roundsOk"] = len(shown) <= rounds and all(report["picks"][i] == idx for i, idx in enumerate(shown))
+    if report["picks"]:
+        drawn = entrants[report["picks"][-1]]
+        report["drawn"] = drawn
+        report["outcome"] = "void" if drawn["void"] else "winner"
+    return report
+
+
+def is_stopped(draw):
+    """Stopped by the server (aborted) or by its crash (interrupted): nothing was decided."""
+    return draw.get("status") in ("aborted", "interrupted")
+
+
+def claim_of(draw):
+    """(rounds to recompute, the picks the record claims for them). A stored record lists its
+    rounds; a stopped draw claims only the rounds the audience saw (those with a `sentAt`): the
+    unshown ones were never public, so they prove nothing either way."""
+    if isinstance(draw.get("rounds"), list):
+        if is_stopped(draw):
+            shown = [r["index"] for r in draw["rounds"] if r.get("sentAt") is not None]
+            return len(shown), shown
+        return len(draw["rounds"]), draw.get("picks")
+    return rounds_of(draw), draw.get("picks")
+
+
+def verify_document(draw):
+    """Everything a record (or a `finished` message) claims, checked; `ok` sums it up and
+    `roundsChecked` says how many rounds that covered. A stopped draw has no outcome."""
+    rounds, claimed = claim_of(draw)
+    report = verify(draw["drawId"], draw["seed"], draw["entrants"], rounds,
+                    draw.get("commitment"), draw.get("entrantsHash"), claimed)
+    report["roundsChecked"] = rounds
+    if claimed is not None and len(claimed) != rounds:
+        report["roundsOk"] = False  # a record must claim every round it says was drawn (or shown)
+    if is_stopped(draw):
+        report.pop("drawn", None)
+        report["outcome"] = None
+        report["stopped"] = draw["status"]
+    elif "outcome" in draw and "drawn" in report:
+        drawn = report["drawn"]
+        winner = (draw.get("winner") or {}).get("userId")
+        report["outcomeOk"] = draw["outcome"] == report["outcome"] and \
+            winner == (None if drawn["void"] else drawn["userId"])
+    report["ok"] = all(report.get(k, True) for k in ("commitmentOk", "entrantsHashOk", "roundsOk", "outcomeOk"))
     return report
 
 
@@ -72,11 +114,9 @@ def main():
     draw = pick_verifiable(doc)
     if draw is None:
         sys.exit("nothing to verify: no draw with a revealed seed (a running draw reveals it only when it ends)")
-    report = verify(draw["drawId"], draw["seed"], draw["entrants"], rounds_of(draw),
-                    draw.get("commitment"), draw.get("entrantsHash"), draw.get("picks"))
+    report = verify_document(draw)
     print(json.dumps(report, indent=2, ensure_ascii=False))
-    ok = report["commitmentOk"] and report["entrantsHashOk"] and report.get("roundsOk", True)
-    sys.exit(0 if ok else 1)
+    sys.exit(0 if report["ok"] else 1)
 
 
 if __name__ == "__main__":

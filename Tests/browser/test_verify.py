@@ -47,6 +47,33 @@ import('/js/verify.js').then(async (v) => done(await v.computePicks(v.hexToBytes
 """
 
 
+VECTORS = json.loads((REPO / "Tests" / "vectors" / "fairness.json").read_text(encoding="utf-8"))
+
+RUN_VECTORS = """
+const [vectors, done] = arguments;
+import('/js/verify.js').then(async (v) => {
+  const cases = [];
+  for (const c of vectors.cases) {
+    const seed = v.hexToBytes(c.seed);
+    cases.push({
+      picks: await v.computePicks(seed, c.drawId, c.entrants.length, c.rounds),
+      commitment: await v.sha256Hex(seed),
+      canonical: v.canonicalEntrants(c.entrants),
+      entrantsHash: await v.sha256Hex(new TextEncoder().encode(v.canonicalEntrants(c.entrants))),
+    });
+  }
+  const picks = [];
+  for (const p of vectors.picks) picks.push((await v.computePicks(v.hexToBytes(p.seed), p.drawId, p.count, p.round))[p.round - 1]);
+  const records = [];
+  for (const r of vectors.records) {
+    const report = await v.verifyRecord(r.record);
+    records.push({ok: report.ok, ids: report.items.map((it) => it.id)});
+  }
+  done({cases, picks, records});
+}, (e) => done({error: String(e)}));
+"""
+
+
 def needs_second_block(seed, draw_id, r, n):
     """True when all eight words of block 0 are rejected, so block 1 decides."""
     limit = (2 ** 32 // n) * n
@@ -88,6 +115,25 @@ def test_rejection_sampling_agrees_with_the_python_reference(open_page):
         expected = [reference.pick_index(seed, draw_id, r, n) for r in range(1, rounds + 1)]
         assert page.driver.execute_async_script(PICKS_FOR, seed.hex(), draw_id, n, rounds) == expected, n
     assert any(needs_second_block(seed, draw_id, r, 2 ** 31 + 1) for r in range(1, rounds + 1))
+
+
+def test_shared_vectors_agree(open_page):
+    """Tests/vectors/fairness.json, which the Swift core and tools/verify_draw.py are tested
+    against too: the same plans, and the same verdict on every stored record (finished, void,
+    aborted and interrupted draws, and tampered ones)."""
+    page = open_page()
+    out = page.driver.execute_async_script(RUN_VECTORS, VECTORS)
+    assert "error" not in out, out
+    for case, got in zip(VECTORS["cases"], out["cases"]):
+        e = case["expected"]
+        assert got == {"picks": e["picks"], "commitment": e["commitment"], "canonical": e["canonicalEntrants"],
+                       "entrantsHash": e["entrantsHash"]}, case["name"]
+    assert out["picks"] == [p["index"] for p in VECTORS["picks"]]
+    for entry, got in zip(VECTORS["records"], out["records"]):
+        verdict = entry["verdict"]
+        assert got["ok"] is verdict["ok"], entry["name"]
+        assert ("outcome" in got["ids"]) is (verdict["outcome"] is not None), entry["name"]
+        assert sum(i.startswith("round-") for i in got["ids"]) == verdict["roundsChecked"], entry["name"]
 
 
 def test_example_pasted_by_a_user_verifies_and_tampering_is_caught(open_page):
