@@ -22,6 +22,15 @@ public struct ServerConfig: Sendable {
     /// possible connection) let a storm of 10,000 handshakes take ~50 MB at once, which the heap
     /// then kept.
     public var headerTables: Int = 256
+    /// Every request (head and body) must arrive within this many milliseconds of its accept;
+    /// later, the front door answers 408 and closes (docs/PROTOCOL.md §5.3).
+    public var headTimeoutMs: Int = 5000
+    /// Requests from one address (one IPv6 /64) that may be still arriving after
+    /// `slowHeadAfterMs`; each one past this that turns slow is answered 408 and closed.
+    /// Fast requests never count, however many (a join storm from one address).
+    public var slowHeadsPerAddress: Int = 16
+    /// When a request still arriving starts to count as slow.
+    public var slowHeadAfterMs: Int = 1000
     /// Largest HTTP request body accepted by the API (413 beyond).
     public var maxBodyBytes: Int = 16 * 1024
     /// Messages that may wait for one client; past this it is closed as too slow (4408).

@@ -3,8 +3,13 @@ struct HTTPResponse {
     var status: Int
     var contentType: String
     var body: [UInt8]
-    /// Close the connection after the response (the request body was not or not fully read).
+    /// Close the connection after the response (the request body was not or not fully read, or
+    /// the server closes after every response: `LiveDrawServer.closesEveryResponse`).
     var closeAfter = false
+    /// The `Allow` header (405 answers).
+    var allow: String?
+    /// Answering a HEAD request: every header, no body.
+    var headOnly = false
 
     static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
         HTTPResponse(status: status, contentType: "application/json", body: body)
@@ -23,6 +28,8 @@ final class HTTPExchange {
     let bearer: String?
     private(set) var body: [UInt8] = []
     let maxBody: Int
+    /// A HEAD request: answered like GET, without the body.
+    var headOnly = false
     /// Set once; written on the next HTTP_WRITEABLE.
     private(set) var response: HTTPResponse?
     private(set) var responseSent = false

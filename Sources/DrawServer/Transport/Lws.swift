@@ -60,9 +60,14 @@ enum Lws {
     /// Writes a complete HTTP response (headers and body) in one `lws_write`.
     /// Returns false when the connection should be closed.
     static func respond(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Bool {
-        response.body.withUnsafeBufferPointer { body in
-            ldlws_http_respond(wsi, UInt32(response.status), response.contentType,
-                               body.baseAddress, body.count) == 0
+        var flags: UInt32 = 0
+        if response.headOnly { flags |= UInt32(LDLWS_RESPOND_HEAD_ONLY) }
+        if response.closeAfter { flags |= UInt32(LDLWS_RESPOND_CLOSE) }
+        return response.body.withUnsafeBufferPointer { body in
+            withOptionalCString(response.allow) { allow in
+                ldlws_http_respond_with(wsi, UInt32(response.status), response.contentType,
+                                        body.baseAddress, body.count, allow, flags) == 0
+            }
         }
     }
 

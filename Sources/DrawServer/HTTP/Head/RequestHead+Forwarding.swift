@@ -22,11 +22,18 @@ extension RequestHead {
     private static let hopFields = ["connection", "upgrade", "http2-settings", "keep-alive", "proxy-connection"]
 
     /// The head as lws gets it, rebuilt from what was checked so both parsers read the same thing:
-    /// origin-form target; one `Content-Length`; no `Expect` (the front door answered it).
-    /// A WebSocket handshake keeps its other fields as they came. Every other request loses its
-    /// hop-by-hop fields and says `Connection: close`: lws then closes the connection after its
-    /// response, so the next request comes through the front door again instead of straight to
-    /// lws' parser (which the front door exists to keep heads away from).
+    /// origin-form target; no `Expect` (the front door answered it). A WebSocket handshake keeps
+    /// its other fields as they came. Every other request loses its hop-by-hop fields and says
+    /// `Connection: close`: lws then closes the connection after its response, so the next
+    /// request comes through the front door again instead of straight to lws' parser (which the
+    /// front door exists to keep heads away from).
+    ///
+    /// No body ever goes to lws: a POST says `Content-Length: 0` and its body travels beside the
+    /// connection (`FrontDoor.takeBody`). lws 4.1.6 cannot take a body in the bytes of an adopted
+    /// socket: `lws_http_action` reads the adoption buffer again from its start as the body,
+    /// while the head is still being parsed from it, and then loops for ever on what is left
+    /// (reproduced: the service thread spins at 100%). An explicit 0 also keeps lws from
+    /// expecting its default 100 MB body from a POST without `Content-Length`.
     func forwardedHead() -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(512)
@@ -38,10 +45,16 @@ extension RequestHead {
             if !webSocket, Self.hopFields.contains(where: { Self.sameName(f.name, $0) }) { continue }
             out += Array(f.name.utf8) + Array(": ".utf8) + f.value + [0x0D, 0x0A]
         }
-        if let contentLength { out += Array("Content-Length: \(contentLength)\r\n".utf8) }
+        if method == "POST" { out += Array("Content-Length: 0\r\n".utf8) }
         if !webSocket { out += Array("Connection: close\r\n".utf8) }
         out += [0x0D, 0x0A]
         return out
+    }
+
+    /// The body bytes of `buffer`, which holds this head from `headEnd` on.
+    func body(in buffer: [UInt8], headEnd: Int) -> [UInt8] {
+        let length = contentLength ?? 0
+        return Array(buffer[headEnd..<(headEnd + length)])
     }
 
     /// `Expect: 100-continue`: the client waits for an interim 100 before it sends the body.
