@@ -31,6 +31,8 @@ public struct LaunchConfiguration: Sendable {
         public static let maxMessageBytes = 128...(1 << 20)
         public static let outboundQueue = 1...100_000
         public static let maxConnections = 1...1_000_000
+        public static let headTimeoutMs = 100...600_000
+        public static let slowHeadsPerAddress = 0...1_000_000
         public static let loadingNoticeMs = 0...60_000
     }
 
@@ -45,6 +47,8 @@ public struct LaunchConfiguration: Sendable {
         server.maxMessageBytes = try Self.check(o.maxMessageBytes, in: Limits.maxMessageBytes, "max-message-bytes")
         server.outboundQueueLimit = try Self.check(o.outboundQueue, in: Limits.outboundQueue, "outbound-queue")
         server.maxConnections = try Self.check(o.maxConnections, in: Limits.maxConnections, "max-connections")
+        server.headTimeoutMs = try Self.check(o.headTimeoutMs, in: Limits.headTimeoutMs, "head-timeout-ms")
+        server.slowHeadsPerAddress = try Self.check(o.slowHeadsPerAddress, in: Limits.slowHeadsPerAddress, "slow-heads-per-address")
         server.allowedOrigins = try Self.origins(o.allowedOrigins)
         (server.tlsCertPath, server.tlsKeyPath) = try Self.tls(cert: o.tlsCert, key: o.tlsKey, paths: paths)
         self.server = server

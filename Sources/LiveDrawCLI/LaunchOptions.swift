@@ -76,6 +76,12 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Simultaneous connections, HTTP and WebSocket; beyond it new ones get 503. (env: LIVE_DRAW_MAX_CONNECTIONS)")
     public var maxConnections: Int = LaunchOptions.server.maxConnections
 
+    @Option(help: "Milliseconds a client has to send a whole HTTP request (head and body) after connecting; later it gets 408. (env: LIVE_DRAW_HEAD_TIMEOUT_MS)")
+    public var headTimeoutMs: Int = LaunchOptions.server.headTimeoutMs
+
+    @Option(help: "Slow requests (still arriving after 1 s) one address may have; each further one gets 408. Fast ones never count. (env: LIVE_DRAW_SLOW_HEADS_PER_ADDRESS)")
+    public var slowHeadsPerAddress: Int = LaunchOptions.server.slowHeadsPerAddress
+
     @Option(help: "Comma-separated browser origins allowed to open WebSockets, e.g. https://draw.example.com; empty allows any. (env: LIVE_DRAW_ALLOWED_ORIGINS)")
     public var allowedOrigins: String = LaunchOptions.server.allowedOrigins.joined(separator: ",")
 
@@ -104,7 +110,8 @@ public struct LaunchOptions: ParsableCommand {
         "host", "port", "public-dir", "users-url", "lottery-url",
         "round-interval-ms", "rounds", "decelerate-to-ms", "loading-notice-ms",
         "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes",
-        "max-message-bytes", "outbound-queue", "max-connections", "allowed-origins",
+        "max-message-bytes", "outbound-queue", "max-connections", "head-timeout-ms", "slow-heads-per-address",
+        "allowed-origins",
         "tls-cert", "tls-key", "data-dir", "log-level",
     ]
 

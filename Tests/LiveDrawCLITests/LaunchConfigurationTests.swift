@@ -52,6 +52,7 @@ struct LaunchConfigurationTests {
             "--round-interval-ms", "100", "--rounds", "5", "--decelerate-to-ms", "500", "--loading-notice-ms", "0",
             "--fetch-connect-timeout-ms", "250", "--fetch-timeout-ms", "900", "--fetch-max-bytes", "2048",
             "--max-message-bytes", "512", "--outbound-queue", "8", "--max-connections", "10",
+            "--head-timeout-ms", "2500", "--slow-heads-per-address", "3",
             "--allowed-origins", " https://a.example , http://B.example:8080,,",
             "--tls-cert", "cert.pem", "--tls-key", "key.pem", "--data-dir", "records/../db", "--log-level", "debug",
         ], in: tree)
@@ -66,6 +67,8 @@ struct LaunchConfigurationTests {
         #expect(c.server.maxMessageBytes == 512)
         #expect(c.server.outboundQueueLimit == 8)
         #expect(c.server.maxConnections == 10)
+        #expect(c.server.headTimeoutMs == 2500)
+        #expect(c.server.slowHeadsPerAddress == 3)
         #expect(c.server.allowedOrigins == ["https://a.example", "http://b.example:8080"])
         #expect(c.server.tlsCertPath == tree.root + "/cert.pem")
         #expect(c.server.tlsKeyPath == tree.root + "/key.pem")
@@ -91,6 +94,8 @@ struct LaunchConfigurationTests {
         (["--outbound-queue", "0"], "--outbound-queue must be between 1 and 100000, not 0"),
         (["--loading-notice-ms", "60001"], "--loading-notice-ms must be between 0 and 60000, not 60001"),
         (["--max-connections", "0"], "--max-connections must be between 1 and 1000000, not 0"),
+        (["--head-timeout-ms", "5"], "--head-timeout-ms must be between 100 and 600000, not 5"),
+        (["--slow-heads-per-address=-1"], "--slow-heads-per-address must be between 0 and 1000000, not -1"),
     ])
     func outOfRangeNumbersAreRefused(arguments: [String], message: String) throws {
         #expect(try error(arguments, in: TempTree()) == message)

@@ -3,20 +3,26 @@ import Glibc
 
 /// The front door's own answers and the lingering close after them. Service thread only.
 extension FrontDoor {
-    /// Answers a request the front door will not hand over, then closes gracefully.
+    /// Answers a request the front door will not hand over, then closes: gracefully (see
+    /// `LingeringClose`), except after a 408, whose client is too slow to be worth the wait.
     func refuse(_ r: PendingRequest, _ why: HeadRejection, headOnly: Bool = false) {
-        answer(r, RawResponse.error(why.code, message: why.message, allow: why.allow, headOnly: headOnly))
+        answer(r, RawResponse.error(why.code, message: why.message, allow: why.allow, headOnly: headOnly),
+               linger: why != .timeout)
     }
 
     func refuse(_ r: PendingRequest, code: ClientErrorCode, headOnly: Bool) {
-        answer(r, RawResponse.error(code, headOnly: headOnly))
+        answer(r, RawResponse.error(code, headOnly: headOnly), linger: true)
     }
 
-    private func answer(_ r: PendingRequest, _ response: [UInt8]) {
+    private func answer(_ r: PendingRequest, _ response: [UInt8], linger: Bool) {
         release(r)
         send(r.fd, response)
         // Done sending: the client reads the answer, then its end of file.
         shutdown(r.fd, Int32(SHUT_WR))
+        guard linger else {
+            Glibc.close(r.fd)
+            return
+        }
         lingering[r.fd] = LingeringClose(id: r.id, until: clock.monotonicNanos() &+ Self.lingerNanos, budget: Self.lingerBytes)
         lingerOrder.push((r.fd, r.id))
         if !readiness.watch(r.fd, for: .readable, handler: { [unowned self] _ in self.readable(r.fd) }) {
@@ -38,7 +44,6 @@ extension FrontDoor {
     /// error, or past the byte budget.
     func drainLinger(_ fd: Int32) {
         guard var l = lingering[fd] else { return }
-        var scratch = [UInt8](repeating: 0, count: Self.readChunk)
         while true {
             let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n > 0 {

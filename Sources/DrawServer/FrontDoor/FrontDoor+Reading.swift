@@ -14,14 +14,13 @@ extension FrontDoor {
 
     /// Reads what has arrived (never more than the limits allow) and acts on it.
     func read(_ r: PendingRequest) {
-        var chunk = [UInt8](repeating: 0, count: Self.readChunk)
         while requests[r.fd] === r {
             // Head and body limits bound the buffer: at most one chunk past the larger of them.
             let room = settings.limits.maxHeadBytes + settings.limits.maxBodyBytes + Self.readChunk - r.buffer.count
             guard room > 0 else { return refuse(r, .headersTooLarge) }
-            let n = chunk.withUnsafeMutableBytes { recv(r.fd, $0.baseAddress, min($0.count, room), 0) }
+            let n = scratch.withUnsafeMutableBytes { recv(r.fd, $0.baseAddress, min($0.count, room), 0) }
             if n > 0 {
-                r.buffer.append(contentsOf: chunk[0..<n])
+                r.buffer.append(contentsOf: scratch[0..<n])
                 advance(r)
             } else if n == 0 {
                 return drop(r) // the client went away before its request was complete

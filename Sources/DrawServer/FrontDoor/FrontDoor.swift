@@ -84,6 +84,8 @@ final class FrontDoor {
     var sweepArmed = false
     var pauses = 0
     var lastPauseLog: UInt64?
+    /// One read buffer for every connection (one thread, one read at a time).
+    var scratch = [UInt8](repeating: 0, count: FrontDoor.readChunk)
 
     init(settings: Settings, listener: ListenSocket, host: FrontDoorHost, readiness: Readiness,
          server: OpaquePointer, gate: TimerGate, clock: any DrawClock, logger: Logger) {

@@ -43,7 +43,7 @@ struct PeerAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     var description: String {
-        if high == 0 { return "\(low >> 24 & 0xFF).\(low >> 16 & 0xFF).\(low >> 8 & 0xFF).\(low & 0xFF)" }
+        if low & (1 << 63) == 0 { return "\(low >> 24 & 0xFF).\(low >> 16 & 0xFF).\(low >> 8 & 0xFF).\(low & 0xFF)" }
         return String(high, radix: 16) + "::/64"
     }
 }

@@ -8,7 +8,7 @@ enum RawResponse {
                       headOnly: Bool = false) -> [UInt8] {
         let body = APIMessages.error(code, message: message)
         var head = "HTTP/1.1 \(code.httpStatus) \(reason(code.httpStatus))\r\n"
-        head += securityHeaders
+        head += securityHeaders + "server: live-draw\r\n"
         head += "content-type: application/json\r\ncontent-length: \(body.count)\r\ncache-control: no-store\r\n"
         if let allow { head += "allow: \(allow)\r\n" }
         head += "connection: close\r\n\r\n"

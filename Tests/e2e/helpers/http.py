@@ -35,13 +35,17 @@ class Response:
 
 
 def request(server, method: str, path: str, body=None, headers: Optional[dict] = None,
-            timeout: float = 5.0, may_carry_key: bool = False) -> Response:
-    """One request on a fresh connection. `body` may be bytes, str, or a JSON-able object."""
+            timeout: float = 5.0, may_carry_key: bool = False, source: Optional[str] = None) -> Response:
+    """One request on a fresh connection. `body` may be bytes, str, or a JSON-able object.
+
+    `source`: the local address to connect from (e.g. 127.0.0.2, another loopback address).
+    """
     if body is not None and not isinstance(body, (bytes, str)):
         body = json.dumps(body)
     if isinstance(body, str):
         body = body.encode("utf-8")
-    conn = http.client.HTTPConnection(server.host, server.port, timeout=timeout)
+    conn = http.client.HTTPConnection(server.host, server.port, timeout=timeout,
+                                      source_address=(source, 0) if source else None)
     try:
         conn.request(method, path, body=body, headers=dict(headers or {}))
         resp = conn.getresponse()
