@@ -17,10 +17,11 @@ public struct ServerConfig: Sendable {
     /// default is 4096). Viewers send only small messages (`ping`, `start`); a bigger one, up
     /// to `maxMessageBytes`, still arrives, in pieces that the server puts back together.
     public var receiveBufferBytes: Int = 128
-    /// HTTP requests and WebSocket handshakes whose headers are parsed at once; each holds a
-    /// ~4 KiB header table meanwhile, and the others wait their turn. lws' default (one per
-    /// possible connection) let a storm of 10,000 handshakes take ~50 MB at once, which the heap
-    /// then kept.
+    /// HTTP requests and WebSocket handshakes lws parses at once; each holds a header table
+    /// (~9 KiB, sized for `RequestLimits.maxHeadBytes`) meanwhile. The front door hands lws only
+    /// complete requests, at most this many at a time; the others wait their turn in its queue.
+    /// lws' default (one per possible connection) let a storm of 10,000 handshakes take ~50 MB
+    /// at once, which the heap then kept.
     public var headerTables: Int = 256
     /// Every request (head and body) must arrive within this many milliseconds of its accept;
     /// later, the front door answers 408 and closes (docs/PROTOCOL.md §5.3).
