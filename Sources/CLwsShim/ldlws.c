@@ -147,14 +147,7 @@ struct lws *ldlws_adopt_socket(ldlws_server *s, int fd, const unsigned char *byt
     return lws_adopt_socket_vhost_readbuf(s->vhost, fd, (const char *)bytes, len);
 }
 
-static void log_line(int level, const char *line) {
-    /* lws' own error-level chatter for every readbuf adoption (see ldlws_adopt_socket). */
-    static const char noise[] = "adopt_socket_readbuf: ";
-    if (!strncmp(line, noise, sizeof(noise) - 1)) return;
-    lwsl_emit_stderr(level, line);
-}
-
-void ldlws_set_log_level(int levels) { lws_set_log_level(levels, log_line); }
+/* ldlws_set_log_level: ldlws_log.c */
 
 /* ---- WebSocket ---------------------------------------------------------------------------- */
 
