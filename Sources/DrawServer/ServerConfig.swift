@@ -38,6 +38,11 @@ public struct ServerConfig: Sendable {
     public var rateLimitBurst: Double = 40
     /// Bad messages a connection may send before it is closed with 1008.
     public var maxStrikes: Int = 10
+    /// Seconds the server waits for the client's close frame after sending its own (reading and
+    /// discarding whatever else the client still sends), before it closes the socket anyway.
+    /// Waiting is what lets a client that is still sending read the close frame: a socket
+    /// closed with unread input is reset, and the reset destroys what the client had not read.
+    public var closeHandshakeSeconds: Int = 2
     /// Seconds of silence before the server pings a WebSocket, and before it gives up on it.
     public var idlePingSeconds: Int = 30
     public var idleTimeoutSeconds: Int = 60

@@ -7,6 +7,7 @@ enum CloseCode {
     static let invalidPayload: UInt16 = 1007
     static let policyViolation: UInt16 = 1008
     static let messageTooBig: UInt16 = 1009
+    static let internalError: UInt16 = 1011
     static let unknownRoom: UInt16 = 4404
     static let tooSlow: UInt16 = 4408
 
