@@ -104,6 +104,7 @@ extension LiveDrawServer {
         guard client.closing == nil, !destroying else { return }
         client.beginClose(.init(code: code, reason: reason, drainRoom: drainRoom))
         client.pendingPong = nil
+        client.reader.awaitClose() // what the client sends now is read only to find its close
         if !drainRoom { leaveRoom(client) }
         ldlws_close_deadline(client.wsi, deadlineSeconds)
         ldlws_request_writable(client.wsi)

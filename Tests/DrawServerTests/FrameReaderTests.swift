@@ -186,6 +186,23 @@ private func isViolation(_ events: [FrameReader.Event], _ code: UInt16) -> Bool 
             == [.violation(code: 1002, reason: "unmasked frame", peerClosed: true)])
     }
 
+    @Test func awaitingTheCloseSkipsEverythingElse() {
+        var reader = FrameReader(maxMessageBytes: 100)
+        let bytes = ClientFrame.text("half", fin: false) + ClientFrame.make(0x9, [1])
+            + ClientFrame.make(0x0, Array(repeating: 0xFF, count: 500)) + ClientFrame.make(0x1, [0xC0], masked: false)
+            + ClientFrame.close(1000)
+        var events: [FrameReader.Event] = []
+        bytes.withUnsafeBytes { all in
+            var offset = 0
+            // The first fragment is read normally; then the server starts closing.
+            while offset < 10, let e = reader.next(in: UnsafeRawBufferPointer(rebasing: all[0..<10]), at: &offset) { events.append(e) }
+            reader.awaitClose()
+            while let e = reader.next(in: all, at: &offset) { events.append(e) }
+        }
+        #expect(events == [.close(code: 1000, reason: "")])
+        #expect(reader.isDone)
+    }
+
     @Test func randomSplitsNeverChangeTheEvents() {
         var rng = SplitMix(seed: 11)
         var bytes: [UInt8] = []

@@ -64,7 +64,7 @@ struct FrameReader {
     private var control: [UInt8] = []
     private var mask: UInt32 = 0
     private var stage = Stage.first
-    /// After a violation: only look for the client's close.
+    /// After a violation, or once the server closes: only look for the client's close.
     private var failed = false
     /// First header byte of the current frame (FIN and opcode).
     private var head: UInt8 = 0
@@ -81,6 +81,14 @@ struct FrameReader {
 
     /// Whether the client's close has been read (or the stream is past following).
     var isDone: Bool { stage == .done }
+
+    /// From now on only the client's close matters (the server is closing): payloads are
+    /// skipped unread and unchecked, and no other event is reported.
+    mutating func awaitClose() {
+        failed = true
+        text = []
+        control = []
+    }
 
     /// Consumes `input` from `offset` until one event is complete (returned, `offset` just past
     /// it) or the input is used up (nil; the reader keeps any partial frame).
