@@ -18,6 +18,10 @@ import CLwsShim
 /// closed with unread input answers with a reset, which destroys data the client has not read
 /// yet — such as our close frame (issue 11, finding 10).
 ///
+/// Numbers from the peer (frame lengths, counts): only `FrameReader` looks at them, and every
+/// arithmetic on them there is checked so that it can neither trap nor wrap (a Swift overflow
+/// trap is a remote crash, issue 11 finding 1). Keep it that way for any new one.
+///
 /// Input sent before the 101 response (in the same packet as the handshake) is read by lws
 /// while it parses the request and stays in lws' buffer; it never reaches the server (RFC 6455
 /// 4.1: a client must wait for the response before it sends frames).
@@ -51,6 +55,12 @@ extension LiveDrawServer {
     /// The socket is readable (or hung up, or failed: a read tells which).
     func clientReadable(_ client: ClientConnection) {
         var reads = 0
+        var alive = false
+        defer {
+            // Once per wake-up, not per frame: lws keeps its timers in one sorted list, so each
+            // confirmation walks it (O(connections)), and a frame can be a handful of bytes.
+            if alive { ldlws_validity_confirmed(client.wsi) }
+        }
         while client.inputFD >= 0 {
             var more: Int32 = 0
             let n = ldlws_ws_read(client.wsi, client.inputFD, inputScratch.baseAddress, inputScratch.count, &more)
@@ -58,21 +68,20 @@ extension LiveDrawServer {
                 if n != -1 { peerHungUp(client) } // 0: end of input; -2: error
                 return
             }
-            consume(UnsafeRawBufferPointer(rebasing: inputScratch[0..<n]), from: client)
+            // 0 < n <= inputScratch.count: read() never returns more than it was given room for.
+            var offset = 0
+            let input = UnsafeRawBufferPointer(rebasing: inputScratch[0..<n])
+            while client.inputFD >= 0, let event = client.reader.next(in: input, at: &offset) {
+                if handle(event, from: client) { alive = true }
+            }
             reads += 1
             // TLS may hold decrypted bytes the socket no longer signals: always take them.
             guard more != 0 || (n == inputScratch.count && reads < Self.readsPerWakeup) else { return }
         }
     }
 
-    private func consume(_ input: UnsafeRawBufferPointer, from client: ClientConnection) {
-        var offset = 0
-        while client.inputFD >= 0, let event = client.reader.next(in: input, at: &offset) {
-            handle(event, from: client)
-        }
-    }
-
-    private func handle(_ event: FrameReader.Event, from client: ClientConnection) {
+    /// Acts on one event; true when it was a valid frame (the connection is alive).
+    private func handle(_ event: FrameReader.Event, from client: ClientConnection) -> Bool {
         switch event {
         case .violation(let code, let reason, let peerClosed):
             logger.debug("websocket protocol violation", metadata: ["code": "\(code)", "reason": "\(reason)"])
@@ -82,8 +91,8 @@ extension LiveDrawServer {
             } else if peerClosed {
                 closeHandshakeDone(client)
             }
+            return false
         case .close(let code, _):
-            ldlws_validity_confirmed(client.wsi)
             client.peerClosed = true
             if client.closing == nil {
                 // Echo the client's code (RFC 6455 5.5.1); nothing queued is sent any more.
@@ -92,20 +101,19 @@ extension LiveDrawServer {
                 closeHandshakeDone(client)
             }
         case .text(let bytes):
-            ldlws_validity_confirmed(client.wsi)
             // A closing connection's messages are read (to find the client's close) and dropped.
             if client.closing == nil { handleMessage(bytes, binary: false, from: client) }
         case .binary:
-            ldlws_validity_confirmed(client.wsi)
             if client.closing == nil { handleMessage([], binary: true, from: client) }
         case .ping(let payload):
-            ldlws_validity_confirmed(client.wsi)
-            guard client.closing == nil else { return }
-            client.pendingPong = payload
-            ldlws_request_writable(client.wsi)
+            if client.closing == nil {
+                client.pendingPong = payload
+                ldlws_request_writable(client.wsi)
+            }
         case .pong:
-            ldlws_validity_confirmed(client.wsi)
+            break
         }
+        return true
     }
 
     /// The client's close arrived while the server was closing: once the server's own close

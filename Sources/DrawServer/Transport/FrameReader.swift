@@ -222,6 +222,7 @@ struct FrameReader {
         // Bounded by the limit: the whole frame was checked against it in `lengthKnown`.
         messageBytes += chunk.count
         guard message == Opcode.text else {
+            // maskIndex < 4 and chunk.count <= the read size: the sum cannot overflow.
             maskIndex = UInt8(truncatingIfNeeded: Int(maskIndex) + chunk.count) & 3
             return nil
         }

@@ -18,14 +18,19 @@ GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
 
 def open_raw(host: str, port: int, path: str, rcvbuf: Optional[int] = None,
-             subprotocol: Optional[str] = "live-draw.v1", timeout: float = 5.0):
-    """Connect and complete the upgrade. Returns (socket, bytes already read past the headers)."""
+             subprotocol: Optional[str] = "live-draw.v1", timeout: float = 5.0, tls=None):
+    """Connect and complete the upgrade. Returns (socket, bytes already read past the headers).
+
+    `tls`: an ssl.SSLContext for wss (the socket returned is then an SSLSocket).
+    """
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     if rcvbuf:
         # Must be set before connect so the advertised window is small from the start.
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
     s.settimeout(timeout)
     s.connect((host, port))
+    if tls is not None:
+        s = tls.wrap_socket(s, server_hostname=host)
     key = base64.b64encode(os.urandom(16)).decode()
     lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}", "Upgrade: websocket", "Connection: Upgrade",
              f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13"]
@@ -179,9 +184,9 @@ def read_until(sock: socket.socket, reader: FrameReader, done, timeout: float) -
     return "ok"
 
 
-def open_joined(host: str, port: int, room: str = "lobby", timeout: float = 5.0):
+def open_joined(host: str, port: int, room: str = "lobby", timeout: float = 5.0, tls=None):
     """A raw client that has its snapshot: (socket, reader)."""
-    sock, rest = open_raw(host, port, f"/ws/{room}", timeout=timeout)
+    sock, rest = open_raw(host, port, f"/ws/{room}", timeout=timeout, tls=tls)
     reader = FrameReader()
     reader.feed(rest)
     how = read_until(sock, reader, lambda r: r.messages, timeout)
