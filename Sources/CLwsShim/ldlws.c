@@ -65,9 +65,8 @@ ldlws_server *ldlws_create(const ldlws_config *cfg) {
 
     /* protocols[0] is the vhost default: it gets plain HTTP and every ws upgrade that names no
      * subprotocol.  protocols[1] is the named subprotocol, so lws echoes it when offered.
-     * rx_buffer_size is what lws mallocs per ws connection for receiving (0 = 4096): most of
-     * a connection's memory.  A larger message arrives in several RECEIVE calls, which the
-     * Swift side reassembles, so the caller may size it for its usual messages, not its limit. */
+     * rx_buffer_size is what lws mallocs per ws connection for receiving (0 = 4096); the Swift
+     * side reads WebSocket input itself, so the caller keeps it tiny. */
     s->protocols[0].name = "http";
     s->protocols[0].callback = cfg->callback;
     s->protocols[0].per_session_data_size = sizeof(ldlws_session);

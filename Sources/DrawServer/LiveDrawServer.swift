@@ -220,7 +220,9 @@ public final class LiveDrawServer: @unchecked Sendable {
         c.idle_ping_secs = UInt32(clamping: config.idlePingSeconds)
         c.idle_timeout_secs = UInt32(clamping: config.idleTimeoutSeconds)
         c.timeout_secs = 10
-        c.rx_buffer_size = config.receiveBufferBytes
+        // lws mallocs this per WebSocket for its own frame parser, which no longer reads them
+        // (LiveDrawServer+WebSocketInput); 0 would mean 4096. The smallest it accepts.
+        c.rx_buffer_size = 1
         c.tx_packet_size = Lws.sendChunkBytes
         c.header_tables = UInt32(clamping: config.headerTables)
         c.callback = lwsServiceCallback

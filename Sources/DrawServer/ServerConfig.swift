@@ -13,10 +13,6 @@ public struct ServerConfig: Sendable {
     public var schedule: RoundSchedule = .original
     /// Largest inbound WebSocket message; larger ones close the connection with 1009.
     public var maxMessageBytes: Int = 4096
-    /// Receive buffer per WebSocket connection, the biggest part of a viewer's memory (lws'
-    /// default is 4096). Viewers send only small messages (`ping`, `start`); a bigger one, up
-    /// to `maxMessageBytes`, still arrives, in pieces that the server puts back together.
-    public var receiveBufferBytes: Int = 128
     /// HTTP requests and WebSocket handshakes whose headers are parsed at once; each holds a
     /// ~4 KiB header table meanwhile, and the others wait their turn. lws' default (one per
     /// possible connection) let a storm of 10,000 handshakes take ~50 MB at once, which the heap

@@ -76,21 +76,33 @@ def test_a_flooding_client_always_reads_the_1008_close(server):
     assert all(answered for _, _, answered in outcomes), f"handshake not completed: {outcomes}"
 
 
+def _provoke_close(sock, reader, data: bytes) -> int:
+    """Sends `data` and reads up to the server's close frame; its code."""
+    sock.sendall(data)
+    assert rawws.read_until(sock, reader, lambda r: r.close, timeout=5) == "ok"
+    return reader.close[0]
+
+
+def _answer_close(sock) -> float:
+    """Sends the client's close; seconds until the server closed the socket (at most 8)."""
+    sock.sendall(encode_frame(0x8, close_payload(1000)))
+    took = rawws.wait_closed(sock, timeout=8)
+    assert took is not None, "the server did not close the socket after the client's close"
+    return took
+
+
 def test_the_server_waits_for_the_clients_close_then_closes_at_once(launch):
     """The socket stays open while the client takes its time (here 1 s of a 10 s allowance),
     and is closed right after the client's close arrives, not at the deadline."""
     server = launch(close_timeout_seconds=10)
     sock, reader = rawws.open_joined(server.host, server.port)
     try:
-        sock.sendall(encode_frame(0x1, b"nope") * MAX_STRIKES)
-        assert rawws.read_until(sock, reader, lambda r: r.close, timeout=5) == "ok"
-        assert reader.close[0] == 1008
+        assert _provoke_close(sock, reader, encode_frame(0x1, b"nope") * MAX_STRIKES) == 1008
         # The client is slow to answer: the server must still be there, waiting.
         readable, _, _ = select.select([sock], [], [], 1.0)
         assert not readable, "the server closed (or sent more) instead of waiting for the client's close"
-        sock.sendall(encode_frame(0x8, close_payload(1008)))
-        took = rawws.wait_closed(sock, timeout=8)
-        assert took is not None and took < 5, f"closed {took} s after the client's close (deadline 10 s)"
+        took = _answer_close(sock)
+        assert took < 5, f"closed {took:.2f} s after the client's close (deadline 10 s)"
     finally:
         sock.close()
 
@@ -99,30 +111,26 @@ def test_a_client_that_never_answers_is_closed_at_the_deadline(server):
     """Default --close-timeout-seconds 2: not earlier than ~2 s, and not much later."""
     sock, reader = rawws.open_joined(server.host, server.port)
     try:
-        sock.sendall(encode_frame(0x1, b"nope") * MAX_STRIKES)
-        assert rawws.read_until(sock, reader, lambda r: r.close, timeout=5) == "ok"
+        assert _provoke_close(sock, reader, encode_frame(0x1, b"nope") * MAX_STRIKES) == 1008
         start = time.monotonic()
         # Keep talking, but never close: the server reads and discards it all.
         sock.sendall(encode_frame(0x1, b"still here") * 50)
-        took = rawws.wait_closed(sock, timeout=10)
-        took = took and time.monotonic() - start
-        assert took is not None, "the server never closed the socket"
+        assert rawws.wait_closed(sock, timeout=10) is not None, "the server never closed the socket"
+        took = time.monotonic() - start
         assert 1.5 <= took <= 6, f"closed {took:.2f} s after its close frame; the deadline is 2 s"
     finally:
         sock.close()
 
 
-def test_a_protocol_error_close_also_waits_for_the_client(server):
+def test_a_protocol_error_close_also_waits_for_the_client(launch):
     """1009 (and every other close the server starts) follows the same handshake: the client's
     close, sent after a too-big frame the server skipped, is found and ends it at once."""
+    server = launch(close_timeout_seconds=10)
     sock, reader = rawws.open_joined(server.host, server.port)
     try:
-        sock.sendall(encode_frame(0x1, b"x" * 5000))   # over the 4096-byte default
-        assert rawws.read_until(sock, reader, lambda r: r.close, timeout=5) == "ok"
-        assert reader.close[0] == 1009
-        sock.sendall(encode_frame(0x8, close_payload(1000)))
-        took = rawws.wait_closed(sock, timeout=8)
-        assert took is not None and took < 1.5, f"closed {took} s after the client's close"
+        assert _provoke_close(sock, reader, encode_frame(0x1, b"x" * 5000)) == 1009  # limit: 4096
+        took = _answer_close(sock)
+        assert took < 5, f"closed {took:.2f} s after the client's close (deadline 10 s)"
     finally:
         sock.close()
 
@@ -135,7 +143,6 @@ def test_unknown_room_4404_error_then_close(server):
         assert rawws.read_until(sock, reader, lambda r: r.close, timeout=5) == "ok"
         assert reader.close[0] == 4404
         assert b'"unknown_room"' in reader.messages[0][1]
-        sock.sendall(encode_frame(0x8, close_payload(1000)))
-        assert rawws.wait_closed(sock, timeout=5) is not None
+        _answer_close(sock)
     finally:
         sock.close()

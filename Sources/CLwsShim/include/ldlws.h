@@ -34,7 +34,7 @@ typedef struct ldlws_config {
     unsigned int idle_ping_secs;     /* ws ping after this much silence */
     unsigned int idle_timeout_secs;  /* hang up after this much silence */
     unsigned int timeout_secs;       /* lws network round-trip timeouts (handshakes) */
-    size_t rx_buffer_size;           /* per-connection ws receive buffer; 0 = lws default (4096) */
+    size_t rx_buffer_size;           /* per-connection ws receive buffer lws mallocs; 0 = 4096 */
     size_t tx_packet_size;           /* most bytes one send() gets; 0 = rx_buffer_size (!) */
     unsigned int header_tables;      /* handshakes parsed at once (lws ah pool); 0 = one per fd */
     lws_callback_function *callback; /* one callback serves every protocol */
