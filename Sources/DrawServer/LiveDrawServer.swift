@@ -63,6 +63,9 @@ public final class LiveDrawServer: @unchecked Sendable {
     let serviceThread = ThreadOwner(name: "service")
     /// Descriptors we read ourselves before (or instead of) lws; see `Readiness`.
     var readiness: Readiness?
+    /// Where WebSocket input is read to, for one connection at a time (`clientReadable`): the
+    /// size of the largest TLS record, so one read takes a whole record.
+    let inputScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
     let bus: any RoomEventBus = InProcessRoomEventBus()
     let metrics = ServerMetrics()
     var rooms: [String: Room] = [:]
@@ -185,6 +188,7 @@ public final class LiveDrawServer: @unchecked Sendable {
     deinit {
         if lws != nil { tearDown() }
         closeStore()
+        inputScratch.deallocate()
     }
 
     // MARK: lifecycle internals
@@ -192,7 +196,7 @@ public final class LiveDrawServer: @unchecked Sendable {
     private static func validate(_ c: ServerConfig) throws(ServerStartError) {
         guard (0...65535).contains(c.port) else { throw .invalidConfig("port \(c.port) is out of range") }
         guard c.maxMessageBytes > 0, c.maxBodyBytes > 0, c.outboundQueueLimit > 0, c.maxConnections > 0,
-              c.maxStrikes > 0, c.maxRooms > 0 else {
+              c.maxStrikes > 0, c.maxRooms > 0, c.closeHandshakeSeconds > 0 else {
             throw .invalidConfig("limits must be positive")
         }
         switch (c.tlsCertPath, c.tlsKeyPath) {
@@ -216,7 +220,9 @@ public final class LiveDrawServer: @unchecked Sendable {
         c.idle_ping_secs = UInt32(clamping: config.idlePingSeconds)
         c.idle_timeout_secs = UInt32(clamping: config.idleTimeoutSeconds)
         c.timeout_secs = 10
-        c.rx_buffer_size = config.receiveBufferBytes
+        // lws mallocs this per WebSocket for its own frame parser, which no longer reads them
+        // (LiveDrawServer+WebSocketInput); 0 would mean 4096. The smallest it accepts.
+        c.rx_buffer_size = 1
         c.tx_packet_size = Lws.sendChunkBytes
         c.header_tables = UInt32(clamping: config.headerTables)
         c.callback = lwsServiceCallback

@@ -30,6 +30,7 @@ public struct LaunchConfiguration: Sendable {
         public static let fetchMaxBytes = 1...(256 << 20)
         public static let maxMessageBytes = 128...(1 << 20)
         public static let outboundQueue = 1...100_000
+        public static let closeTimeoutSeconds = 1...60
         public static let maxConnections = 1...1_000_000
         public static let loadingNoticeMs = 0...60_000
     }
@@ -44,6 +45,7 @@ public struct LaunchConfiguration: Sendable {
         server.loadingNoticeMs = try Self.check(o.loadingNoticeMs, in: Limits.loadingNoticeMs, "loading-notice-ms")
         server.maxMessageBytes = try Self.check(o.maxMessageBytes, in: Limits.maxMessageBytes, "max-message-bytes")
         server.outboundQueueLimit = try Self.check(o.outboundQueue, in: Limits.outboundQueue, "outbound-queue")
+        server.closeHandshakeSeconds = try Self.check(o.closeTimeoutSeconds, in: Limits.closeTimeoutSeconds, "close-timeout-seconds")
         server.maxConnections = try Self.check(o.maxConnections, in: Limits.maxConnections, "max-connections")
         server.allowedOrigins = try Self.origins(o.allowedOrigins)
         (server.tlsCertPath, server.tlsKeyPath) = try Self.tls(cert: o.tlsCert, key: o.tlsKey, paths: paths)

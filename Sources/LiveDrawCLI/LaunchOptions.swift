@@ -73,6 +73,9 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Messages that may wait for one client before it is dropped as too slow (4408). (env: LIVE_DRAW_OUTBOUND_QUEUE)")
     public var outboundQueue: Int = LaunchOptions.server.outboundQueueLimit
 
+    @Option(help: "Seconds the server waits for a client's close frame after sending its own, reading meanwhile, before it closes the socket anyway. (env: LIVE_DRAW_CLOSE_TIMEOUT_SECONDS)")
+    public var closeTimeoutSeconds: Int = LaunchOptions.server.closeHandshakeSeconds
+
     @Option(help: "Simultaneous connections, HTTP and WebSocket; beyond it new ones get 503. (env: LIVE_DRAW_MAX_CONNECTIONS)")
     public var maxConnections: Int = LaunchOptions.server.maxConnections
 
@@ -104,7 +107,7 @@ public struct LaunchOptions: ParsableCommand {
         "host", "port", "public-dir", "users-url", "lottery-url",
         "round-interval-ms", "rounds", "decelerate-to-ms", "loading-notice-ms",
         "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes",
-        "max-message-bytes", "outbound-queue", "max-connections", "allowed-origins",
+        "max-message-bytes", "outbound-queue", "close-timeout-seconds", "max-connections", "allowed-origins",
         "tls-cert", "tls-key", "data-dir", "log-level",
     ]
 
