@@ -6,6 +6,12 @@
  * (epoch ms), the spread of receipt times across clients per (room, round), and loss against
  * --expect. With --server-pid it also samples the server's RSS and CPU. Prints one JSON object.
  *
+ * With --gap-ms G it also measures the gaps viewers see: for each client, the time between
+ * consecutive steps of the draw (`started`, each `round`, `finished`), on receipt and by the
+ * server's own stamps (startedAt, sentAt, finishedAt), against G. A client is then done at
+ * `finished`. --gaps-out FILE writes one line per gap: "receipt_gap_ms stamp_gap_ms", and the
+ * receipt time of each `started` as "started T".
+ *
  * Deliberately small: RFC 6455 client handshake (status 101 checked), unmasked server frames with
  * 7/16/64-bit lengths, fragmentation, ping -> masked pong, close. No TLS, no extensions.
  */
@@ -33,6 +39,7 @@ enum { ST_CONNECTING, ST_HANDSHAKE, ST_OPEN, ST_DONE, ST_FAILED };
 
 typedef struct {
     int fd, state, room, got, first_checked;
+    double last_step, last_stamp;    /* --gap-ms: receipt time and server stamp of the last step */
     char *buf; size_t len, cap;      /* unparsed bytes (handshake or frames) */
     char *msg; size_t mlen, mcap;    /* fragmented message being assembled */
 } client_t;
@@ -43,6 +50,8 @@ static const char *subprotocol = NULL;
 static int port = 0, nclients = 1000, expect = 10, rooms = 1, inflight = 1000, timeout_s = 60;
 static int trigger_first = 0, trigger_delay_ms = 0;
 static double spin_us = 0;   /* keep polling without sleeping this long after the last event */
+static double gap_ms = 0;    /* > 0: measure the gaps between a draw's steps against this */
+static FILE *gaps_out;
 static long server_pid = 0;
 
 static client_t *cl;
@@ -96,6 +105,22 @@ static int json_num(const char *m, size_t n, const char *field, double *out) {
     return 0;
 }
 
+/* --gap-ms: one step of a draw (`started`, `round` or `finished`) reached client c at t. */
+static void on_step(client_t *c, const char *m, size_t n, double t) {
+    static const char *steps[][2] = {{"\"type\":\"started\"", "startedAt"}, {"\"type\":\"round\"", "sentAt"},
+                                     {"\"type\":\"finished\"", "finishedAt"}};
+    for (int k = 0; k < 3; k++) {
+        if (!memmem(m, n, steps[k][0], strlen(steps[k][0]))) continue;
+        double stamp = 0;
+        json_num(m, n, steps[k][1], &stamp);
+        if (k == 0) { if (gaps_out) fprintf(gaps_out, "started %.3f\n", t); }
+        else if (c->last_step > 0 && gaps_out) fprintf(gaps_out, "%.3f %.3f\n", t - c->last_step, stamp - c->last_stamp);
+        c->last_step = t; c->last_stamp = stamp;
+        if (k == 2 && c->state == ST_OPEN) { ndone_expect++; c->state = ST_DONE; }
+        return;
+    }
+}
+
 static void on_message(client_t *c, const char *m, size_t n, double t) {
     if (!c->first_checked) {
         c->first_checked = 1;
@@ -108,6 +133,7 @@ static void on_message(client_t *c, const char *m, size_t n, double t) {
             if (memmem(m, n, want, strlen(want)) && memmem(m, n, rn, strlen(rn))) nfirst_ok++; else nfirst_bad++;
         }
     }
+    if (gap_ms > 0) on_step(c, m, n, t);
     if (!memmem(m, n, match, strlen(match))) { nother++; if (in_window) nother_window++; return; }
     nmatched++;
     double ts, rnd;
@@ -123,7 +149,7 @@ static void on_message(client_t *c, const char *m, size_t n, double t) {
         if (rmin[k] == 0 || t < rmin[k]) rmin[k] = t;
         if (t > rmax[k]) rmax[k] = t;
     }
-    if (++c->got == expect) {
+    if (++c->got == expect && gap_ms <= 0) {
         ndone_expect++;
         c->state = ST_DONE;               /* keep the socket open: closing would disturb the others */
     }
@@ -282,6 +308,7 @@ static void usage(void) {
       "  [--expect M] [--match STR] [--ts-field sentAt] [--round-field round] [--inflight 1000]\n"
       "  [--trigger-cmd CMD] [--trigger-first] [--trigger-delay-ms MS] [--first-type snapshot]\n"
       "  [--subprotocol NAME] [--server-pid PID] [--timeout S] [--spin-us US]\n"
+      "  [--gap-ms G [--gaps-out FILE]]\n"
       "Latency = receipt wall clock - JSON --ts-field (epoch ms). Output: one JSON object on stdout.\n");
     exit(2);
 }
@@ -308,6 +335,8 @@ int main(int argc, char **argv) {
         else if (OPT("--server-pid")) server_pid = atol(v);
         else if (OPT("--timeout")) timeout_s = atoi(v);
         else if (OPT("--spin-us")) spin_us = atof(v);
+        else if (OPT("--gap-ms")) gap_ms = atof(v);
+        else if (OPT("--gaps-out")) { gaps_out = fopen(v, "w"); if (!gaps_out) { perror(v); return 2; } }
         else usage();
     }
     if (!port || nclients < 1 || rooms < 1) usage();
@@ -389,6 +418,7 @@ int main(int argc, char **argv) {
            rss0, rss1, server_pid ? scpu1 - scpu0 : -1.0,
            cpu_self, cpu_self_win, win_ms, tdone - t0, (ndone_expect + nclosed_early >= nopen && connected_at) ? "false" : "true");
     (void)trig_at;
+    if (gaps_out) fclose(gaps_out);
     /* Per-round latency (mean/max over all clients), appended as a second JSON line. */
     printf("{\"round_lat_mean_ms\":[");
     for (int r = 0, first = 1; r < MAX_ROUNDS; r++) if (rcnt[r]) { printf("%s%.1f", first ? "" : ",", rsum[r] / rcnt[r]); first = 0; }

@@ -14,6 +14,9 @@ import Foundation
 /// with `curl_multi_wakeup`, which libcurl documents as safe to call from any thread. Everything
 /// else (the multi handle, every easy handle, `active`, `waiting`) is touched on the thread only.
 ///
+/// DNS lookups do not block the thread either: Debian's libcurl resolves names on helper threads
+/// (`curl-config --features` lists AsynchDNS).
+///
 /// At most `maxTransfers` run at once; later ones wait, first in first out, and their timeouts
 /// start when they do. Each transfer holds a socket, and the process's descriptors are shared
 /// with the viewers' connections; 256 transfers are 128 draws loading at the same moment.

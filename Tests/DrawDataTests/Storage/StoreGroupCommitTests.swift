@@ -71,14 +71,8 @@ extension StorageTests {
             try StoreFixtures.withStore { store, _ in
                 let small = StoreFixtures.plan(1)
                 try store.insertStarted(StoreFixtures.started(small))
-                try store.withConnection { db in
-                    let pages = try db.scalarInt("PRAGMA page_count")
-                    try db.execute("PRAGMA max_page_count = \(pages)")
-                }
-                let crowd = (1...300).map {
-                    StoreFixtures.player($0, String(repeating: "Name \($0) ", count: 20), "user\($0)", "2020-01-01", void: false)
-                }
-                let big = StoreFixtures.plan(2, players: crowd)
+                try StoreFixtures.fill(store)
+                let big = StoreFixtures.bigPlan(2)
                 var inside: [StorageError?] = []
                 let groupError = storageError {
                     try store.inOneTransaction { () throws(StorageError) in
@@ -102,7 +96,7 @@ extension StorageTests {
                 #expect(try store.record(id: big.drawId) == nil)
 
                 // Room again: the store takes writes as before.
-                try store.withConnection { db in try db.execute("PRAGMA max_page_count = 1073741823") }
+                try StoreFixtures.unfill(store)
                 try store.insertStarted(StoreFixtures.started(big))
                 #expect(try store.record(id: big.drawId) != nil)
             }
