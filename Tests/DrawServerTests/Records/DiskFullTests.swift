@@ -42,13 +42,12 @@ extension RealSocketTests {
             }
             let servedWhileFull = try TestHTTP.getJSON(port: server.port, "/api/draws/\(t.drawId)").json
 
-            // Space again: the kept abort is written without a restart (the storage thread retries
-            // it when idle, about once a second).
+            // Space again: the next write that gets through (the next draw's start) is followed by
+            // the kept abort, without a restart. (An idle server retries on its own: see below.)
             faulty.isFull = false
-            let deadline = Date().addingTimeInterval(15)
-            while try real.record(id: t.drawId)?.status != .aborted, Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.05)
-            }
+            #expect(try TestHTTP.startDraw(port: server.port, room: "lobby", key: server.lobbyKey) == 202)
+            let next = try DrawTranscript.read(from: lobby)
+            #expect(next.endType == "finished")
             let onDisk = try #require(try real.record(id: t.drawId))
             #expect(onDisk.status == .aborted)
             #expect(onDisk.seed?.hex == seed)
@@ -60,6 +59,37 @@ extension RealSocketTests {
                 #expect(now == before, "\(key): \(now) on disk, \(before) while full")
             }
             #expect(server.stop())
+        }
+
+        /// With nothing else to write, the storage thread tries the kept abort again on its own.
+        @Test func anIdleStorageThreadWritesTheKeptAbortOnceThereIsRoom() throws {
+            let dir = try TestDataDirectory()
+            let real = try dir.open()
+            let faulty = FaultyStore(real, failing: [])
+            let store = RecoveringDrawStore(faulty)
+            let thread = StorageThread(name: "test storage", store: store, retryInterval: 0.02)
+            defer { thread.finish() }
+            let plan = GroupCommitTests.plan(1)
+            let results = GroupCommitTests.Results(expecting: 2)
+            thread.submit(GroupCommitTests.started(plan), done: results.done(0))
+            let full = DispatchSemaphore(value: 0)
+            thread.submit { faulty.isFull = true; full.signal() }
+            thread.submit(.finish(drawId: plan.drawId, ending: .aborted(reason: "storage_failure"), finishedAt: 9,
+                                  seed: plan.seed), done: results.done(1))
+            #expect(results.wait())
+            #expect(results.errors[0] == nil && results.errors[1] != nil, "the abort failed: the disk is full")
+            #expect(full.wait(timeout: .now() + 10) == .success)
+            #expect(try store.record(id: plan.drawId)?.status == .aborted, "served from memory meanwhile")
+            #expect(try real.record(id: plan.drawId)?.status == .running)
+
+            faulty.isFull = false
+            let deadline = Date().addingTimeInterval(20)
+            while try real.record(id: plan.drawId)?.status == .running, Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            let record = try #require(try real.record(id: plan.drawId))
+            #expect(record.status == .aborted && record.finishedAt == 9 && record.seed == plan.seed)
+            #expect(store.pendingAborts.isEmpty)
         }
 
         /// A JSON value as text with sorted keys, so two decodings compare by content.
