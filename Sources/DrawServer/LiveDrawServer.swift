@@ -38,8 +38,9 @@ public final class LiveDrawServer: @unchecked Sendable {
     let metricsText: (@Sendable () -> String)?
     let staticFiles: StaticFiles
     let inbox = ServiceInbox()
-    /// Where draws are recorded; `nil`: no records and no history endpoints.
-    let store: (any DrawRecordStore)?
+    /// Where draws are recorded (the caller's store, holding aborts it cannot take yet); `nil`:
+    /// no records and no history endpoints.
+    let store: RecoveringDrawStore?
     /// The one thread that calls `store`; `nil` without a store, before `init` succeeded, and
     /// once `closeStore()` ran. Set and cleared on the thread that owns the server's lifecycle
     /// (`init`, then the end of `run()` or `deinit`), read on the service thread in between.
@@ -117,7 +118,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         self.metricsText = metricsText
         self.staticFiles = files
         self.lobbyHostKey = HostKey.generate(using: random)
-        self.store = store
+        self.store = store.map { RecoveringDrawStore($0) }
         self.sources = sources
 
         // Probe first: libwebsockets logs its own three-line bind error before failing, and an
@@ -142,7 +143,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         // The epoll descriptor is not a connection: keep it out of the connection count.
         if let epollWsi = watcher.wsi { openConnections.remove(epollWsi) }
         // Started only now: a failed init leaves no thread behind.
-        if store != nil { storage = StorageThread() }
+        if let store = self.store { storage = StorageThread(store: store) }
         inbox.attach(server)
         _ = makeRoom(name: RoomName.lobby, hostKey: lobbyHostKey)
         housekeeping = LwsTimer(server: server, gate: timerGate) { [unowned self] in self.housekeepingTick() }

@@ -57,7 +57,8 @@ public struct LaunchConfiguration: Sendable {
         fetch = CurlHTTPClient.Configuration(
             connectTimeout: .milliseconds(try Self.check(o.fetchConnectTimeoutMs, in: Limits.fetchTimeoutMs, "fetch-connect-timeout-ms")),
             totalTimeout: .milliseconds(try Self.check(o.fetchTimeoutMs, in: Limits.fetchTimeoutMs, "fetch-timeout-ms")),
-            maxResponseBytes: try Self.check(o.fetchMaxBytes, in: Limits.fetchMaxBytes, "fetch-max-bytes"))
+            maxResponseBytes: try Self.check(o.fetchMaxBytes, in: Limits.fetchMaxBytes, "fetch-max-bytes"),
+            redirects: try Self.redirects(o.fetchRedirects))
         dataDirectory = o.dataDir == LaunchOptions.recordingOff ? nil : try Self.dataDirectory(o.dataDir, paths: paths)
         logLevel = o.logLevel.loggerLevel
     }
@@ -67,6 +68,14 @@ public struct LaunchConfiguration: Sendable {
             throw ConfigurationError("--\(option) must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
         }
         return value
+    }
+
+    private static func redirects(_ value: String) throws(ConfigurationError) -> RedirectPolicy {
+        guard let policy = RedirectPolicy(rawValue: value) else {
+            let names = RedirectPolicy.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ConfigurationError("--fetch-redirects must be one of \(names), not '\(value)'")
+        }
+        return policy
     }
 
     /// An address or a host name; a URL here is the usual slip (`--host http://0.0.0.0`).

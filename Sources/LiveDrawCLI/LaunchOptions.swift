@@ -67,6 +67,9 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Largest player list accepted, in bytes. (env: LIVE_DRAW_FETCH_MAX_BYTES)")
     public var fetchMaxBytes: Int = LaunchOptions.fetch.maxResponseBytes
 
+    @Option(help: "Which redirects a player-list fetch follows: same-origin (same scheme, host and port), any (any http/https URL), or none. (env: LIVE_DRAW_FETCH_REDIRECTS)")
+    public var fetchRedirects: String = LaunchOptions.fetch.redirects.rawValue
+
     @Option(help: "Largest inbound WebSocket message, in bytes; larger ones close with 1009. (env: LIVE_DRAW_MAX_MESSAGE_BYTES)")
     public var maxMessageBytes: Int = LaunchOptions.server.maxMessageBytes
 
@@ -106,7 +109,7 @@ public struct LaunchOptions: ParsableCommand {
     public static let environmentBackedOptions = [
         "host", "port", "public-dir", "users-url", "lottery-url",
         "round-interval-ms", "rounds", "decelerate-to-ms", "loading-notice-ms",
-        "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes",
+        "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes", "fetch-redirects",
         "max-message-bytes", "outbound-queue", "close-timeout-seconds", "max-connections", "allowed-origins",
         "tls-cert", "tls-key", "data-dir", "log-level",
     ]

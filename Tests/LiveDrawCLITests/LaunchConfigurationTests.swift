@@ -51,7 +51,8 @@ struct LaunchConfigurationTests {
             "--users-url", "https://example.com/u.json", "--lottery-url", "http://example.com/l.json",
             "--round-interval-ms", "100", "--rounds", "5", "--decelerate-to-ms", "500", "--loading-notice-ms", "0",
             "--fetch-connect-timeout-ms", "250", "--fetch-timeout-ms", "900", "--fetch-max-bytes", "2048",
-            "--max-message-bytes", "512", "--outbound-queue", "8", "--close-timeout-seconds", "7", "--max-connections", "10",
+            "--fetch-redirects", "any", "--max-message-bytes", "512", "--outbound-queue", "8", "--close-timeout-seconds", "7",
+            "--max-connections", "10",
             "--allowed-origins", " https://a.example , http://B.example:8080,,",
             "--tls-cert", "cert.pem", "--tls-key", "key.pem", "--data-dir", "records/../db", "--log-level", "debug",
         ], in: tree)
@@ -62,7 +63,8 @@ struct LaunchConfigurationTests {
         #expect(c.server.loadingNoticeMs == 0)
         #expect(c.usersURL == "https://example.com/u.json")
         #expect(c.lotteryURL == "http://example.com/l.json")
-        #expect(c.fetch == CurlHTTPClient.Configuration(connectTimeout: .milliseconds(250), totalTimeout: .milliseconds(900), maxResponseBytes: 2048))
+        #expect(c.fetch == CurlHTTPClient.Configuration(connectTimeout: .milliseconds(250), totalTimeout: .milliseconds(900),
+                                                        maxResponseBytes: 2048, redirects: .any))
         #expect(c.server.maxMessageBytes == 512)
         #expect(c.server.outboundQueueLimit == 8)
         #expect(c.server.closeHandshakeSeconds == 7)
@@ -97,6 +99,13 @@ struct LaunchConfigurationTests {
     ])
     func outOfRangeNumbersAreRefused(arguments: [String], message: String) throws {
         #expect(try error(arguments, in: TempTree()) == message)
+    }
+
+    @Test func redirectsFollowTheSameOriginUnlessToldOtherwise() throws {
+        #expect(try configure([], in: TempTree()).fetch.redirects == .sameOrigin)
+        #expect(try configure(["--fetch-redirects", "none"], in: TempTree()).fetch.redirects == RedirectPolicy.none)
+        #expect(try error(["--fetch-redirects", "all"], in: TempTree())
+                == "--fetch-redirects must be one of none, same-origin, any, not 'all'")
     }
 
     @Test func aURLAsHostIsRefused() throws {
