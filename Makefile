@@ -56,7 +56,7 @@ lint: deps-test
 	scripts/check-apt-consistency.sh
 	scripts/check-apt-consistency.sh --self-test
 
-# Fan-out benchmark (issue 7); not part of `make test`. Minutes long; pins to CPUs 0 and 1.
+# Fan-out and timing benchmark (issues 7 and 11); not part of `make test`. Minutes long; pins to CPUs 0 and 1.
 # e.g. make bench BENCH_ARGS="--scenarios a --n 1000,10000 --repeats 1"
 BENCH_ARGS ?=
 bench: release

@@ -49,7 +49,10 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
-        .target(name: "CLwsShim", dependencies: ["CLibWebSockets"]),
+        // libssl: the server reads wss input itself (SSL_read on lws' session, see ldlws.h);
+        // libwebsockets-dev already depends on libssl-dev.
+        .target(name: "CLwsShim", dependencies: ["CLibWebSockets"],
+                linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         // epoll, whose packed event struct Swift cannot lay out (see its header).
         .target(name: "CSysShim"),
         .target(

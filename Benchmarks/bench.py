@@ -4,10 +4,14 @@
 Scenarios:
   a  one room, N viewers, 10 rounds 100 ms apart; live-draw vs the raw-C lws_fanout reference,
      interleaved in the same run, server pinned to CPU 0 and the load generator to CPU 1.
-  b  many rooms (default 1000 x 10 viewers), all drawing at once at 400 ms: round lateness vs plan
-     from the server's livedraw_round_lateness_seconds histogram.
+  b  many rooms (default 1000 x 10 viewers), all drawing at once at 400 ms: round lateness vs due
+     time from the server's livedraw_round_lateness_seconds histogram.
   c  join storm: N clients connect while a draw is live; failed connects; first message a snapshot
      of the right room.
+  d  many rooms starting at once, with their records: 1000 rooms + the lobby, one viewer each, all
+     draws started within 0.8 s (by ldgen, over the viewers' WebSockets), 400 ms rounds, a real
+     data directory. Measures the gaps each viewer sees between consecutive steps (started, rounds,
+     finished) against 400 ms.
 The load generator is our own Benchmarks/loadgen/ldgen.c (epoll, libc only).
 """
 import argparse, json, os, re, resource, signal, socket, statistics, subprocess, sys, time
@@ -71,9 +75,9 @@ def kill(p):
         procs.remove(p)
 
 
-def start_ours(interval_ms, extra=()):
+def start_ours(interval_ms, extra=(), data_dir="off"):
     args = ["taskset", "-c", SRV_CPU, SERVER, "--port", "0", "--round-interval-ms", str(interval_ms),
-            "--data-dir", "off", "--log-level", "notice", "--max-connections", "19000", *extra]
+            "--data-dir", data_dir, "--log-level", "notice", "--max-connections", "19000", *extra]
     p = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     procs.append(p)
     port = key = None
@@ -91,6 +95,7 @@ def start_ours(interval_ms, extra=()):
     # Keep draining its output so a chatty log never blocks the server on a full pipe.
     import threading
     threading.Thread(target=lambda: [None for _ in p.stdout], daemon=True).start()
+    p.lobby_key = key
     return p, port
 
 
@@ -272,6 +277,60 @@ def scenario_b(rooms, per_room, interval=400):
         kill(p)
 
 
+def gap_stats(lines, gap, rounds=10):
+    """Gap deviations (ms) from ldgen --gaps-out lines, for every step and per kind of step."""
+    recv, stamp, kind, starts = [], [], [], []
+    for line in lines:
+        parts = line.split()
+        if parts[0] == "started":
+            starts.append(float(parts[1]))
+            continue
+        recv.append(float(parts[0]))
+        stamp.append(float(parts[1]))
+        k = int(parts[2])
+        kind.append("lead" if k == 1 else "result" if k == rounds + 1 else "rounds")
+    pct = lambda v, q: sorted(v)[min(len(v) - 1, int(q * (len(v) - 1) + 0.5))] if v else float("nan")
+    dev = [abs(g - gap) for g in recv]
+    sdev = [abs(g - gap) for g in stamp]
+    out = {"gaps": len(recv), "gap_dev_p50_ms": pct(dev, .5), "gap_dev_p99_ms": pct(dev, .99),
+           "gap_dev_max_ms": max(dev, default=float("nan")), "gap_min_ms": min(recv, default=float("nan")),
+           "bunched": sum(1 for g in recv if g < gap / 2),
+           "stamp_gap_dev_p99_ms": pct(sdev, .99), "stamp_gap_dev_max_ms": max(sdev, default=float("nan")),
+           "stamp_gap_min_ms": min(stamp, default=float("nan")),
+           "started_spread_ms": (max(starts) - min(starts)) if starts else float("nan"), "starts": len(starts)}
+    # started -> round 1 (the lead), round -> round, last round -> finished (which waits for the
+    # result's record to be on disk).
+    for name in ("lead", "rounds", "result"):
+        out[f"{name}_dev_p99_ms"] = pct([d for d, k in zip(dev, kind) if k == name], .99)
+        out[f"{name}_stamp_dev_p99_ms"] = pct([d for d, k in zip(sdev, kind) if k == name], .99)
+    return out
+
+
+def scenario_d(rooms, interval=400, spread_ms=800):
+    """Every room starts its draw within a second, each with one viewer, plus the lobby, and the
+    records are kept (the storage thread's group commit is part of what is measured). ldgen starts
+    the draws itself, over its viewers' WebSockets, so no trigger process competes with it."""
+    import shutil, tempfile
+    data_dir = tempfile.mkdtemp(prefix="bench-d-")
+    p, port = start_ours(interval, data_dir=data_dir)
+    try:
+        keys_file, gaps_file = os.path.join(BUILD, "d-keys.txt"), os.path.join(BUILD, "d-gaps.txt")
+        with open(keys_file, "w") as f:
+            for i in range(rooms):
+                f.write(json.loads(api(port, "POST", "/api/rooms", {"name": f"r{i}"}))["hostKey"] + "\n")
+            f.write(p.lobby_key + "\n")   # the lobby is the extra room, the last line
+        r = derive(ldgen(port, p.pid, rooms, "/ws/r%d", 10, None, rooms=rooms, timeout=90,
+                         extra=["--subprotocol", "live-draw.v1", "--gap-ms", str(interval), "--gaps-out", gaps_file,
+                                "--extra-path", "/ws/lobby", "--start-keys", keys_file,
+                                "--start-spread-ms", str(spread_ms)]))
+        with open(gaps_file) as f:
+            r.update(gap_stats([l for l in f.read().split("\n") if l.strip()], interval))
+        return r
+    finally:
+        kill(p)
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
 def wait_until_running(port, room, timeout=10.0):
     """The storm must hit a live draw: wait for the room's phase to say so (loading -> running)."""
     deadline = time.monotonic() + timeout
@@ -301,12 +360,13 @@ def scenario_c(n, interval=1000):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--scenarios", default="abc")
+    ap.add_argument("--scenarios", default="abcd")
     ap.add_argument("--n", default="1000,5000,10000", help="scenario a viewer counts")
     ap.add_argument("--repeats", type=int, default=3, help="repeats of every scenario (median reported)")
     ap.add_argument("--rooms", type=int, default=1000)
     ap.add_argument("--per-room", type=int, default=10)
     ap.add_argument("--storm", type=int, default=10000)
+    ap.add_argument("--start-rooms", type=int, default=1000, help="scenario d: rooms starting at once (plus the lobby)")
     ap.add_argument("--no-ref", action="store_true")
     ap.add_argument("--spin-us", type=float, default=2000,
                     help="ldgen busy-poll window after each event (0: always sleep in epoll_wait; the "
@@ -340,7 +400,7 @@ def main():
             out.append(f"\nScenario b: {a.rooms} rooms x {a.per_room} viewers, all drawing at once, 400 ms rounds; "
                        f"median of {a.repeats}")
             out.append(table([("b", "live-draw", a.rooms * a.per_room, r)]))
-            out.append(f"round lateness vs plan (livedraw_round_lateness_seconds, {r['lateness_n']:.0f} rounds per run): "
+            out.append(f"round lateness vs due time (livedraw_round_lateness_seconds, {r['lateness_n']:.0f} rounds per run): "
                        f"p50 {r['lateness_p50_ms']:.2f} ms  p99 {r['lateness_p99_ms']:.2f} ms  (target p99 <= 10 ms)")
             out.append(f"  each run: p50 {each('lateness_p50_ms', '{:.2f}')} ms;  p99 {each('lateness_p99_ms', '{:.2f}')} ms")
         if "c" in a.scenarios:
@@ -360,6 +420,29 @@ def main():
                        f"({each('first_ok')} ok; {each('first_bad')} bad)  "
                        f"draw phase after: {' / '.join(str(x['draw_live_after']) for x in runs)}  "
                        f"RSS/conn {r['rss_per_conn_kib']:.2f} KiB  (target: 0 failed)")
+        if "d" in a.scenarios:
+            runs = []
+            for i in range(a.repeats):
+                log(f"[d] {a.start_rooms} rooms + the lobby starting at once, repeat {i + 1}/{a.repeats}")
+                runs.append(scenario_d(a.start_rooms)); time.sleep(1)
+                log(json.dumps(runs[-1]))
+            r = median_of(runs)
+            each = lambda k, f="{:.1f}": " / ".join(f.format(x[k]) for x in runs)
+            out.append(f"\nScenario d: {a.start_rooms} rooms + the lobby, one viewer each, every draw started within "
+                       f"{r['starts_spread_ms']:.0f} ms ({r['starts_sent']:.0f} starts), 400 ms rounds, records kept; "
+                       f"median of {a.repeats}")
+            out.append(f"gaps between consecutive steps as viewers received them ({r['gaps']:.0f} per run): "
+                       f"|gap - 400 ms| p50 {r['gap_dev_p50_ms']:.2f} ms  p99 {r['gap_dev_p99_ms']:.2f} ms  "
+                       f"max {r['gap_dev_max_ms']:.2f} ms  (target p99 <= 20 ms)")
+            out.append(f"  shortest gap {r['gap_min_ms']:.1f} ms, gaps under 200 ms {r['bunched']:.0f};  by the server's "
+                       f"stamps: p99 {r['stamp_gap_dev_p99_ms']:.2f} ms, max {r['stamp_gap_dev_max_ms']:.2f} ms, shortest "
+                       f"{r['stamp_gap_min_ms']:.1f} ms;  `started` received over {r['started_spread_ms']:.0f} ms "
+                       f"({r['starts']:.0f}); lost {r['lost']:.0f}")
+            out.append(f"  p99 by step, received (server stamps): started -> round 1 {r['lead_dev_p99_ms']:.2f} "
+                       f"({r['lead_stamp_dev_p99_ms']:.2f}) ms;  round -> round {r['rounds_dev_p99_ms']:.2f} "
+                       f"({r['rounds_stamp_dev_p99_ms']:.2f}) ms;  last round -> finished {r['result_dev_p99_ms']:.2f} "
+                       f"({r['result_stamp_dev_p99_ms']:.2f}) ms")
+            out.append(f"  each run: p99 {each('gap_dev_p99_ms', '{:.2f}')} ms;  max {each('gap_dev_max_ms', '{:.2f}')} ms")
     finally:
         for p in list(procs):
             kill(p)

@@ -6,6 +6,19 @@
  * (epoch ms), the spread of receipt times across clients per (room, round), and loss against
  * --expect. With --server-pid it also samples the server's RSS and CPU. Prints one JSON object.
  *
+ * With --gap-ms G it also measures the gaps viewers see: for each client, the time between
+ * consecutive steps of the draw (`started`, each `round`, `finished`), on receipt and by the
+ * server's own stamps (startedAt, sentAt, finishedAt), against G. A client is then done at
+ * `finished`. --gaps-out FILE writes one line per gap: "receipt_gap_ms stamp_gap_ms k" (k = 1 for
+ * started -> round 1, ..., the last for the last round -> finished), and the receipt time of each
+ * `started` as "started T".
+ *
+ * --start-keys FILE starts the draws itself instead of a trigger command: line j is the host key
+ * of room j, and once every client is connected the first client of each room sends
+ * {"type":"start","hostKey":...} (a masked text frame), the rooms spread evenly over
+ * --start-spread-ms. Cheap enough not to disturb the timing it measures, unlike a swarm of curls.
+ * --extra-path PATH adds one client in a room of its own (say /ws/lobby), the last room index.
+ *
  * Deliberately small: RFC 6455 client handshake (status 101 checked), unmasked server frames with
  * 7/16/64-bit lengths, fragmentation, ping -> masked pong, close. No TLS, no extensions.
  */
@@ -33,6 +46,8 @@ enum { ST_CONNECTING, ST_HANDSHAKE, ST_OPEN, ST_DONE, ST_FAILED };
 
 typedef struct {
     int fd, state, room, got, first_checked;
+    double last_step, last_stamp;    /* --gap-ms: receipt time and server stamp of the last step */
+    int steps;                       /* --gap-ms: gaps seen so far (1: started -> round 1) */
     char *buf; size_t len, cap;      /* unparsed bytes (handshake or frames) */
     char *msg; size_t mlen, mcap;    /* fragmented message being assembled */
 } client_t;
@@ -43,6 +58,11 @@ static const char *subprotocol = NULL;
 static int port = 0, nclients = 1000, expect = 10, rooms = 1, inflight = 1000, timeout_s = 60;
 static int trigger_first = 0, trigger_delay_ms = 0;
 static double spin_us = 0;   /* keep polling without sleeping this long after the last event */
+static double gap_ms = 0;    /* > 0: measure the gaps between a draw's steps against this */
+static FILE *gaps_out;
+static const char *extra_path = NULL;   /* one more client, in room index `rooms` */
+static char **start_keys; static int nstart_keys;
+static double start_spread_ms = 0;
 static long server_pid = 0;
 
 static client_t *cl;
@@ -72,7 +92,33 @@ static void append(char **b, size_t *len, size_t *cap, const char *src, size_t n
     memcpy(*b + *len, src, n); *len += n;
 }
 
-static void room_name(int room, char *out, size_t n) { snprintf(out, n, path, room); }
+static void room_name(int room, char *out, size_t n) {
+    if (extra_path && room == rooms) snprintf(out, n, "%s", extra_path);
+    else snprintf(out, n, path, room);
+}
+
+/* Sends {"type":"start","hostKey":KEY} from c, masked as a client must. */
+static void send_start(client_t *c, const char *key) {
+    char payload[200]; unsigned char f[2 + 4 + 200];
+    int n = snprintf(payload, sizeof payload, "{\"type\":\"start\",\"hostKey\":\"%s\"}", key);
+    if (n <= 0 || n > 125) return;
+    unsigned char mask[4] = {0x5a, 0xc3, 0x17, 0x88};
+    f[0] = 0x81; f[1] = 0x80 | (unsigned char)n; memcpy(f + 2, mask, 4);
+    for (int i = 0; i < n; i++) f[6 + i] = (unsigned char)payload[i] ^ mask[i & 3];
+    ssize_t w = write(c->fd, f, 6 + n); (void)w;
+}
+
+static void read_keys(const char *file) {
+    FILE *f = fopen(file, "r"); if (!f) { perror(file); exit(2); }
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, " \r\n")] = 0;
+        if (!line[0]) continue;
+        start_keys = realloc(start_keys, sizeof *start_keys * (nstart_keys + 1));
+        start_keys[nstart_keys++] = strdup(line);
+    }
+    fclose(f);
+}
 
 static void fail(client_t *c) {
     if (c->state == ST_FAILED || c->state == ST_DONE) return;
@@ -96,6 +142,23 @@ static int json_num(const char *m, size_t n, const char *field, double *out) {
     return 0;
 }
 
+/* --gap-ms: one step of a draw (`started`, `round` or `finished`) reached client c at t. */
+static void on_step(client_t *c, const char *m, size_t n, double t) {
+    static const char *steps[][2] = {{"\"type\":\"started\"", "startedAt"}, {"\"type\":\"round\"", "sentAt"},
+                                     {"\"type\":\"finished\"", "finishedAt"}};
+    for (int k = 0; k < 3; k++) {
+        if (!memmem(m, n, steps[k][0], strlen(steps[k][0]))) continue;
+        double stamp = 0;
+        json_num(m, n, steps[k][1], &stamp);
+        if (k == 0) { if (gaps_out) fprintf(gaps_out, "started %.3f\n", t); }
+        else if (c->last_step > 0 && gaps_out)
+            fprintf(gaps_out, "%.3f %.3f %d\n", t - c->last_step, stamp - c->last_stamp, ++c->steps);
+        c->last_step = t; c->last_stamp = stamp;
+        if (k == 2 && c->state == ST_OPEN) { ndone_expect++; c->state = ST_DONE; }
+        return;
+    }
+}
+
 static void on_message(client_t *c, const char *m, size_t n, double t) {
     if (!c->first_checked) {
         c->first_checked = 1;
@@ -108,6 +171,7 @@ static void on_message(client_t *c, const char *m, size_t n, double t) {
             if (memmem(m, n, want, strlen(want)) && memmem(m, n, rn, strlen(rn))) nfirst_ok++; else nfirst_bad++;
         }
     }
+    if (gap_ms > 0) on_step(c, m, n, t);
     if (!memmem(m, n, match, strlen(match))) { nother++; if (in_window) nother_window++; return; }
     nmatched++;
     double ts, rnd;
@@ -123,7 +187,7 @@ static void on_message(client_t *c, const char *m, size_t n, double t) {
         if (rmin[k] == 0 || t < rmin[k]) rmin[k] = t;
         if (t > rmax[k]) rmax[k] = t;
     }
-    if (++c->got == expect) {
+    if (++c->got == expect && gap_ms <= 0) {
         ndone_expect++;
         c->state = ST_DONE;               /* keep the socket open: closing would disturb the others */
     }
@@ -282,6 +346,7 @@ static void usage(void) {
       "  [--expect M] [--match STR] [--ts-field sentAt] [--round-field round] [--inflight 1000]\n"
       "  [--trigger-cmd CMD] [--trigger-first] [--trigger-delay-ms MS] [--first-type snapshot]\n"
       "  [--subprotocol NAME] [--server-pid PID] [--timeout S] [--spin-us US]\n"
+      "  [--gap-ms G [--gaps-out FILE]] [--start-keys FILE [--start-spread-ms MS]] [--extra-path PATH]\n"
       "Latency = receipt wall clock - JSON --ts-field (epoch ms). Output: one JSON object on stdout.\n");
     exit(2);
 }
@@ -308,9 +373,20 @@ int main(int argc, char **argv) {
         else if (OPT("--server-pid")) server_pid = atol(v);
         else if (OPT("--timeout")) timeout_s = atoi(v);
         else if (OPT("--spin-us")) spin_us = atof(v);
+        else if (OPT("--gap-ms")) gap_ms = atof(v);
+        else if (OPT("--gaps-out")) { gaps_out = fopen(v, "w"); if (!gaps_out) { perror(v); return 2; } }
+        else if (OPT("--start-keys")) read_keys(v);
+        else if (OPT("--start-spread-ms")) start_spread_ms = atof(v);
+        else if (OPT("--extra-path")) extra_path = v;
         else usage();
     }
     if (!port || nclients < 1 || rooms < 1) usage();
+    int base_clients = nclients, all_rooms = rooms + (extra_path ? 1 : 0);
+    if (extra_path) nclients++;
+    if (start_keys && nstart_keys < all_rooms) {
+        fprintf(stderr, "ldgen: %d start keys for %d rooms\n", nstart_keys, all_rooms);
+        return 2;
+    }
     signal(SIGPIPE, SIG_IGN);
     struct rlimit rl; getrlimit(RLIMIT_NOFILE, &rl);
     rl.rlim_cur = rl.rlim_max; setrlimit(RLIMIT_NOFILE, &rl);
@@ -319,9 +395,11 @@ int main(int argc, char **argv) {
         return 2;
     }
     cl = calloc(nclients, sizeof *cl);
-    rmin = calloc((size_t)rooms * MAX_ROUNDS, sizeof *rmin);
-    rmax = calloc((size_t)rooms * MAX_ROUNDS, sizeof *rmax);
-    for (int i = 0; i < nclients; i++) cl[i].room = i % rooms, cl[i].fd = -1;
+    rmin = calloc((size_t)all_rooms * MAX_ROUNDS, sizeof *rmin);
+    rmax = calloc((size_t)all_rooms * MAX_ROUNDS, sizeof *rmax);
+    for (int i = 0; i < nclients; i++) cl[i].room = i < base_clients ? i % rooms : rooms, cl[i].fd = -1;
+    /* With --start-keys, room j's draw is started by its first client: j, or the extra one. */
+    int next_start = start_keys ? 0 : all_rooms; double starts_at = 0, first_start = 0, last_start = 0;
     epfd = epoll_create1(EPOLL_CLOEXEC);
 
     long rss0 = server_pid ? proc_rss_kib(server_pid) : -1;
@@ -344,6 +422,7 @@ int main(int argc, char **argv) {
             connected_at = mono_ms(); in_window = 1; cpu_self_win0 = self_cpu_s();
             if (server_pid) { usleep(200000); rss1 = proc_rss_kib(server_pid); scpu0 = proc_cpu_s(server_pid); }
             if (!triggered) { trig = run_trigger(); trig_at = mono_ms(); triggered = 1; }
+            starts_at = mono_ms();
             deadline = mono_ms() + timeout_s * 1e3;
         }
         if (connected_at && ndone_expect >= nopen - nclosed_early) { tdone = mono_ms(); break; }
@@ -353,7 +432,17 @@ int main(int argc, char **argv) {
          * to the sending server. With --spin-us we poll (timeout 0) for a while after each event,
          * as a client machine with its own cores would be awake anyway. */
         double tnow = mono_ms();
-        int n = epoll_wait(epfd, evs, 1024, (spin_us > 0 && tnow - last_event < spin_us / 1e3) ? 0 : 20);
+        int wait_ms = (spin_us > 0 && tnow - last_event < spin_us / 1e3) ? 0 : 20;
+        while (connected_at && next_start < all_rooms) {
+            double due = starts_at + (all_rooms > 1 ? start_spread_ms * next_start / (all_rooms - 1) : 0);
+            if (tnow < due) { if (due - tnow < wait_ms) wait_ms = (int)(due - tnow); break; }
+            int who = next_start < rooms ? next_start : nclients - 1;
+            if (cl[who].state == ST_OPEN || cl[who].state == ST_DONE) send_start(&cl[who], start_keys[next_start]);
+            if (!first_start) first_start = tnow;
+            last_start = tnow;
+            next_start++;
+        }
+        int n = epoll_wait(epfd, evs, 1024, wait_ms);
         if (n > 0) last_event = mono_ms();
         for (int k = 0; k < n; k++) {
             int i = (int)evs[k].data.u32; client_t *c = &cl[i];
@@ -389,11 +478,12 @@ int main(int argc, char **argv) {
            rss0, rss1, server_pid ? scpu1 - scpu0 : -1.0,
            cpu_self, cpu_self_win, win_ms, tdone - t0, (ndone_expect + nclosed_early >= nopen && connected_at) ? "false" : "true");
     (void)trig_at;
+    if (gaps_out) fclose(gaps_out);
     /* Per-round latency (mean/max over all clients), appended as a second JSON line. */
     printf("{\"round_lat_mean_ms\":[");
     for (int r = 0, first = 1; r < MAX_ROUNDS; r++) if (rcnt[r]) { printf("%s%.1f", first ? "" : ",", rsum[r] / rcnt[r]); first = 0; }
     printf("],\"round_lat_max_ms\":[");
     for (int r = 0, first = 1; r < MAX_ROUNDS; r++) if (rcnt[r]) { printf("%s%.1f", first ? "" : ",", rlmax[r]); first = 0; }
-    printf("]}\n");
+    printf("],\"starts_sent\":%d,\"starts_spread_ms\":%.1f}\n", start_keys ? next_start : 0, last_start - first_start);
     return 0;
 }

@@ -29,3 +29,7 @@ CURLcode ldcurl_setopt_write_callback(CURL *handle, ldcurl_write_callback callba
 CURLcode ldcurl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }
+
+CURLcode ldcurl_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
+    return curl_easy_getinfo(handle, info, value);
+}

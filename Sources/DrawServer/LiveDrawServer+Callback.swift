@@ -82,7 +82,7 @@ extension LiveDrawServer {
             return 0
         case LWS_CALLBACK_RECEIVE:
             guard let client = client(in: session) else { return -1 }
-            return clientReceived(client, input, len)
+            return clientReceived(client)
         case LWS_CALLBACK_SERVER_WRITEABLE:
             guard let client = client(in: session) else { return 0 }
             return writeNext(client)

@@ -2,7 +2,8 @@ import CLwsShim
 
 /// Fan-out and the per-client outbound queue. Service thread only; no locks on this path.
 extension LiveDrawServer {
-    /// Seconds a closing client gets to take its close frame before lws drops it.
+    /// Seconds a closing client gets to take what it is owed and the close frame before lws
+    /// drops it (a client that stopped reading never gets the frame). docs/PROTOCOL.md section 4.
     static let closeDeadlineSeconds: Int32 = 5
 
     /// Sends `bytes` to every member of `room`: serialised once, copied once into a shared
@@ -38,11 +39,24 @@ extension LiveDrawServer {
         }
     }
 
-    /// SERVER_WRITEABLE: exactly one `lws_write` — a private message first, else the next room
-    /// message — or, when nothing is owed any more and a close is pending, the close.
+    /// SERVER_WRITEABLE: exactly one `lws_write` — the pong owed for the client's last ping,
+    /// else a private message, else the next room message — or, when nothing is owed any more
+    /// and a close is pending, the close frame. After the close handshake it closes the socket.
     func writeNext(_ client: ClientConnection) -> Int32 {
-        var message = client.privateQueue.pop()
-        if message == nil, let room = client.room, client.closing?.drainRoom ?? true,
+        // Both close frames are through: -1 makes lws flush what it still holds, then shut the
+        // socket down (no close frame of its own: lws_close_reason is never called).
+        if client.closeSent { return client.peerClosed ? -1 : 0 }
+        if !client.peerClosed, client.closing == nil, let pong = client.pendingPong {
+            // Before any queued message: it answers the most recent ping, and a control frame
+            // never cuts into a data frame (lws sends each message whole).
+            client.pendingPong = nil
+            guard Lws.writeControl(client.wsi, LDLWS_CONTROL_PONG, pong) else { return -1 }
+            if client.wantsWrite { ldlws_request_writable(client.wsi) }
+            return 0
+        }
+        // After the client's close, only the server's close frame goes out (RFC 6455 5.5.1).
+        var message = client.peerClosed ? nil : client.privateQueue.pop()
+        if message == nil, !client.peerClosed, let room = client.room, client.closing?.drainRoom ?? true,
            client.cursor < room.ring.nextSeq {
             // A member's backlog never exceeds the ring's capacity (it would have been closed),
             // so the message is still there — except for a client draining before its
@@ -61,21 +75,37 @@ extension LiveDrawServer {
             return 0
         }
         if let close = client.closing {
-            ldlws_close_reason(client.wsi, close.code, close.reason)
-            return -1
+            guard Lws.writeControl(client.wsi, LDLWS_CONTROL_CLOSE, Self.closePayload(close)) else { return -1 }
+            client.closeSent = true
+            if client.peerClosed { return -1 }
+            // Wait for the client's close, reading meanwhile (`clientReadable`), but not forever.
+            ldlws_close_deadline(client.wsi, Int32(clamping: config.closeHandshakeSeconds))
+            return 0
         }
         return 0
     }
 
+    /// A close frame's payload: the code, big-endian, then the reason cut to the 123 bytes a
+    /// control frame leaves for it (our reasons are short ASCII; a cut never splits UTF-8 there).
+    static func closePayload(_ close: ClientConnection.PendingClose) -> [UInt8] {
+        guard let code = close.code else { return [] }
+        return [UInt8(code >> 8), UInt8(code & 0xFF)] + close.reason.utf8.prefix(123)
+    }
+
     /// Starts closing a client with `code`. With `drainRoom` it first gets the room messages
     /// it is owed (shutdown); without, it leaves the room at once and gets only its private
-    /// messages (e.g. the `error` before 4404).
-    func close(_ client: ClientConnection, code: Int32, reason: String, drainRoom: Bool,
+    /// messages (e.g. the `error` before 4404). Then the close frame, then the wait for the
+    /// client's close (`ServerConfig.closeHandshakeSeconds`).
+    ///
+    /// `deadlineSeconds` bounds the time until the close frame is written: if the peer never
+    /// reads again, WRITEABLE never comes, and lws drops the connection then.
+    func close(_ client: ClientConnection, code: UInt16?, reason: String, drainRoom: Bool,
                deadlineSeconds: Int32 = LiveDrawServer.closeDeadlineSeconds) {
         guard client.closing == nil, !destroying else { return }
         client.beginClose(.init(code: code, reason: reason, drainRoom: drainRoom))
+        client.pendingPong = nil
+        client.reader.awaitClose() // what the client sends now is read only to find its close
         if !drainRoom { leaveRoom(client) }
-        // If the peer never reads again, WRITEABLE never comes: lws drops it at the deadline.
         ldlws_close_deadline(client.wsi, deadlineSeconds)
         ldlws_request_writable(client.wsi)
     }
@@ -85,7 +115,7 @@ extension LiveDrawServer {
         metrics.slowClientDisconnected()
         logger.debug("closing slow client", metadata: ["room": "\(client.room?.name ?? "-")"])
         client.privateQueue.removeAll()
-        close(client, code: 4408, reason: "too slow", drainRoom: false)
+        close(client, code: CloseCode.tooSlow, reason: "too slow", drainRoom: false)
     }
 
     func leaveRoom(_ client: ClientConnection) {

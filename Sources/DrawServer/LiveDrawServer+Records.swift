@@ -6,21 +6,12 @@ extension LiveDrawServer {
     /// The runner's `record` dependency for room `room`: each write runs on the storage thread
     /// and its result comes back through the inbox as `.recorded`. `nil` without a store.
     func recorder(room: String) -> ((DrawWrite) -> Void)? {
-        guard let store, let storage else { return nil }
+        guard let storage, store != nil else { return nil }
         let inbox = self.inbox
         return { write in
             // Rule 5: the store is called on the storage thread only; the result goes back by
             // the inbox (rule 2).
-            storage.submit {
-                let error: StorageError?
-                do throws(StorageError) {
-                    try write.apply(to: store)
-                    error = nil
-                } catch let failure {
-                    error = failure
-                }
-                inbox.post(.recorded(room: room, write, error: error))
-            }
+            storage.submit(write) { error in inbox.post(.recorded(room: room, write, error: error)) }
         }
     }
 

@@ -38,7 +38,7 @@ extension LiveDrawServer {
     private func closeClientsForShutdown() {
         let graceSeconds = Int32(clamping: max(1, (max(0, config.shutdownGraceMs) + 999) / 1000))
         for client in Array(clients.values) {
-            close(client, code: 1001, reason: "server shutting down", drainRoom: true, deadlineSeconds: graceSeconds)
+            close(client, code: CloseCode.goingAway, reason: "server shutting down", drainRoom: true, deadlineSeconds: graceSeconds)
         }
         if clients.isEmpty {
             loopShouldExit = true

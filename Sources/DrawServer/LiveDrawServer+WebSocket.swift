@@ -2,7 +2,8 @@ import CLwsShim
 import DrawCore
 import DrawPresentation
 
-/// WebSocket connections: upgrade checks, join, inbound limits, close. Service thread only.
+/// WebSocket connections: upgrade checks, join, messages, close. Service thread only.
+/// Input is read and framed in `LiveDrawServer+WebSocketInput`.
 extension LiveDrawServer {
     /// HTTP_CONFIRM_UPGRADE: the last moment to refuse with an HTTP status (headers are still
     /// attached). Returns 0 to allow, 1 after writing a refusal, -1 to hang up.
@@ -34,20 +35,27 @@ extension LiveDrawServer {
     func clientEstablished(_ wsi: OpaquePointer, session: UnsafeMutablePointer<ldlws_session>) {
         releaseSession(session) // an HTTP exchange left from an earlier keep-alive request
         let client = ClientConnection(wsi: wsi, bucket: TokenBucket(ratePerSecond: config.rateLimitPerSecond,
-                                                                    burst: config.rateLimitBurst))
+                                                                    burst: config.rateLimitBurst),
+                                      maxMessageBytes: config.maxMessageBytes)
         attach(client, kind: .webSocket, to: session)
         clients[ObjectIdentifier(client)] = client
         metrics.viewers.record(clients.count)
 
+        // First, so that even the closes below read the client's answer.
+        guard takeOverInput(client) else {
+            logger.error("cannot watch a WebSocket's input; closing it")
+            close(client, code: CloseCode.internalError, reason: "server error", drainRoom: false)
+            return
+        }
         if shuttingDown {
-            close(client, code: 1001, reason: "server shutting down", drainRoom: false)
+            close(client, code: CloseCode.goingAway, reason: "server shutting down", drainRoom: false)
             return
         }
         let path = Lws.uri(wsi) ?? ""
         let name = path.hasPrefix("/ws/") ? String(path.dropFirst(4)) : ""
         guard RoomName.isValid(name), let room = rooms[name] else {
             sendPrivate(WireMessages.error(.unknownRoom), to: client)
-            close(client, code: 4404, reason: "unknown room", drainRoom: false)
+            close(client, code: CloseCode.unknownRoom, reason: "unknown room", drainRoom: false)
             return
         }
         room.add(client)
@@ -57,28 +65,17 @@ extension LiveDrawServer {
         viewersChanged(room)
     }
 
-    /// RECEIVE: reassembles a message within `maxMessageBytes` (counting across fragments and
-    /// refusing before buffering), then handles it. Returns -1 to close.
-    func clientReceived(_ client: ClientConnection, _ input: UnsafeMutableRawPointer?, _ len: Int) -> Int32 {
-        let wsi = client.wsi
-        guard client.closing == nil else { return 0 }
-        client.inboundBytes += len
-        if ldlws_frame_is_binary(wsi) != 0 { client.inboundBinary = true }
-        if client.inboundBytes + ldlws_remaining_payload(wsi) > config.maxMessageBytes {
-            ldlws_close_reason(wsi, 1009, "message too big")
-            return -1
-        }
-        if !client.inboundBinary, len > 0, let input {
-            client.inbound.append(contentsOf: UnsafeRawBufferPointer(start: input, count: len))
-        }
-        guard ldlws_is_final_fragment(wsi) != 0 else { return 0 }
-        let bytes = client.inbound, binary = client.inboundBinary
-        client.resetInbound()
-        handleMessage(bytes, binary: binary, from: client)
+    /// RECEIVE: input lws parsed itself, which it no longer does once `takeOverInput` ran — except
+    /// for a connection whose input could not be taken over. Nothing here is trusted (lws
+    /// checked no mask, and its lengths are the peer's): the connection is failed with 1002,
+    /// without arithmetic on anything the peer sent.
+    func clientReceived(_ client: ClientConnection) -> Int32 {
+        close(client, code: CloseCode.protocolError, reason: "unexpected input", drainRoom: false)
         return 0
     }
 
-    private func handleMessage(_ bytes: [UInt8], binary: Bool, from client: ClientConnection) {
+    /// One complete client message: rate limit, then `ping` / `start`, else an error and a strike.
+    func handleMessage(_ bytes: [UInt8], binary: Bool, from client: ClientConnection) {
         guard client.bucket.take(nowNanos: clock.monotonicNanos()) else { return reject(.rateLimited, client) }
         guard !binary else { return reject(.binaryNotSupported, client) }
         switch ClientMessage.parse(bytes) {
@@ -97,12 +94,14 @@ extension LiveDrawServer {
         sendPrivate(WireMessages.error(code), to: client)
         client.strikes += 1
         if client.strikes >= config.maxStrikes {
-            close(client, code: 1008, reason: "too many bad messages", drainRoom: false)
+            close(client, code: CloseCode.policyViolation, reason: "too many bad messages", drainRoom: false)
         }
     }
 
-    /// CLOSED: leave the room, forget the client, release the session's reference.
+    /// CLOSED: stop reading (before lws closes the socket), leave the room, forget the client,
+    /// release the session's reference.
     func clientClosed(_ client: ClientConnection) {
+        stopReading(client)
         leaveRoom(client)
         clients[ObjectIdentifier(client)] = nil
         metrics.viewers.record(clients.count)

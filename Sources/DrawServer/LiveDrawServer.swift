@@ -38,8 +38,9 @@ public final class LiveDrawServer: @unchecked Sendable {
     let metricsText: (@Sendable () -> String)?
     let staticFiles: StaticFiles
     let inbox = ServiceInbox()
-    /// Where draws are recorded; `nil`: no records and no history endpoints.
-    let store: (any DrawRecordStore)?
+    /// Where draws are recorded (the caller's store, holding aborts it cannot take yet); `nil`:
+    /// no records and no history endpoints.
+    let store: RecoveringDrawStore?
     /// The one thread that calls `store`; `nil` without a store, before `init` succeeded, and
     /// once `closeStore()` ran. Set and cleared on the thread that owns the server's lifecycle
     /// (`init`, then the end of `run()` or `deinit`), read on the service thread in between.
@@ -65,6 +66,9 @@ public final class LiveDrawServer: @unchecked Sendable {
     var readiness: Readiness?
     /// Accepts every connection and reads its request before lws does; see `FrontDoor`.
     var frontDoor: FrontDoor?
+    /// Where WebSocket input is read to, for one connection at a time (`clientReadable`): the
+    /// size of the largest TLS record, so one read takes a whole record.
+    let inputScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
     let bus: any RoomEventBus = InProcessRoomEventBus()
     let metrics = ServerMetrics()
     var rooms: [String: Room] = [:]
@@ -117,7 +121,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         self.metricsText = metricsText
         self.staticFiles = files
         self.lobbyHostKey = HostKey.generate(using: random)
-        self.store = store
+        self.store = store.map { RecoveringDrawStore($0) }
         self.sources = sources
 
         // Our own listening socket (see `FrontDoor`): lws gets no listener of its own.
@@ -145,7 +149,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         }
         if let clampNotice { logger.warning("\(clampNotice)") }
         // Started only now: a failed init leaves no thread behind.
-        if store != nil { storage = StorageThread() }
+        if let store = self.store { storage = StorageThread(store: store) }
         inbox.attach(server)
         _ = makeRoom(name: RoomName.lobby, hostKey: lobbyHostKey)
         housekeeping = LwsTimer(server: server, gate: timerGate) { [unowned self] in self.housekeepingTick() }
@@ -191,6 +195,7 @@ public final class LiveDrawServer: @unchecked Sendable {
     deinit {
         if lws != nil { tearDown() }
         closeStore()
+        inputScratch.deallocate()
     }
 
     // MARK: lifecycle internals
@@ -198,7 +203,8 @@ public final class LiveDrawServer: @unchecked Sendable {
     private static func validate(_ c: ServerConfig) throws(ServerStartError) {
         guard (0...65535).contains(c.port) else { throw .invalidConfig("port \(c.port) is out of range") }
         guard c.maxMessageBytes > 0, c.maxBodyBytes > 0, c.outboundQueueLimit > 0, c.maxConnections > 0,
-              c.maxStrikes > 0, c.maxRooms > 0, c.headTimeoutMs > 0, c.slowHeadAfterMs > 0, c.slowHeadsPerAddress >= 0 else {
+              c.maxStrikes > 0, c.maxRooms > 0, c.closeHandshakeSeconds > 0,
+              c.headTimeoutMs > 0, c.slowHeadAfterMs > 0, c.slowHeadsPerAddress >= 0 else {
             throw .invalidConfig("limits must be positive")
         }
         switch (c.tlsCertPath, c.tlsKeyPath) {
@@ -222,7 +228,9 @@ public final class LiveDrawServer: @unchecked Sendable {
         c.idle_ping_secs = UInt32(clamping: config.idlePingSeconds)
         c.idle_timeout_secs = UInt32(clamping: config.idleTimeoutSeconds)
         c.timeout_secs = 10
-        c.rx_buffer_size = config.receiveBufferBytes
+        // lws mallocs this per WebSocket for its own frame parser, which no longer reads them
+        // (LiveDrawServer+WebSocketInput); 0 would mean 4096. The smallest it accepts.
+        c.rx_buffer_size = 1
         c.tx_packet_size = Lws.sendChunkBytes
         c.header_tables = UInt32(clamping: config.headerTables)
         c.callback = lwsServiceCallback

@@ -13,10 +13,6 @@ public struct ServerConfig: Sendable {
     public var schedule: RoundSchedule = .original
     /// Largest inbound WebSocket message; larger ones close the connection with 1009.
     public var maxMessageBytes: Int = 4096
-    /// Receive buffer per WebSocket connection, the biggest part of a viewer's memory (lws'
-    /// default is 4096). Viewers send only small messages (`ping`, `start`); a bigger one, up
-    /// to `maxMessageBytes`, still arrives, in pieces that the server puts back together.
-    public var receiveBufferBytes: Int = 128
     /// HTTP requests and WebSocket handshakes lws parses at once; each holds a header table
     /// (~9 KiB, sized for `RequestLimits.maxHeadBytes`) meanwhile. The front door hands lws only
     /// complete requests, at most this many at a time; the others wait their turn in its queue.
@@ -48,6 +44,11 @@ public struct ServerConfig: Sendable {
     public var rateLimitBurst: Double = 40
     /// Bad messages a connection may send before it is closed with 1008.
     public var maxStrikes: Int = 10
+    /// Seconds the server waits for the client's close frame after sending its own (reading and
+    /// discarding whatever else the client still sends), before it closes the socket anyway.
+    /// Waiting is what lets a client that is still sending read the close frame: a socket
+    /// closed with unread input is reset, and the reset destroys what the client had not read.
+    public var closeHandshakeSeconds: Int = 2
     /// Seconds of silence before the server pings a WebSocket, and before it gives up on it.
     public var idlePingSeconds: Int = 30
     public var idleTimeoutSeconds: Int = 60

@@ -30,6 +30,7 @@ public struct LaunchConfiguration: Sendable {
         public static let fetchMaxBytes = 1...(256 << 20)
         public static let maxMessageBytes = 128...(1 << 20)
         public static let outboundQueue = 1...100_000
+        public static let closeTimeoutSeconds = 1...60
         public static let maxConnections = 1...1_000_000
         public static let headTimeoutMs = 100...600_000
         public static let slowHeadsPerAddress = 0...1_000_000
@@ -46,6 +47,7 @@ public struct LaunchConfiguration: Sendable {
         server.loadingNoticeMs = try Self.check(o.loadingNoticeMs, in: Limits.loadingNoticeMs, "loading-notice-ms")
         server.maxMessageBytes = try Self.check(o.maxMessageBytes, in: Limits.maxMessageBytes, "max-message-bytes")
         server.outboundQueueLimit = try Self.check(o.outboundQueue, in: Limits.outboundQueue, "outbound-queue")
+        server.closeHandshakeSeconds = try Self.check(o.closeTimeoutSeconds, in: Limits.closeTimeoutSeconds, "close-timeout-seconds")
         server.maxConnections = try Self.check(o.maxConnections, in: Limits.maxConnections, "max-connections")
         server.headTimeoutMs = try Self.check(o.headTimeoutMs, in: Limits.headTimeoutMs, "head-timeout-ms")
         server.slowHeadsPerAddress = try Self.check(o.slowHeadsPerAddress, in: Limits.slowHeadsPerAddress, "slow-heads-per-address")
@@ -59,7 +61,8 @@ public struct LaunchConfiguration: Sendable {
         fetch = CurlHTTPClient.Configuration(
             connectTimeout: .milliseconds(try Self.check(o.fetchConnectTimeoutMs, in: Limits.fetchTimeoutMs, "fetch-connect-timeout-ms")),
             totalTimeout: .milliseconds(try Self.check(o.fetchTimeoutMs, in: Limits.fetchTimeoutMs, "fetch-timeout-ms")),
-            maxResponseBytes: try Self.check(o.fetchMaxBytes, in: Limits.fetchMaxBytes, "fetch-max-bytes"))
+            maxResponseBytes: try Self.check(o.fetchMaxBytes, in: Limits.fetchMaxBytes, "fetch-max-bytes"),
+            redirects: try Self.redirects(o.fetchRedirects))
         dataDirectory = o.dataDir == LaunchOptions.recordingOff ? nil : try Self.dataDirectory(o.dataDir, paths: paths)
         logLevel = o.logLevel.loggerLevel
     }
@@ -69,6 +72,14 @@ public struct LaunchConfiguration: Sendable {
             throw ConfigurationError("--\(option) must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
         }
         return value
+    }
+
+    private static func redirects(_ value: String) throws(ConfigurationError) -> RedirectPolicy {
+        guard let policy = RedirectPolicy(rawValue: value) else {
+            let names = RedirectPolicy.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ConfigurationError("--fetch-redirects must be one of \(names), not '\(value)'")
+        }
+        return policy
     }
 
     /// An address or a host name; a URL here is the usual slip (`--host http://0.0.0.0`).

@@ -67,11 +67,17 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Largest player list accepted, in bytes. (env: LIVE_DRAW_FETCH_MAX_BYTES)")
     public var fetchMaxBytes: Int = LaunchOptions.fetch.maxResponseBytes
 
+    @Option(help: "Which redirects a player-list fetch follows: same-origin (same scheme, host and port), any (any http/https URL), or none. (env: LIVE_DRAW_FETCH_REDIRECTS)")
+    public var fetchRedirects: String = LaunchOptions.fetch.redirects.rawValue
+
     @Option(help: "Largest inbound WebSocket message, in bytes; larger ones close with 1009. (env: LIVE_DRAW_MAX_MESSAGE_BYTES)")
     public var maxMessageBytes: Int = LaunchOptions.server.maxMessageBytes
 
     @Option(help: "Messages that may wait for one client before it is dropped as too slow (4408). (env: LIVE_DRAW_OUTBOUND_QUEUE)")
     public var outboundQueue: Int = LaunchOptions.server.outboundQueueLimit
+
+    @Option(help: "Seconds the server waits for a client's close frame after sending its own, reading meanwhile, before it closes the socket anyway. (env: LIVE_DRAW_CLOSE_TIMEOUT_SECONDS)")
+    public var closeTimeoutSeconds: Int = LaunchOptions.server.closeHandshakeSeconds
 
     @Option(help: "Simultaneous connections, HTTP and WebSocket; beyond it new ones get 503. (env: LIVE_DRAW_MAX_CONNECTIONS)")
     public var maxConnections: Int = LaunchOptions.server.maxConnections
@@ -109,9 +115,9 @@ public struct LaunchOptions: ParsableCommand {
     public static let environmentBackedOptions = [
         "host", "port", "public-dir", "users-url", "lottery-url",
         "round-interval-ms", "rounds", "decelerate-to-ms", "loading-notice-ms",
-        "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes",
-        "max-message-bytes", "outbound-queue", "max-connections", "head-timeout-ms", "slow-heads-per-address",
-        "allowed-origins",
+        "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes", "fetch-redirects",
+        "max-message-bytes", "outbound-queue", "close-timeout-seconds", "max-connections", "head-timeout-ms",
+        "slow-heads-per-address", "allowed-origins",
         "tls-cert", "tls-key", "data-dir", "log-level",
     ]
 

@@ -23,10 +23,13 @@ struct CurlSchemeTests {
 
     /// Defence in depth: even if the Swift-side check were bypassed, curl's own protocol
     /// allow-list refuses the scheme before connecting.
-    @Test func curlRefusesDisallowedProtocolsItself() throws {
+    @Test func curlRefusesDisallowedProtocolsItself() async throws {
         let server = try TestHTTPServer(routes: [:])
-        let outcome = CurlTransfer.perform(url: "gopher://127.0.0.1:\(server.port)/x",
-                                           configuration: .init())
+        let outcome = await withCheckedContinuation { continuation in
+            CurlMulti.shared.submit(url: "gopher://127.0.0.1:\(server.port)/x", configuration: .init()) {
+                continuation.resume(returning: $0)
+            }
+        }
         #expect(outcome.code == CURLE_UNSUPPORTED_PROTOCOL)
         #expect(server.acceptedConnections == 0)
     }

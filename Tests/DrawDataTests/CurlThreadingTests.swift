@@ -3,7 +3,7 @@ import DrawCore
 import Foundation
 import Testing
 
-/// The threading rule: blocking curl transfers run on the worker pool, never on the cooperative
+/// The threading rule: curl transfers run on the `CurlMulti` thread, never on the cooperative
 /// pool, so other async work keeps running while transfers hang.
 struct CurlThreadingTests {
     @Test func hangingTransfersDoNotStallOtherTasks() async throws {
@@ -11,9 +11,9 @@ struct CurlThreadingTests {
         // More hanging transfers than the cooperative pool has threads (one per core): if curl
         // blocked cooperative threads, every one of them would be stuck until the timeout.
         let hangingCount = ProcessInfo.processInfo.activeProcessorCount + 2
-        // A private pool, so hanging its threads does not delay the other tests' fetches.
+        // A private transfer thread, so these hanging transfers share nothing with other tests.
         let client = CurlHTTPClient(configuration: .init(totalTimeout: .milliseconds(4000)),
-                                    pool: CurlWorkerPool(threadCount: hangingCount))
+                                    multi: CurlMulti(maxTransfers: 64))
         let url = server.url("/hang")
         // Counts hanging transfers that have ended. The proof is by order, not by elapsed time
         // (the machine is shared and noisy): the task group below must complete while this is 0.
@@ -26,7 +26,7 @@ struct CurlThreadingTests {
             }
         }
 
-        // Once every request has reached the server, that many threads sit in curl_easy_perform.
+        // Once every request has reached the server, that many transfers are hanging.
         var arrived = 0
         for await _ in server.requests {
             arrived += 1

@@ -51,8 +51,8 @@ struct LaunchConfigurationTests {
             "--users-url", "https://example.com/u.json", "--lottery-url", "http://example.com/l.json",
             "--round-interval-ms", "100", "--rounds", "5", "--decelerate-to-ms", "500", "--loading-notice-ms", "0",
             "--fetch-connect-timeout-ms", "250", "--fetch-timeout-ms", "900", "--fetch-max-bytes", "2048",
-            "--max-message-bytes", "512", "--outbound-queue", "8", "--max-connections", "10",
-            "--head-timeout-ms", "2500", "--slow-heads-per-address", "3",
+            "--fetch-redirects", "any", "--max-message-bytes", "512", "--outbound-queue", "8", "--close-timeout-seconds", "7",
+            "--max-connections", "10", "--head-timeout-ms", "2500", "--slow-heads-per-address", "3",
             "--allowed-origins", " https://a.example , http://B.example:8080,,",
             "--tls-cert", "cert.pem", "--tls-key", "key.pem", "--data-dir", "records/../db", "--log-level", "debug",
         ], in: tree)
@@ -63,9 +63,11 @@ struct LaunchConfigurationTests {
         #expect(c.server.loadingNoticeMs == 0)
         #expect(c.usersURL == "https://example.com/u.json")
         #expect(c.lotteryURL == "http://example.com/l.json")
-        #expect(c.fetch == CurlHTTPClient.Configuration(connectTimeout: .milliseconds(250), totalTimeout: .milliseconds(900), maxResponseBytes: 2048))
+        #expect(c.fetch == CurlHTTPClient.Configuration(connectTimeout: .milliseconds(250), totalTimeout: .milliseconds(900),
+                                                        maxResponseBytes: 2048, redirects: .any))
         #expect(c.server.maxMessageBytes == 512)
         #expect(c.server.outboundQueueLimit == 8)
+        #expect(c.server.closeHandshakeSeconds == 7)
         #expect(c.server.maxConnections == 10)
         #expect(c.server.headTimeoutMs == 2500)
         #expect(c.server.slowHeadsPerAddress == 3)
@@ -92,6 +94,8 @@ struct LaunchConfigurationTests {
         (["--fetch-max-bytes", "0"], "--fetch-max-bytes must be between 1 and 268435456, not 0"),
         (["--max-message-bytes", "10"], "--max-message-bytes must be between 128 and 1048576, not 10"),
         (["--outbound-queue", "0"], "--outbound-queue must be between 1 and 100000, not 0"),
+        (["--close-timeout-seconds", "0"], "--close-timeout-seconds must be between 1 and 60, not 0"),
+        (["--close-timeout-seconds", "61"], "--close-timeout-seconds must be between 1 and 60, not 61"),
         (["--loading-notice-ms", "60001"], "--loading-notice-ms must be between 0 and 60000, not 60001"),
         (["--max-connections", "0"], "--max-connections must be between 1 and 1000000, not 0"),
         (["--head-timeout-ms", "5"], "--head-timeout-ms must be between 100 and 600000, not 5"),
@@ -99,6 +103,13 @@ struct LaunchConfigurationTests {
     ])
     func outOfRangeNumbersAreRefused(arguments: [String], message: String) throws {
         #expect(try error(arguments, in: TempTree()) == message)
+    }
+
+    @Test func redirectsFollowTheSameOriginUnlessToldOtherwise() throws {
+        #expect(try configure([], in: TempTree()).fetch.redirects == .sameOrigin)
+        #expect(try configure(["--fetch-redirects", "none"], in: TempTree()).fetch.redirects == RedirectPolicy.none)
+        #expect(try error(["--fetch-redirects", "all"], in: TempTree())
+                == "--fetch-redirects must be one of none, same-origin, any, not 'all'")
     }
 
     @Test func aURLAsHostIsRefused() throws {

@@ -91,3 +91,17 @@ def test_reducer_takes_the_snapshot_as_truth_after_a_reconnect(open_page):
         "failedKept": "failed",
         "failedGoneOnNewResult": "idle",
     }
+
+
+def test_protocol_facts_agree_with_the_shared_vectors(open_page):
+    """Tests/vectors/protocol.json: the same subprotocol and room-name rule as the server and
+    the Python clients."""
+    import json
+    from .browser_harness.server import REPO
+    facts = json.loads((REPO / "Tests" / "vectors" / "protocol.json").read_text(encoding="utf-8"))
+    page = open_page()
+    assert run(page, "/js/protocol.js", "return m.SUBPROTOCOL") == facts["subprotocol"]
+    assert run(page, "/js/route.js", "return m.DEFAULT_ROOM") == facts["lobby"]
+    names = facts["roomNames"]
+    verdicts = run(page, "/js/route.js", f"return {json.dumps(names['valid'] + names['invalid'])}.map(m.isRoomName)")
+    assert verdicts == [True] * len(names["valid"]) + [False] * len(names["invalid"])

@@ -27,7 +27,7 @@ LIVE_DRAW_OPTIONS = {
     name: "--" + name.replace("_", "-") for name in (
         "host", "port", "public_dir", "users_url", "lottery_url", "round_interval_ms",
         "fetch_connect_timeout_ms", "fetch_timeout_ms", "fetch_max_bytes", "max_message_bytes",
-        "outbound_queue", "max_connections", "allowed_origins", "tls_cert", "tls_key", "log_level",
+        "outbound_queue", "close_timeout_seconds", "max_connections", "allowed_origins", "tls_cert", "tls_key", "log_level",
         "loading_notice_ms", "head_timeout_ms", "slow_heads_per_address",
     )
 }

@@ -5,10 +5,11 @@ import pytest
 from websockets.exceptions import InvalidStatus
 
 from helpers import http
+from helpers.protocol import SUBPROTOCOL
 from helpers.wsclient import WSClient, close_all, now_ms, run
 
 
-@pytest.mark.parametrize("subprotocols", [("live-draw.v1",), None], ids=["with-subprotocol", "without"])
+@pytest.mark.parametrize("subprotocols", [(SUBPROTOCOL,), None], ids=["with-subprotocol", "without"])
 def test_connect_with_and_without_subprotocol(server, subprotocols):
     async def scenario():
         c = await WSClient.open(server.ws_url("lobby"), subprotocols=subprotocols)

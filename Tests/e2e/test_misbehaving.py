@@ -42,8 +42,6 @@ def _ping_of_size(n: int) -> str:
 
 
 def test_frame_at_limit_is_fine_and_oversized_frame_closes_1009(server):
-    # The server receives into a 128-byte buffer (ServerConfig.receiveBufferBytes), so a frame
-    # at the limit arrives in many pieces: this also checks that they are put back together.
     async def scenario():
         bystander, bad = await _pair(server)
         try:

@@ -59,12 +59,13 @@ def test_client_that_stops_reading_is_dropped_4408(launch, data_source):
                     started, rounds, finished = seq[1].data, [m.data for m in seq[2:12]], seq[12].data
                     # The stuck socket must not hold the others back. Building and sending the
                     # ~2 MB `started` may delay the first rounds (by `lag`, bounded); every round
-                    # planned after that, and the result, must be on the plan's time.
+                    # planned after that, and the result, must be on time: when it was due, a full
+                    # gap after the round before (a late round shifts the rest, PROTOCOL.md).
                     lag = rounds[0]["sentAt"] - started["startedAt"]
                     assert lag <= ENCODE_ALLOWANCE_MS, f"round 1 only {lag:.0f} ms after startedAt"
-                    settled = [r for r in rounds
-                               if started["schedule"]["offsetsMs"][r["round"] - 1] >= lag + INTERVAL_MS]
-                    draw.assert_on_time(started, settled, finished, late_ms=LATE_MS)
+                    unsettled = sum(1 for r in rounds
+                                    if started["schedule"]["offsetsMs"][r["round"] - 1] < lag + INTERVAL_MS)
+                    draw.assert_on_time(started, rounds, finished, late_ms=LATE_MS, unchecked=unsettled)
                     # Delivery: a round sent after this reader had the big message in hand reaches
                     # it well within the draw (earlier ones legitimately queue behind ~2 MB on its
                     # socket). The bound is loose because this one Python process also parses the

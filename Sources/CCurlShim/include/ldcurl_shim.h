@@ -36,4 +36,8 @@ CURLcode ldcurl_setopt_write_callback(CURL *handle, ldcurl_write_callback callba
 /// Infos that yield a `long` (RESPONSE_CODE, OS_ERRNO, REDIRECT_COUNT, REQUEST_SIZE).
 CURLcode ldcurl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 
+/// Infos that yield a C string owned by the handle (REDIRECT_URL): valid until the handle's next
+/// transfer or cleanup, so copy it at once. `*value` may be NULL (no such information).
+CURLcode ldcurl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
+
 #endif

@@ -6,9 +6,9 @@
  * bytes of writable headroom *before* the payload; the context and vhost are configured through
  * large structs that must be zeroed and whose strings and policies must outlive the context;
  * the sorted-usec-list timers embed a struct lws_sorted_usec_list that must stay at a fixed
- * address; HTTP headers are built with pointer-to-pointer cursors; and closing with a reason
- * means lws_close_reason() followed by returning -1 from the callback.  Each of those is one
- * small function here, prefixed ldlws_.  Everything else — routing, rooms, draws, limits —
+ * address; HTTP headers are built with pointer-to-pointer cursors; and reading WebSocket input
+ * ourselves takes flow control, TLS reads and control frames with headroom.  Each of those is
+ * one small function here, prefixed ldlws_.  Everything else — routing, rooms, draws, limits —
  * lives in Swift.
  *
  * Threading: every function here must be called on the lws service thread, except
@@ -34,7 +34,7 @@ typedef struct ldlws_config {
     unsigned int idle_ping_secs;     /* ws ping after this much silence */
     unsigned int idle_timeout_secs;  /* hang up after this much silence */
     unsigned int timeout_secs;       /* lws network round-trip timeouts (handshakes) */
-    size_t rx_buffer_size;           /* per-connection ws receive buffer; 0 = lws default (4096) */
+    size_t rx_buffer_size;           /* per-connection ws receive buffer lws mallocs; 0 = 4096 */
     size_t tx_packet_size;           /* most bytes one send() gets; 0 = rx_buffer_size (!) */
     unsigned int header_tables;      /* handshakes parsed at once (lws ah pool); 0 = one per fd */
     lws_callback_function *callback; /* one callback serves every protocol */
@@ -98,14 +98,36 @@ size_t ldlws_pre(void);
 int ldlws_write_text(struct lws *wsi, unsigned char *payload, size_t len);
 /** Asks for one LWS_CALLBACK_SERVER_WRITEABLE / HTTP_WRITEABLE. */
 void ldlws_request_writable(struct lws *wsi);
-/** Prepares the close frame; the caller must then return -1 from the callback. */
-void ldlws_close_reason(struct lws *wsi, int code, const char *reason);
 /** Hard deadline: lws closes the connection if it is still open after secs seconds. */
 void ldlws_close_deadline(struct lws *wsi, int secs);
-int ldlws_frame_is_binary(struct lws *wsi);
-int ldlws_is_first_fragment(struct lws *wsi);
-int ldlws_is_final_fragment(struct lws *wsi);
-size_t ldlws_remaining_payload(struct lws *wsi);
+
+/* ---- WebSocket input, read by the server itself ------------------------------------------- */
+/* lws 4.1 does not check what RFC 6455 requires of frames a server receives (mask bit, close
+ * codes, control frame sizes), so after the upgrade the Swift side reads each connection's
+ * bytes itself and lws only writes.  These functions are that hand-over. */
+
+/** Stops lws from reading wsi (rx flow control; takes effect when the current callback
+ *  returns) and returns the socket to read instead, or -1 when there is none. */
+int ldlws_ws_take_over_input(struct lws *wsi);
+/** Reads up to len bytes of wsi's input from fd, decrypting through the connection's TLS
+ *  session when it has one (lws_get_ssl).  Returns the count (> 0), 0 when the peer closed,
+ *  -1 when nothing can be read now (wait for readability), -2 on an error.  *more is set when
+ *  TLS still holds decrypted bytes: read again before waiting, the socket will not say so. */
+long ldlws_ws_read(struct lws *wsi, int fd, void *buf, size_t len, int *more);
+/** Tells lws the connection is alive (a valid frame arrived), for its idle ping and hang-up. */
+void ldlws_validity_confirmed(struct lws *wsi);
+/** Closes wsi from outside its own callbacks: lws drops it on its next service turn, without
+ *  a close frame of its own (LWS_CALLBACK_CLOSED follows). */
+void ldlws_kill(struct lws *wsi);
+
+typedef enum ldlws_control {
+    LDLWS_CONTROL_CLOSE = 0,
+    LDLWS_CONTROL_PONG = 1,
+} ldlws_control;
+/** Sends one control frame (at most 125 bytes of payload, copied).  The close frame is sent
+ *  like any frame: lws adds none of its own as long as lws_close_reason is never called and
+ *  the connection is closed by returning -1 or ldlws_kill.  Returns 0 when lws took it all. */
+int ldlws_write_control(struct lws *wsi, ldlws_control kind, const unsigned char *payload, size_t len);
 
 /* ---- HTTP --------------------------------------------------------------------------------- */
 

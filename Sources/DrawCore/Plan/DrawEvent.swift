@@ -6,7 +6,8 @@
 public enum DrawEvent: Sendable {
     /// Players are being fetched for a new draw.
     case loading(at: Double)
-    /// The plan is fixed; round 1 follows at `startedAt + plan.rounds[0].offsetMs`.
+    /// The plan is fixed; `startedAt` is when this goes out, and round 1 follows one gap later
+    /// (`startedAt + plan.rounds[0].offsetMs`, later if the server is late: see `DrawPacer`).
     case started(DrawPlan, startedAt: Double)
     /// Round `index` (0-based into `plan.rounds`) is being shown; `sentAtMs` is the wall clock
     /// when its fan-out started.

@@ -4,8 +4,8 @@
 /// from its own storage thread (never the libwebsockets service thread) and waits there.
 /// Implementations must be safe to call from several threads at once; they serialise internally.
 ///
-/// Call order for one draw: `insertStarted` (before `started` is broadcast) → `recordRound` for each
-/// round shown → `finish`. A draw that fails before planning gets `insertFailed` only. At startup,
+/// Call order for one draw: `insertStarted` (before `started` is broadcast) → `stampStarted` (once
+/// it was) → `recordRound` for each round shown → `finish`. A draw that fails before planning gets `insertFailed` only. At startup,
 /// before serving, `markRunningInterrupted` closes the records a dead process left `running`.
 ///
 /// Reads never expose more than viewers have seen: see `DrawRecord` and `DrawSummary`.
@@ -14,6 +14,11 @@ public protocol DrawRecordStore: Sendable {
     /// Throws `duplicateDraw` if the id is taken, or a write failure: the server must then not
     /// publish the commitment, because the seed behind it would not survive a crash.
     func insertStarted(_ record: NewDrawRecord) throws(StorageError)
+
+    /// Replaces the `startedAt` of a running draw with the time `started` actually went out (epoch
+    /// ms): `insertStarted` runs before that moment, so it can only store when the draw was planned.
+    /// Throws `unknownDraw`, `notRunning`, or a write failure.
+    func stampStarted(drawId: String, startedAt: Double) throws(StorageError)
 
     /// Stamps round `round` (1-based) of a running draw as shown at `sentAt` (epoch ms).
     /// Throws `unknownDraw`, `notRunning`, `unknownRound`, or a write failure.
@@ -25,6 +30,16 @@ public protocol DrawRecordStore: Sendable {
 
     /// Records a draw that failed before it was planned, as `failed`.
     func insertFailed(_ record: FailedDrawRecord) throws(StorageError)
+
+    /// Group commit: runs `body`, which makes several of the write calls above, as one
+    /// transaction, so they all share one commit and one disk sync.
+    ///
+    /// Inside, each write still succeeds or fails on its own: a failed one leaves nothing, the
+    /// others stay. None of them is durable before this returns, though. If this throws (the
+    /// commit failed, or `body` threw), none of them was kept, whatever each returned, and the
+    /// caller must make them again, alone, to learn which can be kept. Calls from other threads
+    /// wait until it returns.
+    func inOneTransaction(_ body: () throws(StorageError) -> Void) throws(StorageError)
 
     /// Startup recovery: every `running` record becomes `interrupted` at `at` (epoch ms), which
     /// reveals its seed; its recorded rounds stay. Returns how many records changed.

@@ -7,7 +7,9 @@ public struct NewDrawRecord: Sendable, Hashable {
     public let sources: DrawSources
     /// When the host asked for the draw (the `loading` time), epoch milliseconds.
     public let createdAt: Double
-    /// The `started` message's `startedAt`, epoch milliseconds.
+    /// When the draw was planned, epoch milliseconds: stored as its `startedAt` until
+    /// `DrawRecordStore.stampStarted` records when `started` actually went out (a draw that dies in
+    /// between keeps this one).
     public let startedAt: Double
 
     public init(room: String, plan: DrawPlan, sources: DrawSources, createdAt: Double, startedAt: Double) {

@@ -5,13 +5,16 @@ import CCurlShim
 /// nowhere else.
 ///
 /// Threading rule: libcurl forbids using one easy handle from two threads at once. This type is
-/// deliberately not `Sendable`; `CurlTransfer` creates, uses and drops each handle inside a single
-/// `CurlWorkerPool` job, so a handle never leaves its thread.
+/// deliberately not `Sendable`; each handle is created, driven and dropped on the `CurlMulti`
+/// thread, inside its `CurlTransfer`, so it never leaves that thread.
 final class CurlEasyHandle {
     /// `curl_global_init` must run once before the first handle, and is not guaranteed
     /// thread-safe on every libcurl build. A `static let` is initialised exactly once, under a
     /// lock, on first access, which gives both properties for free.
     private static let globalInitResult: CURLcode = ldcurl_global_init()
+
+    /// Whether libcurl initialised (done on first use).
+    static var globalInitSucceeded: Bool { globalInitResult == CURLE_OK }
 
     let raw: UnsafeMutableRawPointer
     /// curl writes its human-readable failure detail here (CURLOPT_ERRORBUFFER); it must stay
@@ -54,15 +57,22 @@ final class CurlEasyHandle {
         ldcurl_setopt_write_callback(raw, callback)
     }
 
-    /// Runs the transfer; blocks the calling thread until it ends.
-    func perform() -> CURLcode {
-        curl_easy_perform(raw)
-    }
-
     /// A `long` info, or 0 when curl does not have it.
     func info(_ info: CURLINFO) -> Int {
         var value = 0
         return ldcurl_getinfo_long(raw, info, &value) == CURLE_OK ? value : 0
+    }
+
+    /// A string info (REDIRECT_URL), copied; `nil` when curl does not have it.
+    func info(string info: CURLINFO) -> String? {
+        var value: UnsafePointer<CChar>?
+        guard ldcurl_getinfo_string(raw, info, &value) == CURLE_OK, let value else { return nil }
+        return String(cString: value)
+    }
+
+    /// Clears the failure detail of the previous request, before the handle makes another.
+    func clearErrorMessage() {
+        errorBuffer[0] = 0
     }
 
     /// curl's detail for the last failure (e.g. "Could not resolve host: x"), or its generic text

@@ -5,18 +5,15 @@ import Foundation
 extension CurlOutcome {
     /// The body, or the `DataSourceError` a host can act on.
     ///
-    /// Order matters: redirect trouble first (its 3xx status is not the server's answer), then a
+    /// Order matters: a refused redirect first (its 3xx status is not the server's answer), then a
     /// non-2xx status (the server's own answer beats whatever went wrong with its body), then
-    /// curl's transfer result.
+    /// curl's transfer result. After redirects, the error is the last request's (the final cause)
+    /// and its source says where the fetch was redirected to.
     func result(source: String, configuration: CurlHTTPClient.Configuration) -> Result<Data, DataSourceError> {
-        if code == CURLE_TOO_MANY_REDIRECTS {
-            return .failure(.unreachable(source: source,
-                                         reason: "more than \(configuration.maxRedirects) redirects"))
+        if let refusedRedirect {
+            return .failure(.unreachable(source: source, reason: refusedRedirect))
         }
-        if code == CURLE_UNSUPPORTED_PROTOCOL, redirectCount > 0 || (300..<400).contains(responseCode) {
-            return .failure(.unreachable(source: source,
-                                         reason: "redirected to a URL that is not http or https; refused"))
-        }
+        let source = finalURL.map { "\(source) (redirected to \(URLPolicy.described($0)))" } ?? source
         if responseCode != 0, !(200..<300).contains(responseCode) {
             return .failure(.badStatus(source: source, status: responseCode))
         }

@@ -1,17 +1,23 @@
 import CCurl
 import Foundation
 
-/// What one transfer produced, as plain values: enough to decide success or the right
-/// `DataSourceError` without touching the handle again.
-struct CurlOutcome {
+/// What one fetch produced, as plain values: enough to decide success or the right
+/// `DataSourceError` without touching the handle again. After redirects, everything but
+/// `redirects` and `finalURL` describes the last request: the final cause, not the 3xx before it.
+struct CurlOutcome: Sendable {
     var code: CURLcode
     /// curl's detail text for a failure; empty on success.
     var message: String
-    /// The last HTTP status (after redirects); 0 for `file://` or when none arrived.
+    /// The HTTP status of the last request; 0 for `file://` or when none arrived.
     var responseCode: Int
     /// The OS `errno` behind a connect failure (ECONNREFUSED...), 0 if none.
     var osErrno: Int
-    var redirectCount: Int
+    /// Redirects followed.
+    var redirects: Int
+    /// The URL of the last request, when a redirect was followed.
+    var finalURL: String?
+    /// Why a redirect was not followed (another origin, too many, not http); `nil` if none was refused.
+    var refusedRedirect: String?
     /// Whether the request went out (so a timeout happened while waiting for the answer).
     var requestSent: Bool
     var body: Data
@@ -22,7 +28,7 @@ struct CurlOutcome {
 extension CurlOutcome {
     /// A failure before any transfer started (no handle, an option refused).
     init(failure message: String) {
-        self.init(code: CURLE_FAILED_INIT, message: message, responseCode: 0, osErrno: 0,
-                  redirectCount: 0, requestSent: false, body: Data(), exceededLimit: false)
+        self.init(code: CURLE_FAILED_INIT, message: message, responseCode: 0, osErrno: 0, redirects: 0,
+                  finalURL: nil, refusedRedirect: nil, requestSent: false, body: Data(), exceededLimit: false)
     }
 }

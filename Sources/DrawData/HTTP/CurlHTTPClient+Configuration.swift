@@ -12,18 +12,23 @@ extension CurlHTTPClient {
         public var maxResponseBytes: Int
         /// The most redirects followed before giving up (`unreachable`).
         public var maxRedirects: Int
+        /// Which redirects are followed at all; by default only within the URL's own origin.
+        public var redirects: RedirectPolicy
 
         /// - Parameters:
         ///   - connectTimeout: rounded up to whole milliseconds, at least 1 ms.
         ///   - totalTimeout: rounded up to whole milliseconds, at least 1 ms.
         ///   - maxResponseBytes: negative values count as 0 (only an empty body is accepted).
         ///   - maxRedirects: negative values count as 0 (redirects are refused).
+        ///   - redirects: which redirects may be followed (within `maxRedirects`).
         public init(connectTimeout: Duration = .seconds(5), totalTimeout: Duration = .seconds(15),
-                    maxResponseBytes: Int = Configuration.defaultMaxResponseBytes, maxRedirects: Int = 3) {
+                    maxResponseBytes: Int = Configuration.defaultMaxResponseBytes, maxRedirects: Int = 3,
+                    redirects: RedirectPolicy = .sameOrigin) {
             self.connectTimeout = connectTimeout
             self.totalTimeout = totalTimeout
             self.maxResponseBytes = max(0, maxResponseBytes)
             self.maxRedirects = max(0, maxRedirects)
+            self.redirects = redirects
         }
 
         /// `connectTimeout` as curl takes it. Never 0, because curl reads 0 as "no timeout".

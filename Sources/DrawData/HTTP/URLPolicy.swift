@@ -7,7 +7,7 @@ enum URLPolicy {
     /// characters.
     ///
     /// Why check before curl does: curl guesses `http` for a URL without a scheme, and we want
-    /// "not an allowed URL" to be decided without a worker thread or a socket being involved.
+    /// "not an allowed URL" to be decided without the transfer thread or a socket being involved.
     static func isFetchable(_ url: String) -> Bool {
         guard !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7f }),
               let scheme = scheme(of: url) else { return false }
@@ -22,6 +22,13 @@ enum URLPolicy {
               scheme.unicodeScalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) })
         else { return nil }
         return scheme.lowercased()
+    }
+
+    /// `url` as shown to hosts and viewers when a fetch was redirected: user-info redacted, and
+    /// the query and fragment left out (a redirect target's query often carries a signed token).
+    static func described(_ url: String) -> String {
+        let end = url.firstIndex(where: { $0 == "?" || $0 == "#" }) ?? url.endIndex
+        return redacted(String(url[..<end]))
     }
 
     /// `url` with any user-info (`user:password@`) replaced by `***@`, so that credentials in a

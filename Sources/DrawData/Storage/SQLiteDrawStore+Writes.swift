@@ -29,6 +29,13 @@ extension SQLiteDrawStore {
         }
     }
 
+    public func stampStarted(drawId: String, startedAt: Double) throws(StorageError) {
+        try write("record when draw \(drawId) started") { db in
+            let seq = try Self.runningSeq(of: drawId, in: db)
+            try db.run("UPDATE draws SET started_at = ? WHERE seq = ?", [.real(startedAt), .integer(seq)])
+        }
+    }
+
     public func recordRound(drawId: String, round: Int, sentAt: Double) throws(StorageError) {
         try write("record round \(round) of draw \(drawId)") { db in
             let seq = try Self.runningSeq(of: drawId, in: db)

@@ -10,19 +10,26 @@ import Foundation
 ///
 /// Durability: WAL with `synchronous=FULL`. FULL syncs the WAL on every commit, so once
 /// `insertStarted` returns, the seed behind the published commitment survives power loss, not only
-/// a process crash (NORMAL would lose the last commits on power loss). It costs one fsync a write,
-/// about a dozen a draw, on the caller's storage thread: nothing next to a draw's seconds.
+/// a process crash (NORMAL would lose the last commits on power loss). It costs one fsync a
+/// commit. One draw makes about a dozen writes; a thousand rooms drawing at once make thousands
+/// a second, which is why `inOneTransaction` lets the caller commit all the writes queued at
+/// one moment together (group commit), each in its own savepoint.
 /// WAL lets the `sqlite3` shell read the file while the server writes.
 ///
 /// Threading: every public method may be called from any thread; they block the caller (disk
 /// I/O), so the server calls them from its storage thread, never the service thread.
 public final class SQLiteDrawStore: DrawRecordStore, @unchecked Sendable {
-    // @unchecked Sendable: `connection` (and every SQLite call through it) and `fileLock` are only
-    // touched while `lock` is held (or in init, before the store is shared); `path` is immutable.
+    // @unchecked Sendable: `connection` (and every SQLite call through it), `fileLock` and `group`
+    // are only touched while `lock` is held (or in init, before the store is shared); `path` is
+    // immutable.
 
     /// The database file, as configured.
     public let path: String
-    private let lock = NSLock()
+    /// Recursive: the writes made inside `inOneTransaction` take it again on the same thread.
+    private let lock = NSRecursiveLock()
+    /// Set while `inOneTransaction` runs: the open transaction its writes join. Internal only
+    /// for `SQLiteDrawStore+Group.swift`; guarded by `lock` like the rest.
+    var group: WriteGroup?
     /// `nil` once closed.
     private var connection: SQLiteConnection?
     /// Held while open, released on `close()`; `nil` for `:memory:` or when not configured.
@@ -124,6 +131,9 @@ public final class SQLiteDrawStore: DrawRecordStore, @unchecked Sendable {
         defer { lock.unlock() }
         guard let db = connection else { throw .closed(path: path) }
         do {
+            if group != nil {
+                return try inGroup(db, writing: writing, body)
+            }
             return try db.transaction(writing: writing) { try body(db) }
         } catch let error as StorageError {
             throw error
@@ -132,6 +142,14 @@ public final class SQLiteDrawStore: DrawRecordStore, @unchecked Sendable {
             throw writing ? .writeFailed(path: path, operation: operation(), reason: reason)
                 : .readFailed(path: path, operation: operation(), reason: reason)
         }
+    }
+
+    /// Test hook:    /// Runs `body` with `lock` held and the connection open (for `SQLiteDrawStore+Group.swift`).
+    func locked<T>(_ body: (SQLiteConnection) throws(StorageError) -> T) throws(StorageError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let db = connection else { throw .closed(path: path) }
+        return try body(db)
     }
 
     /// Test hook: runs `body` on the connection under the lock, outside any transaction.

@@ -67,12 +67,13 @@ extension FrontDoor {
         // The soft limit, as lws' connections had it: this connection is counted among them.
         if connectionCount > settings.maxConnections { return refuse(r, code: .tooManyConnections, headOnly: headOnly) }
         release(r)
-        // A WebSocket client may send its first frames right behind the handshake: keep every
-        // byte. A plain request's body goes beside it, and anything after that is not lws'
-        // business (it closes after one response).
-        let rest = head.isWebSocketUpgrade ? Array(r.buffer[r.headEnd...]) : []
+        // lws gets the head only. A POST's body goes beside it (see `forwardedHead`); anything
+        // after the body is not lws' business (it closes after one response). A WebSocket client
+        // must wait for the 101 before it sends a frame (RFC 6455 §4.1), and its frames are
+        // read by our own parser once lws has upgraded the connection, never by lws: bytes read
+        // past a handshake are dropped.
         let body = head.method == "POST" ? head.body(in: r.buffer, headEnd: r.headEnd) : nil
-        handOver(Ready(fd: r.fd, bytes: head.forwardedHead() + rest, body: body))
+        handOver(Ready(fd: r.fd, bytes: head.forwardedHead(), body: body))
     }
 
     /// Forgets a request without closing its descriptor (it goes to lws or into a linger).

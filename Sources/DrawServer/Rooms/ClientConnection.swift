@@ -8,7 +8,9 @@ import DrawCore
 final class ClientConnection {
     /// Why and how the server is closing this client.
     struct PendingClose {
-        let code: Int32
+        /// The close frame's code; nil sends an empty close frame (the echo of a client close
+        /// that carried no code).
+        let code: UInt16?
         let reason: String
         /// Send the room messages still owed before closing (shutdown), or not (too slow,
         /// policy).
@@ -29,14 +31,24 @@ final class ClientConnection {
     var strikes = 0
     var bucket: TokenBucket
 
-    /// The inbound message being reassembled from fragments, bounded by the size limit.
-    var inbound: [UInt8] = []
-    var inboundBytes = 0
-    var inboundBinary = false
+    /// The client's input, parsed as it is read (`LiveDrawServer+WebSocketInput`).
+    var reader: FrameReader
+    /// The socket the server reads this client's input from; -1 when it does not (not yet,
+    /// or no longer: the peer hung up or the connection is closed).
+    var inputFD: Int32 = -1
+    /// Payload of the last ping not yet answered; a newer ping replaces it (RFC 6455 5.5.3
+    /// allows answering only the most recent), so a ping flood holds at most 125 bytes.
+    var pendingPong: [UInt8]?
+    /// The server's close frame has been written; it now waits for the client's.
+    var closeSent = false
+    /// The client's close frame arrived (or its input ended): nothing more is sent but the
+    /// server's close frame, and once that is written the connection is closed.
+    var peerClosed = false
 
-    init(wsi: OpaquePointer, bucket: TokenBucket) {
+    init(wsi: OpaquePointer, bucket: TokenBucket, maxMessageBytes: Int) {
         self.wsi = wsi
         self.bucket = bucket
+        self.reader = FrameReader(maxMessageBytes: maxMessageBytes)
     }
 
     /// Messages this client still has to send: private ones plus the room's backlog.
@@ -46,7 +58,7 @@ final class ClientConnection {
 
     /// Whether WRITEABLE has anything to do.
     var wantsWrite: Bool {
-        if !privateQueue.isEmpty || closing != nil { return true }
+        if !privateQueue.isEmpty || pendingPong != nil || (closing != nil && !closeSent) { return true }
         guard let room else { return false }
         return cursor < room.ring.nextSeq
     }
@@ -55,11 +67,5 @@ final class ClientConnection {
     func beginClose(_ close: PendingClose) {
         guard closing == nil else { return }
         closing = close
-    }
-
-    func resetInbound() {
-        inbound.removeAll(keepingCapacity: true)
-        inboundBytes = 0
-        inboundBinary = false
     }
 }

@@ -7,7 +7,8 @@ extension DrawRunner {
     ///
     /// - The plan is on disk: publish `started` and time the rounds. It is not: publish `failed`
     ///   (`storage_failure`); the commitment was never shown, so nothing is revealed.
-    /// - A round's stamp failed while the draw runs: abort it (`aborted`, `storage_failure`).
+    /// - The `started` stamp or a round's stamp failed while the draw runs: abort it (`aborted`,
+    ///   `storage_failure`).
     ///   A draw is never carried on without its record.
     /// - The result is on disk: publish `finished`. It is not: abort instead, so the wire never
     ///   announces a result the history does not hold.
@@ -28,9 +29,10 @@ extension DrawRunner {
             } else {
                 fail(.storageFailure, createdAt: r.createdAt)
             }
-        case (.round, .running(let r)) where r.plan.drawId == write.drawId && error != nil:
+        case (.startedAt, .running(let r)) where r.plan.drawId == write.drawId && error != nil,
+             (.round, .running(let r)) where r.plan.drawId == write.drawId && error != nil:
             end(r, reason: Self.storageFailureReason)
-        case (.finish(_, .finished, _), .recordingResult(let r, let finishedAt, let since))
+        case (.finish(_, .finished, _, _), .recordingResult(let r, let finishedAt, let since))
             where r.plan.drawId == write.drawId:
             if error == nil {
                 let now = deps.clock.monotonicNanos()

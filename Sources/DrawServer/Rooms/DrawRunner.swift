@@ -6,17 +6,23 @@ import Logging
 ///
 /// Lifecycle: idle → `start()` publishes `loading` and asks for players off the service thread
 /// → `playersLoaded` publishes `failed` (idle again) or plans the draw → the plan is recorded
-/// (`insertStarted`) and only then `started` is published → the timer publishes each `round` at
-/// `startedAt + offsetMs`, each recorded after its fan-out → at `finishOffsetMs` the result is
-/// recorded and, once it is on disk, `finished` is published → idle. One draw at a time per room;
-/// rooms are independent. Without a store (`Dependencies.record == nil`) the record steps are
-/// skipped and everything follows at once.
+/// (`insertStarted`) and only then `started` is published, stamped with the moment it goes out
+/// (`stampStarted` records that time) → the timer publishes each `round` when `DrawPacer` says it
+/// is due, each recorded after its fan-out → the result is recorded one gap after the last round
+/// and, once it is on disk, `finished` is published → idle. One draw at a time per room; rooms
+/// are independent. Without a store (`Dependencies.record == nil`) the record steps are skipped
+/// and everything follows at once.
 ///
 /// Why the two waits: the seed behind a published commitment must survive a crash, so nothing
 /// is published before `insertStarted` returned; and a result must never be announced that the
 /// history could later contradict, so `finished` waits for `finish(.finished)`. Rounds do not
 /// wait: their stamps are queued in order behind the start, and a failed stamp aborts the draw
 /// (see `DrawRunner+Records.swift`).
+///
+/// Why the schedule starts when `started` goes out, not when the draw was planned: the plan's
+/// write may wait behind other rooms' writes, and that wait must not eat into round 1's lead. And
+/// a late round pushes the next one back by as much (`DrawPacer`): viewers watch the gaps, so a
+/// late server never sends two rounds together to catch up.
 ///
 /// Threading: service thread only (its timer is an lws sul timer; store results arrive through
 /// the inbox as `recorded(_:error:)`).
@@ -44,10 +50,11 @@ final class DrawRunner {
         let plan: DrawPlan
         /// When the host asked for the draw (the `loading` time).
         let createdAt: Double
-        let startedAt: Double
-        /// Monotonic reading at `startedAt`; every round is due at `startMono + offset`, so
-        /// lateness never accumulates from round to round.
-        let startMono: UInt64
+        /// When `started` went out (epoch ms). Until then, while the plan is being recorded, the
+        /// time it was planned, which is what `insertStarted` stores until `stampStarted`.
+        var startedAt: Double
+        /// When each step is due; set when `started` goes out.
+        var pacer: DrawPacer
         /// Index of the next round to show; `plan.rounds.count` means "finish next".
         var nextRound: Int
     }
@@ -71,7 +78,7 @@ final class DrawRunner {
     var phase: Phase = .idle
     private var attempts: UInt64 = 0
     /// Set by the server right after init (the timer needs the runner to exist).
-    var timer: LwsTimer?
+    var timer: (any DrawTimer)?
 
     init(room: String, dependencies: Dependencies) {
         self.room = room
@@ -104,11 +111,11 @@ final class DrawRunner {
             fail(error, createdAt: createdAt)
         case .success(let merge):
             let plan = deps.planner.execute(merge)
-            // startedAt is stamped now, before the write: it is what the record and `started`
-            // carry, and every round is timed from it. The write's own time shows up as round 1's
-            // lateness, nowhere else.
+            // Provisional times: `begin` stamps both again when `started` actually goes out, after
+            // the plan's write, and the rounds are paced from there.
             let running = Running(plan: plan, createdAt: createdAt, startedAt: deps.clock.epochMillis(),
-                                  startMono: deps.clock.monotonicNanos(), nextRound: 0)
+                                  pacer: DrawPacer(schedule: plan.schedule, startedNanos: deps.clock.monotonicNanos()),
+                                  nextRound: 0)
             let record = NewDrawRecord(room: room, plan: plan, sources: deps.sources,
                                        createdAt: createdAt, startedAt: running.startedAt)
             if submit(.started(record)) {
@@ -137,7 +144,8 @@ final class DrawRunner {
             ])
             // Queued behind the insert: if the insert made it to disk, this closes the record;
             // if not, it fails as `unknownDraw`, which is only logged.
-            submit(.finish(drawId: r.plan.drawId, ending: .aborted(reason: reason), finishedAt: deps.clock.epochMillis()))
+            submit(.finish(drawId: r.plan.drawId, ending: .aborted(reason: reason), finishedAt: deps.clock.epochMillis(),
+                           seed: r.plan.seed))
         case .running(let r):
             end(r, reason: reason)
         }
@@ -147,14 +155,16 @@ final class DrawRunner {
     func timerFired() {
         guard case .running(var r) = phase else { return }
         let plan = r.plan
+        let now = deps.clock.monotonicNanos()
         if r.nextRound < plan.rounds.count {
             let index = r.nextRound
-            let due = r.startMono &+ UInt64(plan.rounds[index].offsetMs) * 1_000_000
-            let now = deps.clock.monotonicNanos()
-            deps.metrics.roundLateness(nanos: now > due ? now - due : 0)
+            // Against when it was due (planned, or one gap after a late previous round), so a
+            // late round is counted once, not again in every round after it.
+            deps.metrics.roundLateness(nanos: r.pacer.latenessNanos(at: now))
             // sentAt is stamped here, immediately before this round's fan-out starts (the
             // in-process bus delivers synchronously).
             let sentAt = deps.clock.epochMillis()
+            r.pacer.sent(atNanos: now)
             r.nextRound += 1
             phase = .running(r)
             deps.bus.publish(.round(plan, index: index, sentAtMs: sentAt), room: room)
@@ -163,9 +173,10 @@ final class DrawRunner {
             submit(.round(drawId: plan.drawId, round: plan.rounds[index].round, sentAt: sentAt))
             scheduleNext(r)
         } else {
+            r.pacer.sent(atNanos: now)
             let finishedAt = deps.clock.epochMillis()
-            if submit(.finish(drawId: plan.drawId, ending: .finished, finishedAt: finishedAt)) {
-                phase = .recordingResult(r, finishedAt: finishedAt, since: deps.clock.monotonicNanos())
+            if submit(.finish(drawId: plan.drawId, ending: .finished, finishedAt: finishedAt, seed: plan.seed)) {
+                phase = .recordingResult(r, finishedAt: finishedAt, since: now)
             } else {
                 announce(r, finishedAt: finishedAt)
             }
@@ -174,14 +185,19 @@ final class DrawRunner {
 
     // MARK: steps (also used by DrawRunner+Records)
 
-    /// The plan is on disk (or there is no store): publish `started` and time the rounds.
-    func begin(_ r: Running) {
+    /// The plan is on disk (or there is no store): publish `started`, stamped now, and pace the
+    /// rounds from this moment; then record the stamp (queued behind the plan's insert).
+    func begin(_ planned: Running) {
+        var r = planned
+        r.startedAt = deps.clock.epochMillis()
+        r.pacer = DrawPacer(schedule: r.plan.schedule, startedNanos: deps.clock.monotonicNanos())
         phase = .running(r)
         deps.metrics.drawStarted()
         deps.logger.info("draw started", metadata: [
             "room": "\(room)", "drawId": "\(r.plan.drawId)", "entrants": "\(r.plan.entrants.count)",
         ])
         deps.bus.publish(.started(r.plan, startedAt: r.startedAt), room: room)
+        submit(.startedAt(drawId: r.plan.drawId, startedAt: r.startedAt))
         scheduleNext(r)
     }
 
@@ -213,7 +229,8 @@ final class DrawRunner {
         deps.metrics.drawAborted(reason: reason)
         deps.logger.info("draw aborted", metadata: ["room": "\(room)", "drawId": "\(r.plan.drawId)", "reason": "\(reason)"])
         deps.bus.publish(.aborted(r.plan, roundsShown: r.nextRound, reason: reason), room: room)
-        submit(.finish(drawId: r.plan.drawId, ending: .aborted(reason: reason), finishedAt: deps.clock.epochMillis()))
+        submit(.finish(drawId: r.plan.drawId, ending: .aborted(reason: reason), finishedAt: deps.clock.epochMillis(),
+                           seed: r.plan.seed))
     }
 
     /// Hands `write` to the storage thread. False when there is no store (nothing to wait for).
@@ -225,9 +242,6 @@ final class DrawRunner {
     }
 
     private func scheduleNext(_ r: Running) {
-        let offsetMs = r.nextRound < r.plan.rounds.count ? r.plan.rounds[r.nextRound].offsetMs : r.plan.finishOffsetMs
-        let due = r.startMono &+ UInt64(offsetMs) * 1_000_000
-        let now = deps.clock.monotonicNanos()
-        timer?.schedule(afterNanos: due > now ? due - now : 0)
+        timer?.schedule(afterNanos: r.pacer.delayNanos(from: deps.clock.monotonicNanos()))
     }
 }

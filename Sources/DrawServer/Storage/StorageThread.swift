@@ -1,7 +1,8 @@
+import DrawCore
 import Foundation
 
-/// The one thread that calls the draw store: every write and every history read runs here, one
-/// after the other, in the order they were submitted.
+/// The one thread that calls the draw store: every write and every history read runs here, in
+/// the order they were submitted. Writes queued together are committed together (`GroupCommit`).
 ///
 /// Why a thread of its own: every store call blocks on the disk (a write waits for fsync, a busy
 /// database for up to its busy timeout). On the lws service thread that would stall every room's
@@ -14,46 +15,73 @@ import Foundation
 /// service thread has handled the `finish` that revealed it (its result is posted to the inbox
 /// first). A single serial queue gives all of that without any per-draw bookkeeping.
 ///
-/// Threading rule: `submit` from any thread (in practice the service thread). Jobs must not
-/// touch service-thread state; they hand results back through `ServiceInbox.post`.
-/// `@unchecked Sendable`: every stored property is guarded by `condition`.
+/// Group commit keeps every one of those guarantees: the thread takes everything queued, and
+/// makes each run of consecutive writes in one transaction, in order; anything else (a read, a
+/// barrier) runs between two groups, after the writes before it were committed and their results
+/// handed back, and before any write after it. Results are handed back in submission order.
+///
+/// Threading rule: `submit` from any thread (in practice the service thread). Jobs and result
+/// handlers must not touch service-thread state; they hand results back through
+/// `ServiceInbox.post`. `@unchecked Sendable`: every stored property is guarded by `condition`
+/// except `store` and `retryInterval`, which are immutable.
 final class StorageThread: @unchecked Sendable {
     typealias Job = @Sendable () -> Void
+    /// Gets a write's result on the storage thread: `nil` when it is on disk.
+    typealias WriteDone = @Sendable (StorageError?) -> Void
 
+    private enum Work {
+        case write(DrawWrite, WriteDone)
+        case job(Job)
+    }
+
+    /// The most writes one transaction takes, so that one group never holds the results of the
+    /// writes behind it for long.
+    static let maxGroup = 1024
+
+    private let store: RecoveringDrawStore?
+    private let retryInterval: TimeInterval
     private let condition = NSCondition()
-    private var jobs = FIFO<Job>()
-    /// A job is running right now (it is no longer in `jobs`).
-    private var busy = false
+    private var queue = FIFO<Work>()
+    /// Taken from `queue` and not finished yet.
+    private var running = 0
     /// `false` after `finish()`: later submissions are refused.
     private var accepting = true
 
     /// Starts the thread. It lives until `finish()` has been called and the queue is empty.
-    init(name: String = "live-draw storage") {
+    /// - Parameters:
+    ///   - store: where writes go; `nil` for a thread that only runs jobs.
+    ///   - retryInterval: how often, while idle, an abort the store could not take is tried again.
+    init(name: String = "live-draw storage", store: RecoveringDrawStore? = nil, retryInterval: TimeInterval = 1) {
+        self.store = store
+        self.retryInterval = retryInterval
         let thread = Thread { [self] in self.loop() }
         thread.name = name
         thread.start()
     }
 
-    /// Queues `job` behind every job submitted before it. False once `finish()` was called
+    /// Queues `job` behind everything submitted before it. False once `finish()` was called
     /// (the job is dropped).
     @discardableResult
     func submit(_ job: @escaping Job) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard accepting else { return false }
-        jobs.push(job)
-        condition.broadcast()
-        return true
+        enqueue(.job(job))
     }
 
-    /// Jobs submitted and not finished yet (queued or running).
+    /// Queues `write` behind everything submitted before it; `done` gets its result on the storage
+    /// thread. False once `finish()` was called, or without a store (dropped, `done` never called).
+    @discardableResult
+    func submit(_ write: DrawWrite, done: @escaping WriteDone) -> Bool {
+        guard store != nil else { return false }
+        return enqueue(.write(write, done))
+    }
+
+    /// Jobs and writes submitted and not finished yet (queued or running).
     var pending: Int {
         condition.lock()
         defer { condition.unlock() }
-        return jobs.count + (busy ? 1 : 0)
+        return queue.count + running
     }
 
-    /// Refuses new jobs; the thread runs what is queued, then exits. Does not wait.
+    /// Refuses new work; the thread runs what is queued, then exits. Does not wait.
     func finish() {
         condition.lock()
         accepting = false
@@ -61,21 +89,75 @@ final class StorageThread: @unchecked Sendable {
         condition.unlock()
     }
 
+    private func enqueue(_ work: Work) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard accepting else { return false }
+        queue.push(work)
+        condition.broadcast()
+        return true
+    }
+
     private func loop() {
         while true {
             condition.lock()
-            while jobs.isEmpty && accepting { condition.wait() }
-            guard let job = jobs.pop() else {
-                // Empty and no longer accepting: done.
-                condition.unlock()
-                return
+            while queue.isEmpty && accepting {
+                guard let store, !store.pendingAborts.isEmpty else {
+                    condition.wait()
+                    continue
+                }
+                // Idle with aborts the store could not take: try them again now and then.
+                if !condition.wait(until: Date(timeIntervalSinceNow: retryInterval)) { break }
             }
-            busy = true
+            var batch: [Work] = []
+            while batch.count < Self.maxGroup, let work = queue.pop() { batch.append(work) }
+            running = batch.count
+            let exiting = batch.isEmpty && !accepting
             condition.unlock()
-            job()
-            condition.lock()
-            busy = false
-            condition.unlock()
+
+            if batch.isEmpty {
+                // The retry timeout, or the end: one more try, so a shutdown right after the
+                // disk recovered still closes the records.
+                store?.retryPendingAborts()
+                if exiting { return }
+                continue
+            }
+            run(batch)
         }
+    }
+
+    /// Runs `batch` in order: each run of consecutive writes as one group.
+    private func run(_ batch: [Work]) {
+        var index = 0
+        while index < batch.count {
+            switch batch[index] {
+            case .job(let job):
+                job()
+                finished(1)
+                index += 1
+            case .write:
+                var writes: [DrawWrite] = [], handlers: [WriteDone] = []
+                while index < batch.count, case .write(let write, let done) = batch[index] {
+                    writes.append(write)
+                    handlers.append(done)
+                    index += 1
+                }
+                guard let store else { return }   // writes are only accepted with a store
+                let (errors, _) = GroupCommit.run(writes, on: store)
+                for (done, error) in zip(handlers, errors) { done(error) }
+                finished(writes.count)
+                // A write got through: the store takes writes again, so try the held aborts now
+                // rather than at the next idle timeout.
+                if errors.contains(where: { $0 == nil }), !store.pendingAborts.isEmpty {
+                    store.retryPendingAborts()
+                }
+            }
+        }
+    }
+
+    private func finished(_ count: Int) {
+        condition.lock()
+        running -= count
+        condition.unlock()
     }
 }

@@ -18,7 +18,9 @@ final class ServerMetrics {
     private var storageFailures: [String: Counter] = [:]
     private let messagesSent = Counter(label: "livedraw_messages_sent_total")
     private let slowDisconnects = Counter(label: "livedraw_slow_client_disconnects_total")
-    /// How late each round's fan-out started compared with its planned time.
+    /// How late each round's fan-out started compared with when it was due: its planned time, or
+    /// one gap after the previous round when that one was late (`DrawPacer`), so a late round
+    /// counts once, not again in every round after it.
     private let lateness = Timer(label: "livedraw_round_lateness_seconds", preferredDisplayUnit: .seconds)
     /// How long each result waited for its record (`finish`) to reach the disk before `finished`
     /// was broadcast: the delay the durability rule adds to the planned finish time.

@@ -58,6 +58,27 @@ enum StoreFixtures {
                          finishedAt: finishedAt ?? record.startedAt + Double(record.plan.finishOffsetMs))
     }
 
+    /// Caps the database at its current size with SQLite's `max_page_count`: the same SQLITE_FULL
+    /// as a full disk, without filling one. `unfill` lifts the cap again.
+    static func fill(_ store: SQLiteDrawStore) throws {
+        try store.withConnection { db in
+            let pages = try db.scalarInt("PRAGMA page_count")
+            try db.execute("PRAGMA max_page_count = \(pages)")
+        }
+    }
+
+    static func unfill(_ store: SQLiteDrawStore) throws {
+        try store.withConnection { db in try db.execute("PRAGMA max_page_count = 1073741823") }
+    }
+
+    /// A plan over 300 players with long names: too big to fit a database that `fill` capped.
+    static func bigPlan(_ n: Int) -> DrawPlan {
+        let crowd = (1...300).map {
+            player($0, String(repeating: "Name \($0) ", count: 20), "user\($0)", "2020-01-01", void: false)
+        }
+        return plan(n, players: crowd)
+    }
+
     /// A store in a fresh temporary directory, removed when `body` returns.
     static func withStore<T>(_ configure: (inout SQLiteDrawStore.Configuration) -> Void = { _ in },
                              _ body: (SQLiteDrawStore, TemporaryDirectory) throws -> T) throws -> T {

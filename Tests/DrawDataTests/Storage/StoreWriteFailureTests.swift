@@ -37,14 +37,8 @@ extension StorageTests {
         @Test func fullDiskFailsTheInsertAtomically() throws {
             try StoreFixtures.withStore { store, _ in
                 // SQLite's own size cap stands in for a full disk: the same SQLITE_FULL, without filling one.
-                try store.withConnection { db in
-                    let pages = try db.scalarInt("PRAGMA page_count")
-                    try db.execute("PRAGMA max_page_count = \(pages)")
-                }
-                let crowd = (1...300).map {
-                    StoreFixtures.player($0, String(repeating: "Name \($0) ", count: 20), "user\($0)", "2020-01-01", void: false)
-                }
-                let plan = StoreFixtures.plan(9, players: crowd)
+                try StoreFixtures.fill(store)
+                let plan = StoreFixtures.bigPlan(9)
                 let error = storageError { try store.insertStarted(StoreFixtures.started(plan)) }
                 guard case .writeFailed(_, _, let reason)? = error else {
                     Issue.record("expected writeFailed, got \(String(describing: error))")

@@ -99,6 +99,6 @@ final class TestHTTPServer: @unchecked Sendable {
         let parts = head.prefix { $0 != "\r" }.split(separator: " ")
         let path = parts.count >= 2 ? String(parts[1]) : "/"
         requestSink.yield(path)
-        (routes[path] ?? .status(404, body: Array("not found".utf8))).write(to: fd)
+        (routes[path] ?? .status(404, body: Array("not found".utf8))).write(to: fd, origin: "http://127.0.0.1:\(port)")
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 
 /// A real store whose chosen writes fail once, as a full disk or a lock held too long makes them
 /// fail: with `StorageError.writeFailed` and nothing written. Everything else goes through.
+/// `isFull` makes every write fail until it is cleared, as a disk that filled up and was freed.
 final class FaultyStore: DrawRecordStore, @unchecked Sendable {
     enum Fault: Hashable, Sendable {
         /// The next `insertStarted`.
@@ -11,26 +12,61 @@ final class FaultyStore: DrawRecordStore, @unchecked Sendable {
         case round(Int)
         /// The next `finish(.finished)`.
         case finish
+        /// The next group (`inOneTransaction`): its writes are made, then it fails as a whole, so
+        /// none of them is kept.
+        case group
     }
 
     // `faults` is guarded by `lock`; `inner` is itself thread-safe.
     private let inner: any DrawRecordStore
     private let lock = NSLock()
     private var faults: Set<Fault>
+    private var full = false
+    /// Groups that committed (guarded by `lock`).
+    private var committedGroups = 0
 
     init(_ inner: any DrawRecordStore, failing faults: Set<Fault>) {
         self.inner = inner
         self.faults = faults
     }
 
-    private func check(_ fault: Fault, _ operation: String) throws(StorageError) {
-        let fails = lock.withLock { faults.remove(fault) != nil }
+    /// While true, every write fails as on a full disk; reads still work.
+    var isFull: Bool {
+        get { lock.withLock { full } }
+        set { lock.withLock { full = newValue } }
+    }
+
+    /// How many groups have committed so far.
+    var groupsCommitted: Int { lock.withLock { committedGroups } }
+
+    /// Adds a fault (for the next matching write).
+    func inject(_ fault: Fault) { lock.withLock { _ = faults.insert(fault) } }
+
+    private func check(_ fault: Fault?, _ operation: String) throws(StorageError) {
+        let (fails, isFull) = lock.withLock { (fault.map { faults.remove($0) != nil } ?? false, full) }
+        if isFull { throw .writeFailed(path: "faulty.sqlite", operation: operation, reason: "database or disk is full (injected)") }
         if fails { throw .writeFailed(path: "faulty.sqlite", operation: operation, reason: "injected failure") }
+    }
+
+    func inOneTransaction(_ body: () throws(StorageError) -> Void) throws(StorageError) {
+        let failsAfterBody = lock.withLock { faults.remove(.group) != nil }
+        try inner.inOneTransaction { () throws(StorageError) in
+            try body()
+            if failsAfterBody {
+                throw .writeFailed(path: "faulty.sqlite", operation: "commit a group of writes", reason: "injected failure")
+            }
+        }
+        lock.withLock { committedGroups += 1 }
     }
 
     func insertStarted(_ record: NewDrawRecord) throws(StorageError) {
         try check(.start, "record the start of draw \(record.drawId)")
         try inner.insertStarted(record)
+    }
+
+    func stampStarted(drawId: String, startedAt: Double) throws(StorageError) {
+        try check(nil, "record when draw \(drawId) started")
+        try inner.stampStarted(drawId: drawId, startedAt: startedAt)
     }
 
     func recordRound(drawId: String, round: Int, sentAt: Double) throws(StorageError) {
@@ -39,11 +75,14 @@ final class FaultyStore: DrawRecordStore, @unchecked Sendable {
     }
 
     func finish(drawId: String, ending: DrawEnding, finishedAt: Double) throws(StorageError) {
-        if ending == .finished { try check(.finish, "record the end of draw \(drawId)") }
+        try check(ending == .finished ? .finish : nil, "record the end of draw \(drawId)")
         try inner.finish(drawId: drawId, ending: ending, finishedAt: finishedAt)
     }
 
-    func insertFailed(_ record: FailedDrawRecord) throws(StorageError) { try inner.insertFailed(record) }
+    func insertFailed(_ record: FailedDrawRecord) throws(StorageError) {
+        try check(nil, "record the failure of draw \(record.drawId)")
+        try inner.insertFailed(record)
+    }
 
     func markRunningInterrupted(at: Double) throws(StorageError) -> Int { try inner.markRunningInterrupted(at: at) }
 

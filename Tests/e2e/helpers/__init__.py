@@ -8,4 +8,5 @@
 - keys:       the host-key leak check applied to everything the suite receives.
 - draw:       fairness verification (tools/verify_draw.py) and schedule checks.
 - seed:       the seed player lists and generators for bigger ones.
+- protocol:   the subprotocol and the room-name rule, written once (checked against Tests/vectors).
 """

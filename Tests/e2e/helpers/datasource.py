@@ -29,6 +29,7 @@ class Route:
     delay: float = 0.0       # seconds to wait before answering
     hang: bool = False       # never answer (until the source is stopped)
     held: bool = False       # answer normally, but only once the test calls release()
+    hold_next: int = 0       # like `held`, for this many more requests only; later ones answer at once
 
 
 class DataSource:
@@ -80,11 +81,19 @@ class DataSource:
             self._unhold.clear()
             self.routes[name].held = True
 
+    def hold_next(self, name: str, count: int) -> None:
+        """Hold only the next `count` requests for `name` until `release()`; the ones after them
+        answer at once: a source that is slow for some draws and not for others."""
+        with self._lock:
+            self._unhold.clear()
+            self.routes[name].hold_next = count
+
     def release(self) -> None:
         """Let every held request answer (and later ones answer at once)."""
         with self._lock:
             for route in self.routes.values():
                 route.held = False
+                route.hold_next = 0
         self._unhold.set()
 
     def url(self, name: str) -> str:
@@ -132,11 +141,14 @@ class DataSource:
         with self._lock:
             self.hits[name] += 1
             route = self.routes[name]
+            held = route.held or route.hold_next > 0
+            if route.hold_next > 0:
+                route.hold_next -= 1
         if route.hang:
             self._release.wait(self.HANG_LIMIT)
             handler.close_connection = True
             return
-        if route.held:
+        if held:
             self._unhold.wait(self.HANG_LIMIT)
         if route.delay:
             time.sleep(route.delay)

@@ -79,18 +79,26 @@ def assert_schedule(started: dict, interval_ms: int, rounds: int = 10) -> None:
 
 
 def assert_on_time(started: dict, rounds: list, finished: dict = None, late_ms: float = 100.0,
-                   early_ms: float = 5.0) -> None:
-    """Every round's `sentAt` (and `finishedAt`) is at `startedAt + offset`, within tolerance."""
+                   early_ms: float = 5.0, unchecked: int = 0) -> None:
+    """Every round's `sentAt` (and `finishedAt`) is when it was due, within tolerance: at
+    `startedAt + offset`, or one full gap after the previous step's actual send when that one was
+    late (PROTOCOL.md, `started`). Consecutive steps are never less than a gap apart. `rounds` are
+    consecutive from round 1; the first `unchecked` of them only set when the next ones are due."""
     t0 = started["startedAt"]
-    offsets = started["schedule"]["offsetsMs"]
-    for r in rounds:
-        planned = t0 + offsets[r["round"] - 1]
-        assert planned - early_ms <= r["sentAt"] <= planned + late_ms, \
-            f"round {r['round']} sent at +{r['sentAt'] - t0:.1f} ms, planned +{offsets[r['round'] - 1]} ms"
+    offsets = started["schedule"]["offsetsMs"] + [started["schedule"]["finishOffsetMs"]]
+    steps = [(f"round {r['round']}", r["round"] - 1, r["sentAt"]) for r in rounds]
     if finished is not None:
-        planned = t0 + started["schedule"]["finishOffsetMs"]
-        assert planned - early_ms <= finished["finishedAt"] <= planned + late_ms, \
-            f"finished at +{finished['finishedAt'] - t0:.1f} ms, planned +{started['schedule']['finishOffsetMs']} ms"
+        steps.append(("finished", len(offsets) - 1, finished["finishedAt"]))
+    assert [i for _, i, _ in steps[:len(rounds)]] == list(range(len(rounds))), "rounds must start at 1, in order"
+    prev_offset, prev_sent = 0, t0
+    for n, (name, i, sent) in enumerate(steps):
+        gap = offsets[i] - prev_offset
+        due = max(t0 + offsets[i], prev_sent + gap)
+        if n >= unchecked:
+            assert due - early_ms <= sent <= due + late_ms, \
+                f"{name} sent at +{sent - t0:.1f} ms, due +{due - t0:.1f} ms (planned +{offsets[i]} ms)"
+        assert sent - prev_sent >= gap - early_ms, f"{name} only {sent - prev_sent:.1f} ms after the step before"
+        prev_offset, prev_sent = offsets[i], sent
 
 
 def assert_prompt(msgs, max_latency_ms: float) -> None:

@@ -14,14 +14,17 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
+from .protocol import SUBPROTOCOL
+
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
 
 def open_raw(host: str, port: int, path: str, rcvbuf: Optional[int] = None,
-             subprotocol: Optional[str] = "live-draw.v1", timeout: float = 5.0,
+             subprotocol: Optional[str] = SUBPROTOCOL, timeout: float = 5.0, tls=None,
              source: Optional[str] = None):
     """Connect and complete the upgrade. Returns (socket, bytes already read past the headers).
 
+    `tls`: an ssl.SSLContext for wss (the socket returned is then an SSLSocket).
     `source`: the local address to connect from (e.g. 127.0.0.2, another loopback address).
     """
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -32,6 +35,8 @@ def open_raw(host: str, port: int, path: str, rcvbuf: Optional[int] = None,
         s.bind((source, 0))
     s.settimeout(timeout)
     s.connect((host, port))
+    if tls is not None:
+        s = tls.wrap_socket(s, server_hostname=host)
     key = base64.b64encode(os.urandom(16)).decode()
     lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}", "Upgrade: websocket", "Connection: Upgrade",
              f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13"]
@@ -54,19 +59,31 @@ def open_raw(host: str, port: int, path: str, rcvbuf: Optional[int] = None,
     return s, rest
 
 
-def encode_frame(opcode: int, payload: bytes, fin: bool = True) -> bytes:
-    """A masked client frame."""
-    first = (0x80 if fin else 0) | opcode
-    n = len(payload)
+def encode_frame(opcode: int, payload: bytes, fin: bool = True, masked: bool = True,
+                 claimed_length: Optional[int] = None, rsv: int = 0) -> bytes:
+    """A client frame: masked, as RFC 6455 requires, unless `masked=False`.
+
+    `claimed_length` puts another length in the header than the payload has (a lie the server
+    must survive); `rsv` sets the reserved bits (0-7).
+    """
+    first = (0x80 if fin else 0) | (rsv & 7) << 4 | opcode
+    n = len(payload) if claimed_length is None else claimed_length
+    mask_bit = 0x80 if masked else 0
     if n < 126:
-        header = struct.pack("!BB", first, 0x80 | n)
+        header = struct.pack("!BB", first, mask_bit | n)
     elif n < 65536:
-        header = struct.pack("!BBH", first, 0x80 | 126, n)
+        header = struct.pack("!BBH", first, mask_bit | 126, n)
     else:
-        header = struct.pack("!BBQ", first, 0x80 | 127, n)
+        header = struct.pack("!BBQ", first, mask_bit | 127, n)
+    if not masked:
+        return header + payload
     mask = os.urandom(4)
-    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-    return header + mask + masked
+    masked_payload = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return header + mask + masked_payload
+
+
+def close_payload(code: int, reason: bytes = b"") -> bytes:
+    return struct.pack("!H", code) + reason
 
 
 @dataclass
@@ -75,6 +92,7 @@ class FrameReader:
     buf: bytearray = field(default_factory=bytearray)
     messages: list = field(default_factory=list)   # (opcode, payload) of complete data messages
     close: Optional[tuple] = None                   # (code, reason) once a close frame is seen
+    pongs: list = field(default_factory=list)       # payloads of pong frames, in order
     _partial: Optional[list] = None
 
     def feed(self, data: bytes) -> None:
@@ -107,8 +125,10 @@ class FrameReader:
         if opcode == 0x8:
             code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else 1005
             self.close = (code, payload[2:].decode("utf-8", "replace"))
-        elif opcode in (0x9, 0xA):
-            pass  # control frames: pings are not answered, on purpose (this peer is "stuck")
+        elif opcode == 0xA:
+            self.pongs.append(payload)
+        elif opcode == 0x9:
+            pass  # pings are not answered, on purpose (this peer is "stuck")
         elif opcode == 0x0:
             if self._partial is not None:
                 self._partial[1] += payload
@@ -145,3 +165,51 @@ def drain(sock: socket.socket, reader: FrameReader, timeout: float) -> str:
         reader.feed(chunk)
         if reader.close:
             return "close"
+
+
+def read_until(sock: socket.socket, reader: FrameReader, done, timeout: float) -> str:
+    """Read frames until `done(reader)` holds; return 'ok', or how the connection ended first
+    ('close', 'eof', 'reset') or 'timeout'."""
+    deadline = time.monotonic() + timeout
+    while not done(reader):
+        if reader.close:
+            return "close"
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return "timeout"
+        sock.settimeout(min(left, 0.5))
+        try:
+            chunk = sock.recv(1 << 16)
+        except socket.timeout:
+            continue
+        except (ConnectionResetError, BrokenPipeError):
+            return "reset"
+        if not chunk:
+            return "eof"
+        reader.feed(chunk)
+    return "ok"
+
+
+def open_joined(host: str, port: int, room: str = "lobby", timeout: float = 5.0, tls=None):
+    """A raw client that has its snapshot: (socket, reader)."""
+    sock, rest = open_raw(host, port, f"/ws/{room}", timeout=timeout, tls=tls)
+    reader = FrameReader()
+    reader.feed(rest)
+    how = read_until(sock, reader, lambda r: r.messages, timeout)
+    assert how == "ok" and b'"snapshot"' in reader.messages[0][1], f"no snapshot ({how})"
+    return sock, reader
+
+
+def wait_closed(sock: socket.socket, timeout: float) -> Optional[float]:
+    """Discard input until the server closes the connection; seconds it took, None on timeout."""
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        sock.settimeout(max(0.05, min(0.5, timeout - (time.monotonic() - start))))
+        try:
+            if not sock.recv(1 << 16):
+                return time.monotonic() - start
+        except socket.timeout:
+            continue
+        except (ConnectionResetError, BrokenPipeError):
+            return time.monotonic() - start
+    return None

@@ -18,6 +18,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from . import keys
+from .protocol import SUBPROTOCOL
 
 TERMINAL = ("finished", "failed", "aborted")
 _ping_ids = itertools.count(1000)
@@ -62,7 +63,7 @@ class WSClient:
         self.viewers: Optional[int] = None
 
     @classmethod
-    async def open(cls, url: str, name: str = "", subprotocols=("live-draw.v1",), timeout: float = 10.0, **kw):
+    async def open(cls, url: str, name: str = "", subprotocols=(SUBPROTOCOL,), timeout: float = 10.0, **kw):
         options = dict(compression=None, max_size=None, ping_interval=None, proxy=None,
                        open_timeout=timeout, close_timeout=2)
         options.update(kw)

@@ -82,6 +82,10 @@ final class SQLiteConnection {
     /// The rowid of the last successful INSERT.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// Whether no transaction is open. Inside one, true means SQLite rolled it back by itself
+    /// (it does on some I/O errors, such as a full disk).
+    var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
     /// Whether the main database was opened read-only (SQLite falls back to read-only, without an
     /// error, when the file cannot be opened for writing).
     var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }

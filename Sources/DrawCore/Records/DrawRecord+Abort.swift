@@ -1,0 +1,38 @@
+extension DrawRecord {
+    /// This record as it will read once its abort is stored: status `aborted`, the seed revealed,
+    /// every planned round (recomputed from the seed, `sentAt` kept for the ones shown).
+    ///
+    /// Why: viewers were told `aborted` with the seed, but the store could not take that write
+    /// yet (a full disk). Until it can, the history serves this instead of a `running` record
+    /// that contradicts what everybody saw. Recomputing the rounds is exact: a plan is a pure
+    /// function of (entrants, seed, draw id, schedule).
+    ///
+    /// `nil` unless the record is `running` and `seed` matches its commitment, so this can never
+    /// reveal anything but the seed the draw committed to.
+    public func aborted(reason: String, finishedAt: Double, seed: Seed) -> DrawRecord? {
+        guard status == .running, let schedule, !entrants.isEmpty, seed.commitment == commitment else { return nil }
+        let plan = DrawPlan.make(drawId: drawId, entrants: entrants, warnings: warnings, seed: seed, schedule: schedule)
+        var sentAt: [Int: Double] = [:]
+        for r in rounds { sentAt[r.round] = r.sentAt }
+        let planned = plan.rounds.map {
+            RecordedRound(round: $0.round, offsetMs: $0.offsetMs, pickIndex: $0.pickIndex, player: $0.player,
+                          sentAt: sentAt[$0.round])
+        }
+        return DrawRecord(drawId: drawId, room: room, status: .aborted, createdAt: createdAt, startedAt: startedAt,
+                          finishedAt: finishedAt, sources: sources, entrants: entrants, warnings: warnings,
+                          commitment: commitment, entrantsHash: entrantsHash, schedule: schedule,
+                          plannedRounds: planned, plannedDrawn: plan.outcome.drawn, storedSeed: seed,
+                          failure: nil, abortReason: reason)
+    }
+}
+
+extension DrawSummary {
+    /// This history line as it will read once the draw's abort is stored (see
+    /// `DrawRecord.aborted(reason:finishedAt:seed:)`); itself unless it is `running`.
+    public func aborted(finishedAt: Double) -> DrawSummary {
+        guard status == .running else { return self }
+        return DrawSummary(drawId: drawId, room: room, status: .aborted, createdAt: createdAt, startedAt: startedAt,
+                           finishedAt: finishedAt, entrantCount: entrantCount, roundsShown: roundsShown,
+                           commitment: commitment, plannedDrawn: nil, failureCode: failureCode)
+    }
+}
