@@ -22,6 +22,8 @@ extension FrontDoor {
             if n > 0 {
                 r.buffer.append(contentsOf: scratch[0..<n])
                 advance(r)
+                // Still incomplete: part of a request, which may make it a slow one.
+                if requests[r.fd] === r, tracker.received(r.ticket) != nil { return refuse(r, .timeout) }
             } else if n == 0 {
                 return drop(r) // the client went away before its request was complete
             } else {

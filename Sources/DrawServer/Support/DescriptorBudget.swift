@@ -19,10 +19,10 @@ enum DescriptorBudget {
         guard getrlimit(resource, &limit) == 0 else { return Int.max }
         if limit.rlim_cur < limit.rlim_max {
             var raised = limit
-            raised.rlim_cur = limit.rlim_max == rlim_t.max ? nrOpen() : limit.rlim_max
+            raised.rlim_cur = limit.rlim_max == infinity ? nrOpen() : limit.rlim_max
             if setrlimit(resource, &raised) == 0 { limit = raised }
         }
-        return limit.rlim_cur == rlim_t.max ? Int.max : Int(clamping: limit.rlim_cur)
+        return limit.rlim_cur == infinity ? Int.max : Int(clamping: limit.rlim_cur)
     }
 
     /// The most connections `limit` descriptors leave room for, counting the `slack` accepted
@@ -32,8 +32,10 @@ enum DescriptorBudget {
         return overflow ? 0 : rest
     }
 
-    /// RLIM_INFINITY is all ones; the C macro does not import (it is written as -1).
     private static var resource: __rlimit_resource_t { __rlimit_resource_t(RLIMIT_NOFILE.rawValue) }
+
+    /// RLIM_INFINITY, all ones: the C macro does not import (it is written as a cast of -1).
+    private static let infinity = rlim_t.max
 
     /// The kernel's per-process cap (fs.nr_open), for an unlimited hard limit.
     private static func nrOpen() -> rlim_t {

@@ -14,14 +14,14 @@ import Testing
 
     private func ticket(_ i: Int) -> ArrivalTracker.Ticket { .init(fd: Int32(i), id: UInt64(i)) }
 
-    @Test func aStormOfFastRequestsFromOneAddressIsNeverRefused() {
+    @Test func aStormFromOneAddressIsNeverRefusedEvenWhenItsHeadsComeLate() {
         var t = tracker()
-        for i in 0..<10_000 {
-            let start = UInt64(i) * 100_000 // 10,000 within one second
-            t.started(ticket(i), peer: a, at: start)
-            t.finished(ticket(i))          // each complete within the same tick
-        }
-        #expect(t.sweep(now: 3000 * Self.ms).isEmpty)
+        // 10,000 accepted within one second; a busy client sends each head, in one piece, up to
+        // 1.5 s after its accept: no part-request ever waits, so none turns slow.
+        for i in 0..<10_000 { t.started(ticket(i), peer: a, at: UInt64(i) * 100_000) }
+        #expect(t.sweep(now: 1200 * Self.ms).isEmpty)
+        for i in 0..<10_000 { t.finished(ticket(i)) }
+        #expect(t.sweep(now: 6000 * Self.ms).isEmpty)
         #expect(t.count == 0)
     }
 
@@ -29,6 +29,7 @@ import Testing
         var t = tracker()
         for i in 0..<20 { t.started(ticket(i), peer: a, at: 0) }
         for i in 20..<23 { t.started(ticket(i), peer: b, at: 0) }
+        for i in 0..<23 { #expect(t.received(ticket(i)) == nil) } // young: not slow yet
         #expect(t.sweep(now: 999 * Self.ms).isEmpty)
         let first = t.sweep(now: 1000 * Self.ms)
         #expect(first.map(\.0) == (16..<20).map(ticket))
@@ -41,13 +42,28 @@ import Testing
         #expect(t.count == 0 && t.slowCount(of: a) == 0)
     }
 
+    @Test func aSilentConnectionTurnsSlowWithItsFirstPartialBytesAndOnlyTimesOutOtherwise() {
+        var t = tracker(cap: 1)
+        t.started(ticket(1), peer: a, at: 0)
+        t.started(ticket(2), peer: a, at: 0)
+        t.started(ticket(3), peer: a, at: 0)
+        #expect(t.sweep(now: 1000 * Self.ms).isEmpty) // silent: old, not slow
+        #expect(t.received(ticket(1)) == nil)            // the address's one slow request
+        #expect(t.received(ticket(2)) == .tooManySlow)   // one too many
+        #expect(t.slowCount(of: a) == 1)
+        #expect(t.sweep(now: 5000 * Self.ms).map(\.0) == [ticket(1), ticket(3)])
+    }
+
     @Test func aFinishedSlowRequestFreesItsPlace() {
         var t = tracker(cap: 1)
         t.started(ticket(1), peer: a, at: 0)
+        _ = t.received(ticket(1))
         #expect(t.sweep(now: 1000 * Self.ms).isEmpty)
+        #expect(t.slowCount(of: a) == 1)
         t.finished(ticket(1))
         #expect(t.slowCount(of: a) == 0)
         t.started(ticket(2), peer: a, at: 1500 * Self.ms)
+        _ = t.received(ticket(2))
         #expect(t.sweep(now: 2500 * Self.ms).isEmpty)
         #expect(t.slowCount(of: a) == 1)
     }
@@ -56,6 +72,8 @@ import Testing
         var t = tracker(cap: 0)
         t.started(ticket(1), peer: a, at: 0)
         t.started(ticket(2), peer: nil, at: 0)
+        _ = t.received(ticket(1))
+        _ = t.received(ticket(2))
         #expect(t.sweep(now: 1000 * Self.ms).map(\.1) == [.tooManySlow])
         #expect(t.sweep(now: 5000 * Self.ms).map(\.0) == [ticket(2)])
     }
@@ -69,6 +87,7 @@ import Testing
     @Test func aClockThatGoesBackwardsRefusesNothing() {
         var t = tracker()
         t.started(ticket(1), peer: a, at: 5000 * Self.ms)
+        _ = t.received(ticket(1))
         #expect(t.sweep(now: 0).isEmpty)
     }
 }

@@ -35,6 +35,20 @@ extension RealSocketTests {
             #expect(Date().timeIntervalSince(started) >= 1.5)
         }
 
+        @Test func requestsThatComeLateButWholeAreNeverSlow() throws {
+            // A join storm from one address: the client connects, is busy, and sends each head
+            // in one piece long after the slow mark. None of them may be refused.
+            let running = try RunningServer {
+                $0.slowHeadAfterMs = 100
+                $0.slowHeadsPerAddress = 1
+            }
+            defer { running.stop() }
+            let sockets = try (0..<6).map { _ in try TestSocket(port: running.port) }
+            Thread.sleep(forTimeInterval: 0.4) // well past the slow mark (what is asserted is the outcome)
+            for s in sockets { try s.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") }
+            for s in sockets { #expect(try status(s) == 200) }
+        }
+
         @Test func aBodyInPiecesAndAfter100ContinueReachesTheAPI() throws {
             let running = try RunningServer()
             defer { running.stop() }
