@@ -7,13 +7,17 @@ extension LiveDrawServer: FrontDoorHost {
     var lwsConnectionCount: Int { openConnections.count }
     var isShuttingDown: Bool { shuttingDown }
 
-    func adopt(_ fd: Int32, _ bytes: [UInt8]) {
+    func adopt(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         guard let lws else {
             Glibc.close(fd)
-            return
+            return false
         }
-        // NULL means lws already closed it: nothing more to do either way.
-        _ = bytes.withUnsafeBufferPointer { ldlws_adopt_socket(lws, fd, $0.baseAddress, $0.count) }
+        // NULL: lws closed it already (or could not take it); the descriptor is gone either way.
+        return bytes.withUnsafeBufferPointer { ldlws_adopt_socket(lws, fd, $0.baseAddress, $0.count) } != nil
+    }
+
+    func forget(_ wsi: OpaquePointer) {
+        if openConnections.remove(wsi) != nil { metrics.connections.record(openConnections.count) }
     }
 
     /// Whether every plain HTTP response ends its connection. So it does whenever the front door

@@ -22,11 +22,12 @@ public struct ServerConfig: Sendable {
     /// Every request (head and body) must arrive within this many milliseconds of its accept;
     /// later, the front door answers 408 and closes (docs/PROTOCOL.md §5.3).
     public var headTimeoutMs: Int = 5000
-    /// Requests from one address (one IPv6 /64) that may be still arriving after
-    /// `slowHeadAfterMs`; each one past this that turns slow is answered 408 and closed.
-    /// Fast requests never count, however many (a join storm from one address).
+    /// Slow requests one address (one IPv6 /64) may have: part of the request has arrived and it
+    /// is still incomplete `slowHeadAfterMs` after the accept. Each one past this that turns slow
+    /// is answered 408 and closed. Requests that arrive in one piece never count, however many
+    /// and however late (a join storm from one address); see `ArrivalTracker`.
     public var slowHeadsPerAddress: Int = 16
-    /// When a request still arriving starts to count as slow.
+    /// From when a request that has arrived in part counts as slow.
     public var slowHeadAfterMs: Int = 1000
     /// Largest HTTP request body accepted by the API (413 beyond).
     public var maxBodyBytes: Int = 16 * 1024

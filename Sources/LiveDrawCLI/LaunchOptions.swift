@@ -85,7 +85,7 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Milliseconds a client has to send a whole HTTP request (head and body) after connecting; later it gets 408. (env: LIVE_DRAW_HEAD_TIMEOUT_MS)")
     public var headTimeoutMs: Int = LaunchOptions.server.headTimeoutMs
 
-    @Option(help: "Slow requests (still arriving after 1 s) one address may have; each further one gets 408. Fast ones never count. (env: LIVE_DRAW_SLOW_HEADS_PER_ADDRESS)")
+    @Option(help: "Slow requests one address may have (sent in part, still incomplete 1 s after connecting); each further one gets 408. Requests sent in one piece never count. (env: LIVE_DRAW_SLOW_HEADS_PER_ADDRESS)")
     public var slowHeadsPerAddress: Int = LaunchOptions.server.slowHeadsPerAddress
 
     @Option(help: "Comma-separated browser origins allowed to open WebSockets, e.g. https://draw.example.com; empty allows any. (env: LIVE_DRAW_ALLOWED_ORIGINS)")

@@ -10,8 +10,11 @@ protocol FrontDoorHost: AnyObject {
     var lwsConnectionCount: Int { get }
     var isShuttingDown: Bool { get }
     /// Hands `fd` and the bytes read from it to lws (`ldlws_adopt_socket`). `fd` is lws' from
-    /// this call on, whatever happens; lws' WSI_CREATE for it runs during the call.
-    func adopt(_ fd: Int32, _ bytes: [UInt8])
+    /// this call on, whatever happens; lws' WSI_CREATE for it runs during the call. False when
+    /// lws no longer has the connection when the call returns.
+    func adopt(_ fd: Int32, _ bytes: [UInt8]) -> Bool
+    /// Forgets a connection lws freed without telling (`FrontDoor.adopt`).
+    func forget(_ wsi: OpaquePointer)
 }
 
 /// Our HTTP front door: accepts every connection on our own listening socket and reads each
@@ -71,10 +74,10 @@ final class FrontDoor {
     /// The body of the request being handed over, for `lwsCreated`.
     private var handingOverBody: [UInt8]?
     var tracker: ArrivalTracker
-    /// Handed-over connections still in lws' parser (holding a table), and the flag that tells
-    /// lws' WSI_CREATE which connections those are.
+    /// Handed-over connections still in lws' parser (holding a table).
     var handshakes = Set<OpaquePointer>()
-    var adopting = false
+    /// During a hand-over: whether the connection will hold a table, and the one lws created.
+    var adopting: (countsTable: Bool, created: OpaquePointer?)?
     var nextID: UInt64 = 0
     var listening = false
     var closed = false
@@ -163,7 +166,7 @@ final class FrontDoor {
         }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        guard settings.readsHeads else { return host.adopt(fd, []) }
+        guard settings.readsHeads else { return adopt(Ready(fd: fd, bytes: [], body: nil), countsTable: false) }
         nextID &+= 1
         let r = PendingRequest(fd: fd, id: nextID, peer: peer, limits: settings.limits)
         requests[fd] = r
@@ -208,10 +211,12 @@ final class FrontDoor {
         let body: [UInt8]?
     }
 
-    /// lws' WSI_CREATE: a connection it creates during a hand-over holds a header table (and
-    /// may come with a body).
+    /// lws' WSI_CREATE: a connection it creates during a hand-over of a request we read holds a
+    /// header table (and may come with a body).
     func lwsCreated(_ wsi: OpaquePointer) {
-        guard adopting else { return }
+        guard let current = adopting else { return }
+        adopting = (current.countsTable, wsi)
+        guard current.countsTable else { return }
         handshakes.insert(wsi)
         if let body = handingOverBody { bodies[wsi] = body }
     }
@@ -242,11 +247,20 @@ final class FrontDoor {
         while handshakes.count < settings.headerTables, let ready = waiting.pop() { adopt(ready) }
     }
 
-    private func adopt(_ ready: Ready) {
-        adopting = true
+    private func adopt(_ ready: Ready, countsTable: Bool = true) {
+        adopting = (countsTable, nil)
         handingOverBody = ready.body
-        host.adopt(ready.fd, ready.bytes)
+        let kept = host.adopt(ready.fd, ready.bytes)
         handingOverBody = nil
-        adopting = false
+        let created = adopting?.created
+        adopting = nil
+        // lws closes a connection it is done with through WSI_DESTROY (lwsSettled), except when
+        // its adoption fails half-way (out of memory): then it frees the connection silently,
+        // and a table counted for it would stay taken for good.
+        if !kept, let wsi = created, handshakes.contains(wsi) || !countsTable {
+            handshakes.remove(wsi)
+            bodies[wsi] = nil
+            host.forget(wsi)
+        }
     }
 }
