@@ -7,7 +7,6 @@ WebSocket failed; and with fewer descriptors than --max-connections, lws' accept
 100% CPU on EMFILE while nothing was answered.
 """
 import json
-import os
 import resource
 import selectors
 import socket
