@@ -26,6 +26,8 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
     case badCursor = "bad_cursor"
     /// The draw history could not be read (database locked too long, I/O error).
     case storageUnavailable = "storage_unavailable"
+    /// An API `POST` whose `Content-Type` is not `application/json` (HTTP 415).
+    case unsupportedMediaType = "unsupported_media_type"
 
     /// The sentence sent when no more specific one applies.
     public var defaultMessage: String {
@@ -52,6 +54,7 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .badLimit: return "limit must be a whole number within the allowed range."
         case .badCursor: return "cursor is not one this server handed out; start again without it."
         case .storageUnavailable: return "The draw history cannot be read right now; try again later."
+        case .unsupportedMediaType: return "Send API requests with Content-Type: application/json."
         }
     }
 
@@ -66,6 +69,7 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .methodNotAllowed: return 405
         case .drawRunning, .roomExists: return 409
         case .bodyTooLarge: return 413
+        case .unsupportedMediaType: return 415
         case .rateLimited: return 429
         case .tooManyConnections, .tooManyRooms, .shuttingDown, .storageUnavailable: return 503
         case .internalError: return 500

@@ -33,6 +33,10 @@ extension LiveDrawServer {
 
         switch method {
         case .post:
+            if let refusal = refusePost(wsi, route: route) {
+                respond(refusal, to: exchange, wsi)
+                return 0
+            }
             if Lws.header(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) != nil {
                 return fail(.badJSON, "Send the request body with a Content-Length header.", close: true)
             }

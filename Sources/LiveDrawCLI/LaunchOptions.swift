@@ -82,6 +82,18 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Simultaneous connections, HTTP and WebSocket; beyond it new ones get 503. (env: LIVE_DRAW_MAX_CONNECTIONS)")
     public var maxConnections: Int = LaunchOptions.server.maxConnections
 
+    @Option(help: "Most rooms at once, the lobby included; at the limit a new room replaces the one unused the longest, and creating is refused only when every room is in use. (env: LIVE_DRAW_MAX_ROOMS)")
+    public var maxRooms: Int = LaunchOptions.server.maxRooms
+
+    @Option(help: "Seconds a room may stay unused (no viewers, no draw) before it is freed, name and host key with it; never the lobby. (env: LIVE_DRAW_ROOM_IDLE_SECONDS)")
+    public var roomIdleSeconds: Int = LaunchOptions.server.roomIdleMs / 1000
+
+    @Option(help: "Rooms one client address may create at once, before --room-creation-per-minute applies; beyond, 429. (env: LIVE_DRAW_ROOM_CREATION_BURST)")
+    public var roomCreationBurst: Int = LaunchOptions.server.roomCreationBurst
+
+    @Option(help: "Rooms one client address may create per minute after its burst. (env: LIVE_DRAW_ROOM_CREATION_PER_MINUTE)")
+    public var roomCreationPerMinute: Int = Int(LaunchOptions.server.roomCreationPerMinute)
+
     @Option(help: "Comma-separated browser origins allowed to open WebSockets, e.g. https://draw.example.com; empty allows any. (env: LIVE_DRAW_ALLOWED_ORIGINS)")
     public var allowedOrigins: String = LaunchOptions.server.allowedOrigins.joined(separator: ",")
 
@@ -110,7 +122,8 @@ public struct LaunchOptions: ParsableCommand {
         "host", "port", "public-dir", "users-url", "lottery-url",
         "round-interval-ms", "rounds", "decelerate-to-ms", "loading-notice-ms",
         "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes", "fetch-redirects",
-        "max-message-bytes", "outbound-queue", "close-timeout-seconds", "max-connections", "allowed-origins",
+        "max-message-bytes", "outbound-queue", "close-timeout-seconds", "max-connections",
+        "max-rooms", "room-idle-seconds", "room-creation-burst", "room-creation-per-minute", "allowed-origins",
         "tls-cert", "tls-key", "data-dir", "log-level",
     ]
 

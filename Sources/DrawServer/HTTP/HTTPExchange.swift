@@ -5,6 +5,8 @@ struct HTTPResponse {
     var body: [UInt8]
     /// Close the connection after the response (the request body was not or not fully read).
     var closeAfter = false
+    /// One more header, e.g. `Retry-After` on a 429.
+    var extraHeader: (name: String, value: String)?
 
     static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
         HTTPResponse(status: status, contentType: "application/json", body: body)

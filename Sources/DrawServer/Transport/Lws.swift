@@ -61,8 +61,12 @@ enum Lws {
     /// Returns false when the connection should be closed.
     static func respond(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Bool {
         response.body.withUnsafeBufferPointer { body in
-            ldlws_http_respond(wsi, UInt32(response.status), response.contentType,
-                               body.baseAddress, body.count) == 0
+            guard let extra = response.extraHeader else {
+                return ldlws_http_respond(wsi, UInt32(response.status), response.contentType,
+                                          body.baseAddress, body.count) == 0
+            }
+            return ldlws_http_respond_with_header(wsi, UInt32(response.status), response.contentType,
+                                                  extra.name, extra.value, body.baseAddress, body.count) == 0
         }
     }
 
