@@ -76,8 +76,10 @@ def kill(p):
 
 
 def start_ours(interval_ms, extra=(), data_dir="off"):
+    # Scenarios b and d create 1,000 rooms from this one address: lift the per-address budget.
     args = ["taskset", "-c", SRV_CPU, SERVER, "--port", "0", "--round-interval-ms", str(interval_ms),
-            "--data-dir", data_dir, "--log-level", "notice", "--max-connections", "19000", *extra]
+            "--data-dir", data_dir, "--log-level", "notice", "--max-connections", "19000",
+            "--room-creation-burst", "1000000", *extra]
     p = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     procs.append(p)
     port = key = None
@@ -155,7 +157,7 @@ def run_a_ours(n, interval=100, rounds=10):
     p, port = start_ours(interval)
     try:
         key = json.loads(api(port, "POST", "/api/rooms", {"name": "r1"}))["hostKey"]
-        trig = (f"curl -s -X POST -H 'Authorization: Bearer {key}' "
+        trig = (f"curl -s -X POST -H 'Content-Type: application/json' -H 'Authorization: Bearer {key}' "
                 f"http://127.0.0.1:{port}/api/rooms/r1/draws")
         return derive(ldgen(port, p.pid, n, "/ws/r1", rounds, trig,
                             extra=["--subprotocol", "live-draw.v1"]))
@@ -262,7 +264,7 @@ def scenario_b(rooms, per_room, interval=400):
         with open(trig_file, "w") as f:
             f.write("#!/bin/bash\n")
             for i, k in enumerate(keys):
-                f.write(f"curl -s -o /dev/null -X POST -H 'Authorization: Bearer {k}' "
+                f.write(f"curl -s -o /dev/null -X POST -H 'Content-Type: application/json' -H 'Authorization: Bearer {k}' "
                         f"http://127.0.0.1:{port}/api/rooms/r{i}/draws &\n")
                 if i % 50 == 49:
                     f.write("wait\n")

@@ -4,10 +4,14 @@
  */
 #include "ldlws.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
+#include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #if defined(LWS_WITH_TLS) && !defined(LWS_WITH_MBEDTLS)
@@ -284,8 +288,8 @@ int ldlws_uri_arg(struct lws *wsi, int index, char *buf, int len) {
 /* Builds status line, lws' security headers, Content-Type, Content-Length, Cache-Control and the
  * body into one buffer and sends it with one lws_write. */
 static int respond(struct lws *wsi, unsigned int status, const char *content_type,
-                   const unsigned char *body, size_t len, int refusing_upgrade,
-                   const char *allow, unsigned int flags) {
+                   const char *extra_name, const char *extra_value,
+                   const unsigned char *body, size_t len, int refusing_upgrade, unsigned int flags) {
     /* Headers are at most ~1 KiB (lws' security headers are the bulk); the body follows them
      * in the same buffer so the whole response is one lws_write. */
     const size_t header_room = 2048;
@@ -297,6 +301,15 @@ static int respond(struct lws *wsi, unsigned int status, const char *content_typ
     if (lws_add_http_common_headers(wsi, status, content_type, (lws_filepos_t)len, &p, end)) goto out;
     if (lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
                                      (const unsigned char *)"no-store", 8, &p, end)) goto out;
+    if (extra_name && extra_value) {
+        /* lws writes the name as given, so it needs its colon; 64 bytes is plenty for the
+         * header names the server sends (a longer one fails the response rather than truncating). */
+        char name[64];
+        int n = snprintf(name, sizeof(name), "%s:", extra_name);
+        if (n < 0 || (size_t)n >= sizeof(name)) goto out;
+        if (lws_add_http_header_by_name(wsi, (const unsigned char *)name, (const unsigned char *)extra_value,
+                                        (int)strlen(extra_value), &p, end)) goto out;
+    }
     if (refusing_upgrade) {
         /* lws learns the request's HTTP version only after the upgrade decision, so its status
          * line says HTTP/1.0 here; a WebSocket handshake is always HTTP/1.1, and clients
@@ -306,8 +319,6 @@ static int respond(struct lws *wsi, unsigned int status, const char *content_typ
         if (lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION,
                                          (const unsigned char *)"close", 5, &p, end)) goto out;
     }
-    if (allow && lws_add_http_header_by_name(wsi, (const unsigned char *)"allow:",
-                                             (const unsigned char *)allow, (int)strlen(allow), &p, end)) goto out;
     if ((flags & LDLWS_RESPOND_CLOSE) && !refusing_upgrade &&
         lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION, (const unsigned char *)"close", 5, &p, end)) goto out;
     if (lws_finalize_http_header(wsi, &p, end)) goto out;
@@ -325,17 +336,24 @@ out:
 
 int ldlws_http_respond(struct lws *wsi, unsigned int status, const char *content_type,
                        const unsigned char *body, size_t len) {
-    return respond(wsi, status, content_type, body, len, 0, NULL, 0);
+    return respond(wsi, status, content_type, NULL, NULL, body, len, 0, 0);
+}
+
+int ldlws_http_respond_with_header(struct lws *wsi, unsigned int status, const char *content_type,
+                                   const char *header_name, const char *header_value,
+                                   const unsigned char *body, size_t len) {
+    return respond(wsi, status, content_type, header_name, header_value, body, len, 0, 0);
 }
 
 int ldlws_http_respond_with(struct lws *wsi, unsigned int status, const char *content_type,
-                            const unsigned char *body, size_t len, const char *allow, unsigned int flags) {
-    return respond(wsi, status, content_type, body, len, 0, allow, flags);
+                            const char *header_name, const char *header_value,
+                            const unsigned char *body, size_t len, unsigned int flags) {
+    return respond(wsi, status, content_type, header_name, header_value, body, len, 0, flags);
 }
 
 int ldlws_http_refuse_upgrade(struct lws *wsi, unsigned int status, const char *content_type,
                               const unsigned char *body, size_t len) {
-    return respond(wsi, status, content_type, body, len, 1, NULL, 0);
+    return respond(wsi, status, content_type, NULL, NULL, body, len, 1, 0);
 }
 
 int ldlws_http_serve_file(struct lws *wsi, const char *path, const char *content_type) {
@@ -351,6 +369,36 @@ int ldlws_http_serve_file_with(struct lws *wsi, const char *path, const char *co
 }
 
 int ldlws_http_transaction_completed(struct lws *wsi) { return lws_http_transaction_completed(wsi); }
+
+/* ---- peer --------------------------------------------------------------------------------- */
+
+int ldlws_peer_address(struct lws *wsi, char *buf, int len) {
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof(ss);
+    const void *addr;
+    int family;
+    struct lws *net = lws_get_network_wsi(wsi);
+    int fd = net ? (int)lws_get_socket_fd(net) : -1;
+
+    if (fd < 0 || len <= 0 || getpeername(fd, (struct sockaddr *)&ss, &sl) < 0) return -1;
+    if (ss.ss_family == AF_INET) {
+        family = AF_INET;
+        addr = &((const struct sockaddr_in *)&ss)->sin_addr;
+    } else if (ss.ss_family == AF_INET6) {
+        const struct in6_addr *a6 = &((const struct sockaddr_in6 *)&ss)->sin6_addr;
+        if (IN6_IS_ADDR_V4MAPPED(a6)) {
+            family = AF_INET;
+            addr = &a6->s6_addr[12]; /* the IPv4 address is the last 4 bytes */
+        } else {
+            family = AF_INET6;
+            addr = a6;
+        }
+    } else {
+        return -1;
+    }
+    if (!inet_ntop(family, addr, buf, (socklen_t)len)) return -1;
+    return (int)strlen(buf);
+}
 
 /* ---- timers ------------------------------------------------------------------------------- */
 

@@ -26,6 +26,8 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
     case badCursor = "bad_cursor"
     /// The draw history could not be read (database locked too long, I/O error).
     case storageUnavailable = "storage_unavailable"
+    /// An API `POST` whose `Content-Type` is not `application/json` (HTTP 415).
+    case unsupportedMediaType = "unsupported_media_type"
     /// HTTP: the request is not well-formed HTTP/1.1 (bad request line, header or number).
     case badRequest = "bad_request"
     /// HTTP: the request target (URL) is longer than the server reads.
@@ -62,6 +64,7 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .badLimit: return "limit must be a whole number within the allowed range."
         case .badCursor: return "cursor is not one this server handed out; start again without it."
         case .storageUnavailable: return "The draw history cannot be read right now; try again later."
+        case .unsupportedMediaType: return "Send API requests with Content-Type: application/json."
         case .badRequest: return "The request is not well-formed HTTP/1.1."
         case .uriTooLong: return "The request URL is longer than this server accepts."
         case .headersTooLarge: return "The request headers are larger than this server accepts."
@@ -81,6 +84,7 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .methodNotAllowed: return 405
         case .drawRunning, .roomExists: return 409
         case .bodyTooLarge: return 413
+        case .unsupportedMediaType: return 415
         case .rateLimited: return 429
         case .tooManyConnections, .tooManyRooms, .shuttingDown, .storageUnavailable: return 503
         case .internalError: return 500

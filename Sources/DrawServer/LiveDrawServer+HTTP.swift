@@ -26,7 +26,7 @@ extension LiveDrawServer {
         func fail(_ code: ClientErrorCode, _ message: String? = nil, close: Bool = mayHaveBody, allow: String? = nil) -> Int32 {
             var r = HTTPResponse.json(code.httpStatus, APIMessages.error(code, message: message))
             r.closeAfter = close
-            r.allow = allow
+            r.extraHeader = allow.map { (name: "Allow", value: $0) }
             respond(r, to: exchange, wsi)
             return 0
         }
@@ -39,6 +39,10 @@ extension LiveDrawServer {
 
         switch method {
         case .post:
+            if let refusal = refusePost(wsi, route: route) {
+                respond(refusal, to: exchange, wsi)
+                return 0
+            }
             if Lws.header(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) != nil {
                 return fail(.badJSON, "Send the request body with a Content-Length header.", close: true)
             }

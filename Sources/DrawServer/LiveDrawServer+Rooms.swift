@@ -1,78 +1,19 @@
 import DrawCore
 import DrawPresentation
 
-/// Rooms: creation, starting draws, applying bus events, presence. Service thread only.
+/// Rooms: starting draws, applying bus events, presence. Service thread only. (Creating and
+/// freeing rooms: `LiveDrawServer+RoomLifecycle.swift`.)
 extension LiveDrawServer {
-    /// Creates a room (`POST /api/rooms`). A `nil` name gets a generated one.
-    func createRoom(named requested: String?) -> Result<(room: String, hostKey: String), ClientErrorCode> {
-        guard rooms.count < config.maxRooms else { return .failure(.tooManyRooms) }
-        let name: String
-        if let requested {
-            guard RoomName.isValid(requested) else { return .failure(.badRoomName) }
-            guard rooms[requested] == nil else { return .failure(.roomExists) }
-            name = requested
-        } else {
-            guard let generated = generateRoomName() else { return .failure(.internalError) }
-            name = generated
-        }
-        let key = HostKey.generate(using: random)
-        _ = makeRoom(name: name, hostKey: key)
-        logger.info("room created", metadata: ["room": "\(name)"])
-        return .success((name, key))
-    }
-
-    private func generateRoomName() -> String? {
-        for _ in 0..<8 {
-            let name = "room-" + Hex.encode(random.bytes(5))
-            if rooms[name] == nil { return name }
-        }
-        return nil
-    }
-
-    /// Builds a room with its runner, timers and bus subscription.
-    @discardableResult
-    func makeRoom(name: String, hostKey: String) -> Room {
-        guard let server = lws else { preconditionFailure("rooms are made while the server runs") }
-        let room = Room(name: name, hostKey: hostKey, outboundQueueLimit: config.outboundQueueLimit,
-                        presenceIntervalMs: config.presenceIntervalMs)
-        let inbox = self.inbox, load = self.loadPlayers
-        let deps = DrawRunner.Dependencies(
-            bus: bus, clock: clock, planner: PlanDraw(random: random, schedule: config.schedule),
-            metrics: metrics, logger: logger, random: random, sources: sources,
-            beginLoading: { room, attempt in
-                // Rule 2: loading runs off the service thread; its result comes back by the inbox.
-                Task.detached {
-                    let result: Result<MergeResult, DrawError>
-                    do throws(DrawError) { result = .success(try await load()) } catch { result = .failure(error) }
-                    inbox.post(.playersLoaded(room: room, attempt: attempt, result))
-                }
-            },
-            record: recorder(room: name))
-        let runner = DrawRunner(room: name, dependencies: deps)
-        runner.timer = LwsTimer(server: server, gate: timerGate) { [unowned runner] in runner.timerFired() }
-        room.runner = runner
-        room.presenceTimer = LwsTimer(server: server, gate: timerGate) { [unowned self, unowned room] in
-            self.sendPresence(room)
-        }
-        room.loadingTimer = LwsTimer(server: server, gate: timerGate) { [unowned self, unowned room] in
-            self.releaseLoading(room)
-        }
-        bus.subscribe(room: name) { [unowned self, unowned room] event in
-            self.deliver(event, to: room)
-        }
-        rooms[name] = room
-        metrics.rooms.record(rooms.count)
-        return room
-    }
-
     /// The bus subscriber: apply the event to the room's state, then fan it out — except a
     /// `loading`, which waits `loadingNoticeMs` and is dropped if the next event comes first.
     /// This is this node's presentation choice, so a networked bus changes nothing here.
     func deliver(_ event: DrawEvent, to room: Room) {
+        // Whatever the event, the room may have gone from in use to idle or back.
+        defer { roomActivity(room) }
         let bytes = room.apply(event)
         if case .loading = event, config.loadingNoticeMs > 0 {
             room.heldLoading = bytes
-            room.loadingTimer?.schedule(afterNanos: UInt64(config.loadingNoticeMs) * 1_000_000)
+            loadingTimer(of: room).schedule(afterNanos: UInt64(config.loadingNoticeMs) * 1_000_000)
             return
         }
         if room.heldLoading != nil {
@@ -104,7 +45,7 @@ extension LiveDrawServer {
         guard let hostKey, !hostKey.isEmpty else { return .unauthorized }
         guard HostKey.matches(hostKey, room.hostKey) else { return .forbidden }
         guard !shuttingDown else { return .shuttingDown }
-        return room.runner.start() ? nil : .drawRunning
+        return runner(of: room).start() ? nil : .drawRunning
     }
 
     /// A viewer joined or left: arm the room's coalescing presence timer (if not armed).
@@ -112,10 +53,14 @@ extension LiveDrawServer {
     /// Not while a draw runs: its rounds carry the count, so a `presence` fan-out never competes
     /// with a flip. With thousands of viewers one fan-out fills most of a round's interval, and a
     /// `presence` in between delays every later round (measured in issue 7's benchmark).
+    /// Every join and leave comes through here, so this is also where the room's idleness is
+    /// re-read (`RoomRegistry`).
     func viewersChanged(_ room: Room) {
-        guard !shuttingDown, !destroying, !room.isRunning else { return }
+        guard !destroying else { return }
+        roomActivity(room)
+        guard !shuttingDown, !room.isRunning else { return }
         if let delay = room.presence.countChanged(viewers: room.viewers, nowNanos: clock.monotonicNanos()) {
-            room.presenceTimer?.schedule(afterNanos: delay)
+            presenceTimer(of: room).schedule(afterNanos: delay)
         }
     }
 

@@ -14,7 +14,7 @@ extension LiveDrawServer {
         guard !shuttingDown, !destroying else { return }
         logger.info("shutting down", metadata: ["clients": "\(clients.count)", "rooms": "\(rooms.count)"])
         // Aborts first: they are room broadcasts, so every client drains them before its close.
-        for room in rooms.values { room.runner.abort(reason: Self.abortReason) }
+        for room in rooms.all { room.runner?.abort(reason: Self.abortReason) }
         shuttingDown = true
         guard let server = lws else { return }
         shutdownTimer = LwsTimer(server: server, gate: timerGate) { [unowned self] in self.shutdownTimerFired() }

@@ -71,7 +71,10 @@ public final class LiveDrawServer: @unchecked Sendable {
     let inputScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
     let bus: any RoomEventBus = InProcessRoomEventBus()
     let metrics = ServerMetrics()
-    var rooms: [String: Room] = [:]
+    /// Every room: lookup, creation, eviction of idle ones (`RoomRegistry`).
+    let rooms: RoomRegistry
+    /// Room creations per client address (`POST /api/rooms`).
+    var roomCreations: AddressRateLimiter
     var clients: [ObjectIdentifier: ClientConnection] = [:]
     /// Every accepted connection (HTTP or WebSocket) still open, for `maxConnections`.
     var openConnections = Set<OpaquePointer>()
@@ -123,6 +126,10 @@ public final class LiveDrawServer: @unchecked Sendable {
         self.lobbyHostKey = HostKey.generate(using: random)
         self.store = store.map { RecoveringDrawStore($0) }
         self.sources = sources
+        self.rooms = RoomRegistry(maxRooms: config.maxRooms, idleNanos: config.roomIdleNanos, pinned: [RoomName.lobby])
+        self.roomCreations = AddressRateLimiter(ratePerSecond: config.roomCreationPerMinute / 60,
+                                                burst: Double(config.roomCreationBurst),
+                                                capacity: config.roomCreationAddresses)
 
         // Our own listening socket (see `FrontDoor`): lws gets no listener of its own.
         let listener = try ListenSocket.open(host: config.host, port: config.port)
@@ -151,7 +158,9 @@ public final class LiveDrawServer: @unchecked Sendable {
         // Started only now: a failed init leaves no thread behind.
         if let store = self.store { storage = StorageThread(store: store) }
         inbox.attach(server)
-        _ = makeRoom(name: RoomName.lobby, hostKey: lobbyHostKey)
+        rooms.onEvict = { [unowned self] room, reason in self.roomEvicted(room, reason) }
+        rooms.insertPinned(makeRoom(name: RoomName.lobby, hostKey: lobbyHostKey))
+        metrics.rooms.record(rooms.count)
         housekeeping = LwsTimer(server: server, gate: timerGate) { [unowned self] in self.housekeepingTick() }
         logger.info("listening", metadata: ["host": "\(config.host)", "port": "\(port)",
                                             "tls": "\(config.tlsCertPath != nil)"])
@@ -203,7 +212,8 @@ public final class LiveDrawServer: @unchecked Sendable {
     private static func validate(_ c: ServerConfig) throws(ServerStartError) {
         guard (0...65535).contains(c.port) else { throw .invalidConfig("port \(c.port) is out of range") }
         guard c.maxMessageBytes > 0, c.maxBodyBytes > 0, c.outboundQueueLimit > 0, c.maxConnections > 0,
-              c.maxStrikes > 0, c.maxRooms > 0, c.closeHandshakeSeconds > 0,
+              c.maxStrikes > 0, c.maxRooms > 0, c.closeHandshakeSeconds > 0, c.roomIdleMs > 0,
+              c.roomCreationBurst > 0, c.roomCreationPerMinute > 0, c.roomCreationAddresses > 0,
               c.headTimeoutMs > 0, c.slowHeadAfterMs > 0, c.slowHeadsPerAddress >= 0 else {
             throw .invalidConfig("limits must be positive")
         }
@@ -274,9 +284,11 @@ public final class LiveDrawServer: @unchecked Sendable {
         for command in inbox.drain() {
             switch command {
             case .playersLoaded(let room, let attempt, let result):
-                rooms[room]?.runner.playersLoaded(attempt: attempt, result)
+                rooms[room]?.runner?.playersLoaded(attempt: attempt, result)
+                roomActivity(room)
             case .recorded(let room, let write, let error):
-                rooms[room]?.runner.recorded(write, error: error)
+                rooms[room]?.runner?.recorded(write, error: error)
+                roomActivity(room)
             case .storageAnswered(let request, let response):
                 storageAnswered(request: request, response)
             case .storageDrained:
@@ -291,6 +303,7 @@ public final class LiveDrawServer: @unchecked Sendable {
 
     private func housekeepingTick() {
         metrics.flush()
+        sweepRooms()
         housekeeping?.schedule(afterNanos: 1_000_000_000)
     }
 }

@@ -20,7 +20,7 @@ public struct ServerConfig: Sendable {
     /// at once, which the heap then kept.
     public var headerTables: Int = 256
     /// Every request (head and body) must arrive within this many milliseconds of its accept;
-    /// later, the front door answers 408 and closes (docs/PROTOCOL.md §5.3).
+    /// later, the front door answers 408 and closes (docs/PROTOCOL.md §5.4).
     public var headTimeoutMs: Int = 5000
     /// Slow requests one address (one IPv6 /64) may have: part of the request has arrived and it
     /// is still incomplete `slowHeadAfterMs` after the accept. Each one past this that turns slow
@@ -61,11 +61,29 @@ public struct ServerConfig: Sendable {
     /// Minimum gap between two `presence` messages in one room. Rooms of more than
     /// `presenceIntervalMs × 10` viewers wait 0.1 ms per viewer instead (`PresenceCoalescer`).
     public var presenceIntervalMs: Int = 250
-    /// Most rooms that may exist at once (creating more is refused).
+    /// Most rooms that may exist at once, the lobby included. At the limit a new room takes the
+    /// place of the room unused the longest; only when every room is in use is creating refused.
     public var maxRooms: Int = 10_000
+    /// A room nobody watches and where no draw runs is freed after this long (the lobby never).
+    /// Freed rooms are gone, name and host key, until rooms are durable (issue 13).
+    public var roomIdleMs: Int = 24 * 60 * 60 * 1000
+    /// Rooms one client address (IPv6: one /64) may create at once, then
+    /// `roomCreationPerMinute`; beyond, `POST /api/rooms` answers 429 with `Retry-After`.
+    public var roomCreationBurst: Int = 20
+    public var roomCreationPerMinute: Double = 10
+    /// Client addresses whose room-creation budget is remembered; beyond, the one seen least
+    /// recently is forgotten, so the table itself cannot be made to grow.
+    public var roomCreationAddresses: Int = 4096
     /// On shutdown, how long clients get to receive what they are owed (the `aborted` message,
     /// the close frame) before the server closes whatever is left.
     public var shutdownGraceMs: Int = 2000
 
     public init() {}
+
+    /// `roomIdleMs` in nanoseconds, for the monotonic clock (a negative value counts as 0, a
+    /// product past UInt64 as forever: never wrap to a short idle time).
+    var roomIdleNanos: UInt64 {
+        let (nanos, overflow) = UInt64(max(0, roomIdleMs)).multipliedReportingOverflow(by: 1_000_000)
+        return overflow ? .max : nanos
+    }
 }

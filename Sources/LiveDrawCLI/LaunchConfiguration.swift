@@ -35,6 +35,11 @@ public struct LaunchConfiguration: Sendable {
         public static let headTimeoutMs = 100...600_000
         public static let slowHeadsPerAddress = 0...1_000_000
         public static let loadingNoticeMs = 0...60_000
+        public static let maxRooms = 1...1_000_000
+        /// Up to a year.
+        public static let roomIdleSeconds = 1...31_536_000
+        public static let roomCreationBurst = 1...1_000_000
+        public static let roomCreationPerMinute = 1...1_000_000
     }
 
     /// Validates `options`, resolving relative paths and the default lists with `paths`.
@@ -51,6 +56,12 @@ public struct LaunchConfiguration: Sendable {
         server.maxConnections = try Self.check(o.maxConnections, in: Limits.maxConnections, "max-connections")
         server.headTimeoutMs = try Self.check(o.headTimeoutMs, in: Limits.headTimeoutMs, "head-timeout-ms")
         server.slowHeadsPerAddress = try Self.check(o.slowHeadsPerAddress, in: Limits.slowHeadsPerAddress, "slow-heads-per-address")
+        server.maxRooms = try Self.check(o.maxRooms, in: Limits.maxRooms, "max-rooms")
+        // In range, so the product fits: a year is 3.2e10 ms.
+        server.roomIdleMs = try Self.check(o.roomIdleSeconds, in: Limits.roomIdleSeconds, "room-idle-seconds") * 1000
+        server.roomCreationBurst = try Self.check(o.roomCreationBurst, in: Limits.roomCreationBurst, "room-creation-burst")
+        server.roomCreationPerMinute = Double(try Self.check(o.roomCreationPerMinute, in: Limits.roomCreationPerMinute,
+                                                             "room-creation-per-minute"))
         server.allowedOrigins = try Self.origins(o.allowedOrigins)
         (server.tlsCertPath, server.tlsKeyPath) = try Self.tls(cert: o.tlsCert, key: o.tlsKey, paths: paths)
         self.server = server

@@ -88,6 +88,18 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Slow requests one address may have (sent in part, still incomplete 1 s after connecting); each further one gets 408. Requests sent in one piece never count. (env: LIVE_DRAW_SLOW_HEADS_PER_ADDRESS)")
     public var slowHeadsPerAddress: Int = LaunchOptions.server.slowHeadsPerAddress
 
+    @Option(help: "Most rooms at once, the lobby included; at the limit a new room replaces the one unused the longest, and creating is refused only when every room is in use. (env: LIVE_DRAW_MAX_ROOMS)")
+    public var maxRooms: Int = LaunchOptions.server.maxRooms
+
+    @Option(help: "Seconds a room may stay unused (no viewers, no draw) before it is freed, name and host key with it; never the lobby. (env: LIVE_DRAW_ROOM_IDLE_SECONDS)")
+    public var roomIdleSeconds: Int = LaunchOptions.server.roomIdleMs / 1000
+
+    @Option(help: "Rooms one client address may create at once, before --room-creation-per-minute applies; beyond, 429. (env: LIVE_DRAW_ROOM_CREATION_BURST)")
+    public var roomCreationBurst: Int = LaunchOptions.server.roomCreationBurst
+
+    @Option(help: "Rooms one client address may create per minute after its burst. (env: LIVE_DRAW_ROOM_CREATION_PER_MINUTE)")
+    public var roomCreationPerMinute: Int = Int(LaunchOptions.server.roomCreationPerMinute)
+
     @Option(help: "Comma-separated browser origins allowed to open WebSockets, e.g. https://draw.example.com; empty allows any. (env: LIVE_DRAW_ALLOWED_ORIGINS)")
     public var allowedOrigins: String = LaunchOptions.server.allowedOrigins.joined(separator: ",")
 
@@ -117,7 +129,8 @@ public struct LaunchOptions: ParsableCommand {
         "round-interval-ms", "rounds", "decelerate-to-ms", "loading-notice-ms",
         "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes", "fetch-redirects",
         "max-message-bytes", "outbound-queue", "close-timeout-seconds", "max-connections", "head-timeout-ms",
-        "slow-heads-per-address", "allowed-origins",
+        "slow-heads-per-address", "max-rooms", "room-idle-seconds", "room-creation-burst", "room-creation-per-minute",
+        "allowed-origins",
         "tls-cert", "tls-key", "data-dir", "log-level",
     ]
 

@@ -29,10 +29,10 @@ struct CurlHTTPClientTests {
     @Test func serverThatNeverAnswersIsAnUnreachableTimeout() async throws {
         let server = try TestHTTPServer(routes: ["/slow": .silent])
         let client = Fixtures.client(totalTimeout: .milliseconds(300))
-        let started = ContinuousClock.now
+        // The reason names the limit, which shows the total timeout ended it (no wall-clock bound:
+        // on a loaded machine that only measures the machine).
         let error = await failure { try await client.get(server.url("/slow")) }
         #expect(unreachableReason(error) == "timed out waiting for the response (limit 300 ms)")
-        #expect(ContinuousClock.now - started < .seconds(3))
     }
 
     @Test func refusedConnectionIsUnreachable() async throws {

@@ -32,6 +32,10 @@ struct LaunchConfigurationTests {
         #expect(c.server.loadingNoticeMs == 250)
         #expect(c.server.outboundQueueLimit == 64)
         #expect(c.server.maxConnections == base.maxConnections)
+        #expect(c.server.maxRooms == base.maxRooms)
+        #expect(c.server.roomIdleMs == base.roomIdleMs)
+        #expect(c.server.roomCreationBurst == base.roomCreationBurst)
+        #expect(c.server.roomCreationPerMinute == base.roomCreationPerMinute)
         #expect(c.server.allowedOrigins.isEmpty)
         #expect(c.server.tlsCertPath == nil && c.server.tlsKeyPath == nil)
         #expect(c.usersURL == "file://" + tree.root + "/defaults/users.json")
@@ -53,6 +57,7 @@ struct LaunchConfigurationTests {
             "--fetch-connect-timeout-ms", "250", "--fetch-timeout-ms", "900", "--fetch-max-bytes", "2048",
             "--fetch-redirects", "any", "--max-message-bytes", "512", "--outbound-queue", "8", "--close-timeout-seconds", "7",
             "--max-connections", "10", "--head-timeout-ms", "2500", "--slow-heads-per-address", "3",
+            "--max-rooms", "50", "--room-idle-seconds", "90", "--room-creation-burst", "3", "--room-creation-per-minute", "2",
             "--allowed-origins", " https://a.example , http://B.example:8080,,",
             "--tls-cert", "cert.pem", "--tls-key", "key.pem", "--data-dir", "records/../db", "--log-level", "debug",
         ], in: tree)
@@ -71,6 +76,10 @@ struct LaunchConfigurationTests {
         #expect(c.server.maxConnections == 10)
         #expect(c.server.headTimeoutMs == 2500)
         #expect(c.server.slowHeadsPerAddress == 3)
+        #expect(c.server.maxRooms == 50)
+        #expect(c.server.roomIdleMs == 90_000)
+        #expect(c.server.roomCreationBurst == 3)
+        #expect(c.server.roomCreationPerMinute == 2)
         #expect(c.server.allowedOrigins == ["https://a.example", "http://b.example:8080"])
         #expect(c.server.tlsCertPath == tree.root + "/cert.pem")
         #expect(c.server.tlsKeyPath == tree.root + "/key.pem")
@@ -100,6 +109,11 @@ struct LaunchConfigurationTests {
         (["--max-connections", "0"], "--max-connections must be between 1 and 1000000, not 0"),
         (["--head-timeout-ms", "5"], "--head-timeout-ms must be between 100 and 600000, not 5"),
         (["--slow-heads-per-address=-1"], "--slow-heads-per-address must be between 0 and 1000000, not -1"),
+        (["--max-rooms", "0"], "--max-rooms must be between 1 and 1000000, not 0"),
+        (["--room-idle-seconds", "0"], "--room-idle-seconds must be between 1 and 31536000, not 0"),
+        (["--room-idle-seconds", "31536001"], "--room-idle-seconds must be between 1 and 31536000, not 31536001"),
+        (["--room-creation-burst", "0"], "--room-creation-burst must be between 1 and 1000000, not 0"),
+        (["--room-creation-per-minute", "0"], "--room-creation-per-minute must be between 1 and 1000000, not 0"),
     ])
     func outOfRangeNumbersAreRefused(arguments: [String], message: String) throws {
         #expect(try error(arguments, in: TempTree()) == message)

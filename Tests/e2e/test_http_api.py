@@ -96,7 +96,8 @@ def test_start_draw_statuses(server, data_source):
     assert other_rooms_key.status == 403 and other_rooms_key.error_code() == "forbidden"
     unknown = http.start_draw(server, "no-such-room", key)
     assert unknown.status == 404 and unknown.error_code() == "unknown_room"
-    basic = http.request(server, "POST", "/api/rooms/host-room/draws", headers={"Authorization": f"Basic {key}"})
+    basic = http.request(server, "POST", "/api/rooms/host-room/draws",
+                         headers={"Authorization": f"Basic {key}", "Content-Type": "application/json"})
     assert basic.status in (401, 403), f"a non-Bearer Authorization must not start a draw: {basic.status}"
     assert http.request(server, "GET", "/api/rooms/host-room").json["draw"] is None
 

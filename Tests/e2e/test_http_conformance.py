@@ -1,4 +1,4 @@
-"""HTTP/1.1 as RFC 9110/9112 and PROTOCOL.md section 5.3 say (issue 11, finding 11).
+"""HTTP/1.1 as RFC 9110/9112 and PROTOCOL.md section 5.4 say (issue 11, finding 11).
 
 Raw sockets, because the requests under test are the ones a well-behaved client library would
 refuse to send (an h2c upgrade it then does not complete, a 5 KB URL, CONNECT, TRACE, FOO).

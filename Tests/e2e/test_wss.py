@@ -90,7 +90,7 @@ def test_many_messages_in_one_tls_read(tls_server):
 
 
 def test_https_page_and_api_through_the_front_door(tls_server):
-    # With TLS the front door hands each connection to lws at once, unread (PROTOCOL.md 5.3):
+    # With TLS the front door hands each connection to lws at once, unread (PROTOCOL.md 5.4):
     # plain HTTPS requests must still be served.
     server, context = tls_server
     for path, marker in [("/healthz", b'{"status":"ok"}'), ("/", b"INDEX-MARKER")]:

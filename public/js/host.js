@@ -30,7 +30,8 @@ export function setUpHost({ room, hostKey, connection, dispatch }) {
 async function startOverHttp(room, hostKey) {
   try {
     const res = await fetch(`/api/rooms/${encodeURIComponent(room)}/draws`, {
-      method: 'POST', headers: { Authorization: `Bearer ${hostKey}` },
+      // Every API POST must say it is JSON (415 otherwise), even with no body.
+      method: 'POST', headers: { Authorization: `Bearer ${hostKey}`, 'Content-Type': 'application/json' },
     });
     if (res.ok) return null;
     const body = await res.json().catch(() => null);

@@ -158,6 +158,11 @@ int ldlws_uri_arg(struct lws *wsi, int index, char *buf, int len);
  *  then the body: all in one lws_write.  0 on success. */
 int ldlws_http_respond(struct lws *wsi, unsigned int status, const char *content_type,
                        const unsigned char *body, size_t len);
+/** ldlws_http_respond plus one more header, "name: value" (e.g. "Retry-After", "5"): lws builds the
+ *  headers with pointer cursors, so Swift passes the pair and the shim writes it in place. */
+int ldlws_http_respond_with_header(struct lws *wsi, unsigned int status, const char *content_type,
+                                   const char *header_name, const char *header_value,
+                                   const unsigned char *body, size_t len);
 /** The same, from HTTP_CONFIRM_UPGRADE: answers a refused WebSocket handshake with an
  *  HTTP/1.1 status and "Connection: close" (then return 1 from the callback). */
 int ldlws_http_refuse_upgrade(struct lws *wsi, unsigned int status, const char *content_type,
@@ -167,9 +172,11 @@ enum {
     LDLWS_RESPOND_HEAD_ONLY = 1, /* a HEAD request: every header (Content-Length of the body), no body */
     LDLWS_RESPOND_CLOSE = 2,     /* adds "Connection: close": the connection ends after this response */
 };
-/** ldlws_http_respond with an optional Allow header (NULL = none) and LDLWS_RESPOND_ flags. */
+/** ldlws_http_respond_with_header (the extra header optional: NULL name, none) with
+ *  LDLWS_RESPOND_ flags. */
 int ldlws_http_respond_with(struct lws *wsi, unsigned int status, const char *content_type,
-                            const unsigned char *body, size_t len, const char *allow, unsigned int flags);
+                            const char *header_name, const char *header_value,
+                            const unsigned char *body, size_t len, unsigned int flags);
 /** Streams a file with lws' own file server (security headers included).  Returns lws'
  *  value: < 0 close, > 0 finished, 0 in progress. */
 int ldlws_http_serve_file(struct lws *wsi, const char *path, const char *content_type);
@@ -177,6 +184,16 @@ int ldlws_http_serve_file(struct lws *wsi, const char *path, const char *content
 int ldlws_http_serve_file_with(struct lws *wsi, const char *path, const char *content_type, unsigned int flags);
 /** Ends the transaction (keep-alive).  Nonzero means: close the connection (return -1). */
 int ldlws_http_transaction_completed(struct lws *wsi);
+
+/* ---- peer --------------------------------------------------------------------------------- */
+
+/** The numeric address of the peer of wsi's socket ("203.0.113.7", "2001:db8::1"), copied into
+ *  buf (NUL-terminated); its length, or -1 when it cannot be had (or does not fit).  An IPv4
+ *  client of a dual-stack socket comes back as plain IPv4 ("::ffff:" dropped), so one client has
+ *  one address whichever way it came in.  Why here and not lws_get_peer_simple(): that one
+ *  answers a getpeername() failure with an error text in place of an address, which a caller
+ *  could only tell apart by parsing it; and sockaddr handling is C's job. */
+int ldlws_peer_address(struct lws *wsi, char *buf, int len);
 
 /* ---- timers (lws_sul) --------------------------------------------------------------------- */
 

@@ -37,6 +37,20 @@ struct PeerAddress: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// From an address as text (`203.0.113.9`, `2001:db8::1`, `::ffff:203.0.113.9`); `nil` when
+    /// it is neither.
+    init?(text: String) {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 {
+            let b = withUnsafeBytes(of: v4) { Array($0) }
+            self = .ipv4((b[0], b[1], b[2], b[3]))
+            return
+        }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
+        self = .ipv6(withUnsafeBytes(of: v6) { Array($0) })
+    }
+
     private init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
@@ -44,6 +58,7 @@ struct PeerAddress: Hashable, Sendable, CustomStringConvertible {
 
     var description: String {
         if low & (1 << 63) == 0 { return "\(low >> 24 & 0xFF).\(low >> 16 & 0xFF).\(low >> 8 & 0xFF).\(low & 0xFF)" }
-        return String(high, radix: 16) + "::/64"
+        let groups = stride(from: 48, through: 0, by: -16).map { String(high >> UInt64($0) & 0xFFFF, radix: 16) }
+        return groups.joined(separator: ":") + "::/64"
     }
 }

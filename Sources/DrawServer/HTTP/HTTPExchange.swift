@@ -6,8 +6,8 @@ struct HTTPResponse {
     /// Close the connection after the response (the request body was not or not fully read, or
     /// the server closes after every response: `LiveDrawServer.closesEveryResponse`).
     var closeAfter = false
-    /// The `Allow` header (405 answers).
-    var allow: String?
+    /// One more header, e.g. `Retry-After` on a 429, `Allow` on a 405.
+    var extraHeader: (name: String, value: String)?
     /// Answering a HEAD request: every header, no body.
     var headOnly = false
 

@@ -15,6 +15,7 @@ extension DrawRunner {
     /// - Anything else is a result nobody waits for (an abort's or a failure's record, or one for
     ///   a draw that has ended meanwhile): a failure is logged and counted, nothing more.
     func recorded(_ write: DrawWrite, error: StorageError?) {
+        answered()
         if let error {
             deps.metrics.storageFailed(operation: write.operation)
             deps.logger.error("could not record the draw", metadata: [

@@ -77,6 +77,8 @@ final class DrawRunner {
     let deps: Dependencies
     var phase: Phase = .idle
     private var attempts: UInt64 = 0
+    /// Player loads and store writes handed off and not yet answered through the inbox.
+    private var outstanding = 0
     /// Set by the server right after init (the timer needs the runner to exist).
     var timer: (any DrawTimer)?
 
@@ -91,6 +93,11 @@ final class DrawRunner {
         return true
     }
 
+    /// Whether the runner is busy or still owed an answer (a load, a write). A room is only
+    /// freed (`RoomRegistry`) when this is false, so no answer ever arrives for a runner that
+    /// is gone, and no record's failure goes unlogged.
+    var hasWork: Bool { isBusy || outstanding > 0 }
+
     /// Starts a draw. The caller has checked the host key. Returns false when one is busy.
     func start() -> Bool {
         guard !isBusy else { return false }
@@ -99,12 +106,14 @@ final class DrawRunner {
         phase = .loading(attempt: attempts, createdAt: now)
         deps.logger.info("draw loading", metadata: ["room": "\(room)"])
         deps.bus.publish(.loading(at: now), room: room)
+        outstanding += 1
         deps.beginLoading(room, attempts)
         return true
     }
 
     /// The players of attempt `attempt` arrived. Stale attempts (aborted meanwhile) are dropped.
     func playersLoaded(attempt: UInt64, _ result: Result<MergeResult, DrawError>) {
+        answered()
         guard case .loading(let current, let createdAt) = phase, current == attempt else { return }
         switch result {
         case .failure(let error):
@@ -237,8 +246,14 @@ final class DrawRunner {
     @discardableResult
     private func submit(_ write: DrawWrite) -> Bool {
         guard let record = deps.record else { return false }
+        outstanding += 1
         record(write)
         return true
+    }
+
+    /// A load or a write came back (`DrawRunner+Records` too).
+    func answered() {
+        if outstanding > 0 { outstanding -= 1 }
     }
 
     private func scheduleNext(_ r: Running) {

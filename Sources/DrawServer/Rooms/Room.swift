@@ -18,23 +18,49 @@ final class Room {
     private(set) var lastResult: FinishedDraw?
 
     var presence: PresenceCoalescer
+    private let presenceIntervalMs: Int
     /// The `loading` message while the room holds it back (`ServerConfig.loadingNoticeMs`).
     var heldLoading: [UInt8]?
-    /// Releases `heldLoading`. Set by the server right after init.
+
+    // What only a room in use needs is made on first use by the server and dropped by
+    // `releaseBuffers()` once the room is idle again, so an empty room costs little (issue 11):
+    /// Releases `heldLoading`; made by the first draw's `loading`.
     var loadingTimer: LwsTimer?
-    /// Set by the server right after init (the timer needs the room to exist).
+    /// Made by the first viewer change.
     var presenceTimer: LwsTimer?
-    /// Set by the server right after init.
-    var runner: DrawRunner!
+    /// Made by the first draw.
+    var runner: DrawRunner?
+
+    /// Monotonic time since when the room has been idle (`isIdle`); `nil` while in use. Kept by
+    /// `RoomRegistry`.
+    var idleSince: UInt64?
 
     init(name: String, hostKey: String, outboundQueueLimit: Int, presenceIntervalMs: Int) {
         self.name = name
         self.hostKey = Array(hostKey.utf8)
         ring = BroadcastRing(capacity: max(1, outboundQueueLimit))
+        self.presenceIntervalMs = presenceIntervalMs
         presence = PresenceCoalescer(intervalMs: presenceIntervalMs)
     }
 
     var viewers: Int { members.count }
+
+    /// Nobody watches and no draw is loading, running or waiting for a record.
+    var isIdle: Bool { members.isEmpty && !(runner?.hasWork ?? false) }
+
+    /// Drops the ring, the timers and the runner of an idle room; they are made again on use.
+    /// Not from inside one of the room's own timers or runner calls (it frees them): the
+    /// registry calls it from its sweep. What a snapshot shows (`current`, `lastResult`) stays.
+    func releaseBuffers() {
+        guard isIdle else { return }
+        ring.releaseStorage()
+        runner = nil
+        presenceTimer = nil
+        loadingTimer = nil
+        // A presence timer that was armed is gone: start the coalescer afresh, or it would wait
+        // for that timer forever.
+        presence = PresenceCoalescer(intervalMs: presenceIntervalMs)
+    }
 
     func view() -> RoomView {
         RoomView(room: name, viewers: members.count, current: current, lastResult: lastResult)

@@ -18,6 +18,8 @@ final class ServerMetrics {
     private var storageFailures: [String: Counter] = [:]
     private let messagesSent = Counter(label: "livedraw_messages_sent_total")
     private let slowDisconnects = Counter(label: "livedraw_slow_client_disconnects_total")
+    private var roomsEvicted: [String: Counter] = [:]
+    private let roomCreationsLimited = Counter(label: "livedraw_room_creations_limited_total")
     /// How late each round's fan-out started compared with when it was due: its planned time, or
     /// one gap after the previous round when that one was late (`DrawPacer`), so a late round
     /// counts once, not again in every round after it.
@@ -54,6 +56,14 @@ final class ServerMetrics {
     }
 
     func slowClientDisconnected() { slowDisconnects.increment() }
+
+    /// A room was freed from memory; `reason` is `idle` or `capacity` (`RoomRegistry`).
+    func roomEvicted(reason: String) {
+        counter(&roomsEvicted, "livedraw_rooms_evicted_total", "reason", reason).increment()
+    }
+
+    /// `POST /api/rooms` answered 429: the address had used up its room creations.
+    func roomCreationLimited() { roomCreationsLimited.increment() }
 
     func roundLateness(nanos: UInt64) {
         lateness.recordNanoseconds(Int64(clamping: nanos))

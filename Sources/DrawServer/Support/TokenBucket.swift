@@ -29,4 +29,14 @@ struct TokenBucket {
         tokens -= 1
         return true
     }
+
+    /// Whole seconds, at least 1, until `take` can succeed again after it just failed (the
+    /// `Retry-After` of a refusal); `nil` when the bucket never refills (rate 0).
+    func secondsUntilNextToken() -> Int? {
+        guard ratePerSecond > 0 else { return nil }
+        let seconds = (1 - min(1, tokens)) / ratePerSecond
+        // A tiny rate makes a huge wait: clamp before converting, a Double beyond Int traps.
+        // The epsilon keeps float noise (2.0000000001 s) from adding a whole second.
+        return max(1, Int(min((seconds - 1e-9).rounded(.up), 86_400)))
+    }
 }

@@ -64,9 +64,11 @@ enum Lws {
         if response.headOnly { flags |= UInt32(LDLWS_RESPOND_HEAD_ONLY) }
         if response.closeAfter { flags |= UInt32(LDLWS_RESPOND_CLOSE) }
         return response.body.withUnsafeBufferPointer { body in
-            withOptionalCString(response.allow) { allow in
-                ldlws_http_respond_with(wsi, UInt32(response.status), response.contentType,
-                                        body.baseAddress, body.count, allow, flags) == 0
+            withOptionalCString(response.extraHeader?.name) { name in
+                withOptionalCString(response.extraHeader?.value) { value in
+                    ldlws_http_respond_with(wsi, UInt32(response.status), response.contentType,
+                                            name, value, body.baseAddress, body.count, flags) == 0
+                }
             }
         }
     }

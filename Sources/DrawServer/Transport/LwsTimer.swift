@@ -7,11 +7,14 @@ import CLwsShim
 ///
 /// Ownership: the C timer holds an unretained pointer to this object; `deinit` cancels and frees
 /// the C timer first, so lws can never call back into a freed object. Whoever keeps the timer
-/// alive (a room, the server) decides its lifetime.
+/// alive (a room, the server) decides its lifetime. The gate holds it unretained too, and
+/// `deinit` takes it out of the gate, so the gate only ever lists live timers.
 final class LwsTimer {
     private var handle: OpaquePointer?
     private let gate: TimerGate
     private let action: () -> Void
+    /// This timer's position in `gate`'s list, kept up to date by the gate (O(1) removal).
+    fileprivate var gateSlot = -1
 
     init(server: OpaquePointer, gate: TimerGate, action: @escaping () -> Void) {
         self.gate = gate
@@ -33,28 +36,47 @@ final class LwsTimer {
 
     fileprivate func fire() { action() }
 
-    deinit { ldlws_timer_destroy(handle) }
+    deinit {
+        gate.unregister(self)
+        ldlws_timer_destroy(handle)
+    }
 }
 
 /// Closes all timers at once before the lws context goes away: after `close()` nothing can be
-/// scheduled, and every timer created so far is cancelled (lws would otherwise keep pointers to
-/// them in a list that `lws_context_destroy` frees).
+/// scheduled, and every timer alive is cancelled (lws would otherwise keep pointers to them in a
+/// list that `lws_context_destroy` frees).
+///
+/// Registering and unregistering cost O(1) whatever the number of timers (issue 11, finding 6:
+/// the old list was swept on every registration, so creating the 10,000th room blocked the
+/// service thread ~11 ms). Each timer keeps its slot; removal swaps the last timer into it.
 final class TimerGate {
     private(set) var isOpen = true
-    private var timers: [WeakTimer] = []
+    /// Every live timer, unretained: a timer leaves in its `deinit`, so none here is ever freed.
+    private var timers: [Unmanaged<LwsTimer>] = []
+
+    /// How many timers are alive (tests: the gate must not grow with dead timers).
+    var count: Int { timers.count }
 
     fileprivate func register(_ t: LwsTimer) {
-        timers.removeAll { $0.timer == nil }
-        timers.append(WeakTimer(timer: t))
+        t.gateSlot = timers.count
+        timers.append(.passUnretained(t))
+    }
+
+    fileprivate func unregister(_ t: LwsTimer) {
+        let slot = t.gateSlot
+        guard slot >= 0, slot < timers.count, timers[slot].toOpaque() == Unmanaged.passUnretained(t).toOpaque() else { return }
+        let last = timers.removeLast()
+        if slot < timers.count {
+            timers[slot] = last
+            last.takeUnretainedValue().gateSlot = slot
+        }
+        t.gateSlot = -1
     }
 
     func close() {
         isOpen = false
-        for t in timers { t.timer?.cancel() }
-        timers.removeAll()
+        for t in timers { t.takeUnretainedValue().cancel() }
     }
-
-    private struct WeakTimer { weak var timer: LwsTimer? }
 }
 
 /// C entry point for every timer: `owner` is the unretained `LwsTimer` (see its ownership note).

@@ -116,6 +116,10 @@ import Testing
         let mapped: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 127, 0, 0, 1]
         #expect(PeerAddress.ipv6(mapped) == .ipv4((127, 0, 0, 1)))
         #expect(PeerAddress.ipv6(Array(repeating: 0, count: 16)) != .ipv4((0, 0, 0, 0)))
+        #expect(PeerAddress.ipv6(one).description == "2001:db8:0:1::/64")
+        #expect(PeerAddress(text: "2001:db8:0:1::abcd") == PeerAddress.ipv6(one))
+        #expect(PeerAddress(text: "::ffff:127.0.0.1") == .ipv4((127, 0, 0, 1)))
+        #expect(PeerAddress(text: "not an address") == nil)
     }
 
     @Test func otherFamiliesAreNotCounted() {

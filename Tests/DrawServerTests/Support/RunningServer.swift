@@ -43,8 +43,10 @@ final class RunningServer: @unchecked Sendable {
     static let sources = DrawSources(usersURL: "http://127.0.0.1:1/users.json", lotteryURL: "file:///tmp/lottery.json")
 
     /// - Parameter store: recorded draws and history endpoints; the server closes it on `stop()`.
+    /// - Parameter clock: the server's clock; tests that move time on pass a `ShiftableClock`.
     init(configure: (inout ServerConfig) -> Void = { _ in },
          store: (any DrawRecordStore)? = nil,
+         clock: any DrawClock = SystemTestClock(),
          loadPlayers: @escaping @Sendable () async throws(DrawError) -> MergeResult = {
              MergeResult(players: RunningServer.players, warnings: [])
          }) throws {
@@ -63,7 +65,7 @@ final class RunningServer: @unchecked Sendable {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         server = try LiveDrawServer(config: config, loadPlayers: loadPlayers, random: SystemTestRandom(),
-                                    clock: SystemTestClock(), logger: logger,
+                                    clock: clock, logger: logger,
                                     metricsText: { "livedraw_test 1\n" }, store: store, sources: Self.sources)
         let s = server, d = done
         let thread = Thread { s.run(); d.signal() }

@@ -11,9 +11,10 @@ enum TestHTTP {
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
+    /// - Parameter source: the loopback address to send from (another client: `127.0.0.2`).
     static func request(port: Int, _ method: String, _ path: String, headers: [String: String] = [:],
-                        body: [UInt8]? = nil) throws -> Response {
-        let socket = try TestSocket(port: port)
+                        body: [UInt8]? = nil, source: String? = nil) throws -> Response {
+        let socket = try TestSocket(port: port, source: source)
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for (k, v) in headers { head += "\(k): \(v)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\n" }
@@ -32,8 +33,11 @@ enum TestHTTP {
         return Response(status: status, headers: parsed, body: responseBody)
     }
 
+    /// A JSON body, sent as `Content-Type: application/json` unless `headers` names another type.
     static func request(port: Int, _ method: String, _ path: String, headers: [String: String] = [:],
-                        json: String) throws -> Response {
-        try request(port: port, method, path, headers: headers, body: Array(json.utf8))
+                        json: String, source: String? = nil) throws -> Response {
+        var headers = headers
+        if !headers.keys.contains(where: { $0.lowercased() == "content-type" }) { headers["Content-Type"] = "application/json" }
+        return try request(port: port, method, path, headers: headers, body: Array(json.utf8), source: source)
     }
 }

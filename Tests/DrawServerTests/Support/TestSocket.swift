@@ -22,27 +22,32 @@ final class TestSocket {
     private var buffer: [UInt8] = []
     private(set) var eof = false
 
-    /// - Parameter receiveBuffer: a small SO_RCVBUF makes a client that stops reading back up
-    ///   the server quickly (slow-client tests).
-    init(port: Int, timeoutSeconds: Int = 5, receiveBuffer: Int32? = nil) throws {
+    /// - Parameters:
+    ///   - receiveBuffer: a small SO_RCVBUF makes a client that stops reading back up the server
+    ///     quickly (slow-client tests).
+    ///   - source: the loopback address to connect from (`127.0.0.2`: another client address).
+    init(port: Int, timeoutSeconds: Int = 5, receiveBuffer: Int32? = nil, source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         if var size = receiveBuffer {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        let fd = self.fd
+        func call(_ address: String, _ port: Int, _ op: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32) throws {
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_port = in_port_t(UInt16(port).bigEndian)
+            addr.sin_addr.s_addr = inet_addr(address)
+            let rc = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { op(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard rc == 0 else {
+                let e = errno
+                Glibc.close(fd)
+                throw Failure.connect(e)
             }
         }
-        guard rc == 0 else {
-            let e = errno
-            Glibc.close(fd)
-            throw Failure.connect(e)
-        }
+        if let source { try call(source, 0, Glibc.bind) }
+        try call("127.0.0.1", port, Glibc.connect)
         var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }

@@ -147,7 +147,8 @@ class LiveDrawServer:
         """(status, parsed JSON) of an HTTP API call."""
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.base_url + path, data=data, method=method)
-        if data is not None:
+        if data is not None or method == "POST":
+            # Every API POST says it is JSON, even without a body: the server answers 415 otherwise.
             req.add_header("Content-Type", "application/json")
         if key is not None:
             req.add_header("Authorization", f"Bearer {key}")

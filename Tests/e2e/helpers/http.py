@@ -38,7 +38,7 @@ def request(server, method: str, path: str, body=None, headers: Optional[dict] =
             timeout: float = 5.0, may_carry_key: bool = False, source: Optional[str] = None) -> Response:
     """One request on a fresh connection. `body` may be bytes, str, or a JSON-able object.
 
-    `source`: the local address to connect from (e.g. 127.0.0.2, another loopback address).
+    `source`: the loopback address to send from, e.g. "127.0.0.2" to be another client.
     """
     if body is not None and not isinstance(body, (bytes, str)):
         body = json.dumps(body)
@@ -59,15 +59,18 @@ def request(server, method: str, path: str, body=None, headers: Optional[dict] =
 
 
 def start_draw(server, room: str, key: Optional[str], timeout: float = 5.0) -> Response:
-    headers = {"Authorization": f"Bearer {key}"} if key is not None else {}
+    # Every API POST says it is JSON (a bodyless one too): the server answers 415 otherwise.
+    headers = {"Content-Type": "application/json"}
+    if key is not None:
+        headers["Authorization"] = f"Bearer {key}"
     return request(server, "POST", f"/api/rooms/{room}/draws", headers=headers, timeout=timeout)
 
 
-def create_room(server, name: Optional[str] = None) -> Response:
+def create_room(server, name: Optional[str] = None, source: Optional[str] = None) -> Response:
     """POST /api/rooms; registers the returned key with the leak check."""
     body = {} if name is None else {"name": name}
     resp = request(server, "POST", "/api/rooms", body=body, headers={"Content-Type": "application/json"},
-                   may_carry_key=True)
+                   may_carry_key=True, source=source)
     if resp.status == 201:
         keys.register(resp.json["hostKey"])
     return resp

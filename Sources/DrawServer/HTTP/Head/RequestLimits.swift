@@ -1,5 +1,5 @@
 /// How large a request the front door reads before it hands the connection to lws
-/// (docs/PROTOCOL.md §5.3). Requests past a limit are answered (414, 431, 413), never dropped.
+/// (docs/PROTOCOL.md §5.4). Requests past a limit are answered (414, 431, 413), never dropped.
 struct RequestLimits: Equatable, Sendable {
     /// Longest request target (path and query); 414 beyond. `Lws.uri` reads paths this long.
     var maxTargetBytes = 2048

@@ -1,0 +1,116 @@
+import DrawCore
+import DrawPresentation
+
+/// Rooms coming and going: creation, what a room makes on first use, idleness and eviction
+/// (the policy itself is `RoomRegistry`'s). Service thread only.
+extension LiveDrawServer {
+    /// Creates a room (`POST /api/rooms`). A `nil` name gets a generated one. At `maxRooms` the
+    /// room unused the longest is freed to make space; `tooManyRooms` only when all are in use.
+    func createRoom(named requested: String?) -> Result<(room: String, hostKey: String), ClientErrorCode> {
+        let name: String
+        if let requested {
+            guard RoomName.isValid(requested) else { return .failure(.badRoomName) }
+            name = requested
+        } else {
+            guard let generated = generateRoomName() else { return .failure(.internalError) }
+            name = generated
+        }
+        let key = HostKey.generate(using: random)
+        switch rooms.create(named: name, nowNanos: clock.monotonicNanos(), build: { makeRoom(name: $0, hostKey: key) }) {
+        case .failure(.exists): return .failure(.roomExists)
+        case .failure(.full): return .failure(.tooManyRooms)
+        case .success: break
+        }
+        metrics.rooms.record(rooms.count)
+        logger.info("room created", metadata: ["room": "\(name)"])
+        return .success((name, key))
+    }
+
+    private func generateRoomName() -> String? {
+        for _ in 0..<8 {
+            let name = "room-" + Hex.encode(random.bytes(5))
+            if rooms[name] == nil { return name }
+        }
+        return nil
+    }
+
+    /// Builds a room and subscribes it to the bus. Its runner and timers come on first use
+    /// (`runner(of:)`, `presenceTimer(of:)`, `loadingTimer(of:)`): most rooms never need them.
+    func makeRoom(name: String, hostKey: String) -> Room {
+        let room = Room(name: name, hostKey: hostKey, outboundQueueLimit: config.outboundQueueLimit,
+                        presenceIntervalMs: config.presenceIntervalMs)
+        bus.subscribe(room: name) { [unowned self, unowned room] event in
+            self.deliver(event, to: room)
+        }
+        return room
+    }
+
+    /// The room's draw runner, made with its timer on the first draw.
+    func runner(of room: Room) -> DrawRunner {
+        if let runner = room.runner { return runner }
+        guard let server = lws else { preconditionFailure("draws start while the server runs") }
+        let inbox = self.inbox, load = self.loadPlayers
+        let deps = DrawRunner.Dependencies(
+            bus: bus, clock: clock, planner: PlanDraw(random: random, schedule: config.schedule),
+            metrics: metrics, logger: logger, random: random, sources: sources,
+            beginLoading: { room, attempt in
+                // Rule 2: loading runs off the service thread; its result comes back by the inbox.
+                Task.detached {
+                    let result: Result<MergeResult, DrawError>
+                    do throws(DrawError) { result = .success(try await load()) } catch { result = .failure(error) }
+                    inbox.post(.playersLoaded(room: room, attempt: attempt, result))
+                }
+            },
+            record: recorder(room: room.name))
+        let runner = DrawRunner(room: room.name, dependencies: deps)
+        runner.timer = LwsTimer(server: server, gate: timerGate) { [unowned runner] in runner.timerFired() }
+        room.runner = runner
+        return runner
+    }
+
+    /// The timer that sends the room's coalesced `presence`, made on the first viewer change.
+    func presenceTimer(of room: Room) -> LwsTimer {
+        timer(\.presenceTimer, of: room, firing: { [unowned self, unowned room] in self.sendPresence(room) })
+    }
+
+    /// The timer that releases a held-back `loading`, made on the first draw that holds one.
+    func loadingTimer(of room: Room) -> LwsTimer {
+        timer(\.loadingTimer, of: room, firing: { [unowned self, unowned room] in self.releaseLoading(room) })
+    }
+
+    /// The timer in `slot`, made with `action` the first time (the action is only built then).
+    private func timer(_ slot: ReferenceWritableKeyPath<Room, LwsTimer?>, of room: Room,
+                       firing action: @autoclosure () -> () -> Void) -> LwsTimer {
+        if let timer = room[keyPath: slot] { return timer }
+        guard let server = lws else { preconditionFailure("rooms are used while the server runs") }
+        let timer = LwsTimer(server: server, gate: timerGate, action: action())
+        room[keyPath: slot] = timer
+        return timer
+    }
+
+    /// Something happened in a room (a viewer came or went, a draw event, an answer from the
+    /// storage thread): let the registry re-read whether it is idle.
+    func roomActivity(_ room: Room) {
+        rooms.refresh(room, nowNanos: clock.monotonicNanos())
+    }
+
+    func roomActivity(_ name: String) {
+        if let room = rooms[name] { roomActivity(room) }
+    }
+
+    /// Housekeeping: give back idle rooms' buffers, free rooms idle too long. Not during
+    /// shutdown, which still walks every room.
+    func sweepRooms() {
+        guard !shuttingDown, !destroying else { return }
+        let before = rooms.count
+        rooms.sweep(nowNanos: clock.monotonicNanos())
+        if rooms.count != before { metrics.rooms.record(rooms.count) }
+    }
+
+    /// The registry let `room` go: nothing may call into it any more.
+    func roomEvicted(_ room: Room, _ reason: RoomRegistry.EvictionReason) {
+        bus.unsubscribe(room: room.name)
+        metrics.roomEvicted(reason: reason.rawValue)
+        logger.debug("room freed", metadata: ["room": "\(room.name)", "reason": "\(reason.rawValue)"])
+    }
+}
