@@ -26,6 +26,7 @@ struct ldlws_server {
     struct lws_protocols protocols[3];
     lws_retry_bo_t idle_policy;
     char *iface, *subprotocol, *cert, *key;
+    int adopt_only, external_port;
 };
 
 struct ldlws_timer {
@@ -99,6 +100,15 @@ ldlws_server *ldlws_create(const ldlws_config *cfg) {
     info.server_string = "live-draw";
     info.alpn = "http/1.1";          /* keep ws on HTTP/1.1 framing, also under TLS */
     info.max_http_header_pool2 = cfg->header_tables;
+    info.max_http_header_data = (unsigned short)(cfg->header_data_bytes > 65535 ? 65535 : cfg->header_data_bytes);
+    if (cfg->adopt_only) {
+        /* No listener of lws' own; TLS is still set up for the vhost (lws does that for every
+         * port but CONTEXT_PORT_NO_LISTEN). */
+        info.port = CONTEXT_PORT_NO_LISTEN_SERVER;
+        info.iface = NULL;
+        s->adopt_only = 1;
+        s->external_port = cfg->port;
+    }
     /* pt_serv_buf_size stays at lws' default (4096); tuning it is a later perf concern. */
     info.options = LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE |
                    LWS_SERVER_OPTION_VALIDATE_UTF8 |
@@ -125,7 +135,10 @@ void ldlws_destroy(ldlws_server *s) {
     free_server(s);
 }
 
-int ldlws_port(const ldlws_server *s) { return s->vhost ? lws_get_vhost_listen_port(s->vhost) : -1; }
+int ldlws_port(const ldlws_server *s) {
+    if (s->adopt_only) return s->external_port;
+    return s->vhost ? lws_get_vhost_listen_port(s->vhost) : -1;
+}
 
 int ldlws_service(ldlws_server *s) { return lws_service(s->context, 0); }
 
@@ -140,7 +153,12 @@ struct lws *ldlws_adopt_file(ldlws_server *s, int fd) {
     return lws_adopt_descriptor_vhost(s->vhost, LWS_ADOPT_RAW_FILE_DESC, desc, NULL, NULL);
 }
 
-void ldlws_set_log_level(int levels) { lws_set_log_level(levels, NULL); }
+struct lws *ldlws_adopt_socket(ldlws_server *s, int fd, const unsigned char *bytes, size_t len) {
+    if (!len) return lws_adopt_socket_vhost(s->vhost, fd);
+    return lws_adopt_socket_vhost_readbuf(s->vhost, fd, (const char *)bytes, len);
+}
+
+/* ldlws_set_log_level: ldlws_log.c */
 
 /* ---- WebSocket ---------------------------------------------------------------------------- */
 
@@ -271,7 +289,7 @@ int ldlws_uri_arg(struct lws *wsi, int index, char *buf, int len) {
  * body into one buffer and sends it with one lws_write. */
 static int respond(struct lws *wsi, unsigned int status, const char *content_type,
                    const char *extra_name, const char *extra_value,
-                   const unsigned char *body, size_t len, int refusing_upgrade) {
+                   const unsigned char *body, size_t len, int refusing_upgrade, unsigned int flags) {
     /* Headers are at most ~1 KiB (lws' security headers are the bulk); the body follows them
      * in the same buffer so the whole response is one lws_write. */
     const size_t header_room = 2048;
@@ -301,7 +319,10 @@ static int respond(struct lws *wsi, unsigned int status, const char *content_typ
         if (lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION,
                                          (const unsigned char *)"close", 5, &p, end)) goto out;
     }
+    if ((flags & LDLWS_RESPOND_CLOSE) && !refusing_upgrade &&
+        lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION, (const unsigned char *)"close", 5, &p, end)) goto out;
     if (lws_finalize_http_header(wsi, &p, end)) goto out;
+    if (flags & LDLWS_RESPOND_HEAD_ONLY) len = 0; /* Content-Length above still says the body's size */
     if (len) memcpy(p, body, len);
     p += len;
     {
@@ -315,21 +336,35 @@ out:
 
 int ldlws_http_respond(struct lws *wsi, unsigned int status, const char *content_type,
                        const unsigned char *body, size_t len) {
-    return respond(wsi, status, content_type, NULL, NULL, body, len, 0);
+    return respond(wsi, status, content_type, NULL, NULL, body, len, 0, 0);
 }
 
 int ldlws_http_respond_with_header(struct lws *wsi, unsigned int status, const char *content_type,
                                    const char *header_name, const char *header_value,
                                    const unsigned char *body, size_t len) {
-    return respond(wsi, status, content_type, header_name, header_value, body, len, 0);
+    return respond(wsi, status, content_type, header_name, header_value, body, len, 0, 0);
+}
+
+int ldlws_http_respond_with(struct lws *wsi, unsigned int status, const char *content_type,
+                            const char *header_name, const char *header_value,
+                            const unsigned char *body, size_t len, unsigned int flags) {
+    return respond(wsi, status, content_type, header_name, header_value, body, len, 0, flags);
 }
 
 int ldlws_http_refuse_upgrade(struct lws *wsi, unsigned int status, const char *content_type,
                               const unsigned char *body, size_t len) {
-    return respond(wsi, status, content_type, NULL, NULL, body, len, 1);
+    return respond(wsi, status, content_type, NULL, NULL, body, len, 1, 0);
 }
 
 int ldlws_http_serve_file(struct lws *wsi, const char *path, const char *content_type) {
+    return lws_serve_http_file(wsi, path, content_type, NULL, 0);
+}
+
+int ldlws_http_serve_file_with(struct lws *wsi, const char *path, const char *content_type, unsigned int flags) {
+    /* lws copies these bytes among its headers as they are. */
+    static const char close_header[] = "connection: close\x0d\x0a";
+    if (flags & LDLWS_RESPOND_CLOSE)
+        return lws_serve_http_file(wsi, path, content_type, close_header, (int)sizeof(close_header) - 1);
     return lws_serve_http_file(wsi, path, content_type, NULL, 0);
 }
 

@@ -1,4 +1,5 @@
 /* ldsys — see include/ldsys.h for why this layer exists.  No policy here. */
+#define _GNU_SOURCE /* accept4 */
 #include "ldsys.h"
 
 #include <errno.h>
@@ -39,4 +40,8 @@ int ldsys_epoll_wait(int epfd, int *fds, uint32_t *events, int max, int timeout_
         events[i] = ready[i].events;
     }
     return n;
+}
+
+int ldsys_accept(int fd, struct sockaddr *addr, socklen_t *len) {
+    return accept4(fd, addr, len, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }

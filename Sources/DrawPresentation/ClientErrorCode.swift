@@ -28,6 +28,16 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
     case storageUnavailable = "storage_unavailable"
     /// An API `POST` whose `Content-Type` is not `application/json` (HTTP 415).
     case unsupportedMediaType = "unsupported_media_type"
+    /// HTTP: the request is not well-formed HTTP/1.1 (bad request line, header or number).
+    case badRequest = "bad_request"
+    /// HTTP: the request target (URL) is longer than the server reads.
+    case uriTooLong = "uri_too_long"
+    /// HTTP: the request's headers are larger, or more, than the server reads.
+    case headersTooLarge = "headers_too_large"
+    /// HTTP: the request did not arrive completely within the server's deadline.
+    case requestTimeout = "request_timeout"
+    /// HTTP: a protocol version other than HTTP/1.0 and HTTP/1.1.
+    case httpVersionNotSupported = "http_version_not_supported"
 
     /// The sentence sent when no more specific one applies.
     public var defaultMessage: String {
@@ -55,6 +65,11 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .badCursor: return "cursor is not one this server handed out; start again without it."
         case .storageUnavailable: return "The draw history cannot be read right now; try again later."
         case .unsupportedMediaType: return "Send API requests with Content-Type: application/json."
+        case .badRequest: return "The request is not well-formed HTTP/1.1."
+        case .uriTooLong: return "The request URL is longer than this server accepts."
+        case .headersTooLarge: return "The request headers are larger than this server accepts."
+        case .requestTimeout: return "The request did not arrive in time."
+        case .httpVersionNotSupported: return "Only HTTP/1.0 and HTTP/1.1 are supported."
         }
     }
 
@@ -62,7 +77,7 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
     public var httpStatus: Int {
         switch self {
         case .badJSON, .unknownType, .binaryNotSupported, .badRoomName, .unsupportedSubprotocol,
-             .badLimit, .badCursor: return 400
+             .badLimit, .badCursor, .badRequest: return 400
         case .unauthorized: return 401
         case .forbidden: return 403
         case .unknownRoom, .unknownDraw, .notFound: return 404
@@ -73,6 +88,10 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .rateLimited: return 429
         case .tooManyConnections, .tooManyRooms, .shuttingDown, .storageUnavailable: return 503
         case .internalError: return 500
+        case .requestTimeout: return 408
+        case .uriTooLong: return 414
+        case .headersTooLarge: return 431
+        case .httpVersionNotSupported: return 505
         }
     }
 }

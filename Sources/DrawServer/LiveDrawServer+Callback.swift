@@ -14,7 +14,7 @@ func lwsServiceCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _
 
 extension LiveDrawServer {
     /// Hard cap on accepted sockets beyond `maxConnections`: those past the soft limit still get
-    /// a 503, these are refused before any memory is spent on them.
+    /// a 503, these are refused before any memory is spent on them (by the front door).
     static let hardConnectionSlack = 64
 
     func dispatch(_ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ session: UnsafeMutablePointer<ldlws_session>?,
@@ -39,15 +39,14 @@ extension LiveDrawServer {
             return 0
 
         // MARK: connection accounting
-        case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
-            // Returning nonzero makes lws close the just-accepted socket. During shutdown this
-            // is how the server stops accepting.
-            return shuttingDown || openConnections.count >= config.maxConnections + Self.hardConnectionSlack ? 1 : 0
+        // (lws accepts nothing itself: the front door applies the limits, see `FrontDoor`.)
         case LWS_CALLBACK_WSI_CREATE:
             openConnections.insert(wsi)
             metrics.connections.record(openConnections.count)
+            frontDoor?.lwsCreated(wsi)
             return 0
         case LWS_CALLBACK_WSI_DESTROY:
+            frontDoor?.lwsSettled(wsi)
             releaseSession(session)
             if openConnections.remove(wsi) != nil { metrics.connections.record(openConnections.count) }
             return 0
@@ -77,6 +76,7 @@ extension LiveDrawServer {
             let upgrade = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
             return confirmUpgrade(wsi, upgrade: upgrade)
         case LWS_CALLBACK_ESTABLISHED:
+            frontDoor?.lwsSettled(wsi) // the handshake's header table is free again
             guard let session else { return -1 }
             clientEstablished(wsi, session: session)
             return 0

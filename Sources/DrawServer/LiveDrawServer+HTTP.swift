@@ -9,18 +9,24 @@ import Foundation
 extension LiveDrawServer {
     /// LWS_CALLBACK_HTTP: a request's headers are complete. Returns -1 to close.
     func httpRequest(_ wsi: OpaquePointer, session: UnsafeMutablePointer<ldlws_session>, path: String) -> Int32 {
-        let method = Lws.method(wsi)
+        let requested = Lws.method(wsi)
+        // HEAD is GET without the body, wherever GET is allowed.
+        let method = requested == .head ? .get : requested
         let route = HTTPRoute.match(path)
         let exchange = HTTPExchange(route: route,
                                     bearer: BearerToken.parse(Lws.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION)),
                                     maxBody: config.maxBodyBytes)
+        exchange.headOnly = requested == .head
+        // The body the front door read; lws itself was told Content-Length: 0.
+        if let body = frontDoor?.takeBody(wsi) { body.withUnsafeBytes { _ = exchange.appendBody($0) } }
         attach(exchange, kind: .http, to: session)
         // A body we will not read means the connection cannot be reused.
         let mayHaveBody = method == .post || method == .put || method == .patch
 
-        func fail(_ code: ClientErrorCode, _ message: String? = nil, close: Bool = mayHaveBody) -> Int32 {
+        func fail(_ code: ClientErrorCode, _ message: String? = nil, close: Bool = mayHaveBody, allow: String? = nil) -> Int32 {
             var r = HTTPResponse.json(code.httpStatus, APIMessages.error(code, message: message))
             r.closeAfter = close
+            r.extraHeader = allow.map { (name: "Allow", value: $0) }
             respond(r, to: exchange, wsi)
             return 0
         }
@@ -29,7 +35,7 @@ extension LiveDrawServer {
         if openConnections.count > config.maxConnections { return fail(.tooManyConnections, close: true) }
         let allowed = route.allowedMethods
         guard !allowed.isEmpty else { return fail(.notFound) }
-        guard allowed.contains(method) else { return fail(.methodNotAllowed) }
+        guard allowed.contains(method) else { return fail(.methodNotAllowed, allow: route.allowHeader) }
 
         switch method {
         case .post:
@@ -87,6 +93,9 @@ extension LiveDrawServer {
 
     /// Sets the exchange's response and asks for the WRITEABLE that sends it.
     func respond(_ r: HTTPResponse, to exchange: HTTPExchange, _ wsi: OpaquePointer) {
+        var r = r
+        r.headOnly = exchange.headOnly
+        r.closeAfter = r.closeAfter || closesEveryResponse
         exchange.setResponse(r)
         ldlws_request_writable(wsi)
     }
@@ -145,7 +154,9 @@ extension LiveDrawServer {
             respond(.json(404, APIMessages.error(.notFound)), to: exchange, wsi)
             return 0
         }
-        let n = ldlws_http_serve_file(wsi, file, StaticFiles.contentType(for: file))
+        // lws sends no body to a HEAD request itself.
+        let n = ldlws_http_serve_file_with(wsi, file, StaticFiles.contentType(for: file),
+                                           closesEveryResponse ? UInt32(LDLWS_RESPOND_CLOSE) : 0)
         if n < 0 { return -1 }
         if n > 0 { return ldlws_http_transaction_completed(wsi) != 0 ? -1 : 0 }
         return 0 // lws streams it; HTTP_FILE_COMPLETION ends the transaction

@@ -64,6 +64,8 @@ public final class LiveDrawServer: @unchecked Sendable {
     let serviceThread = ThreadOwner(name: "service")
     /// Descriptors we read ourselves before (or instead of) lws; see `Readiness`.
     var readiness: Readiness?
+    /// Accepts every connection and reads its request before lws does; see `FrontDoor`.
+    var frontDoor: FrontDoor?
     /// Where WebSocket input is read to, for one connection at a time (`clientReadable`): the
     /// size of the largest TLS record, so one read takes a whole record.
     let inputScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
@@ -113,6 +115,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         guard let files = StaticFiles(folder: config.publicDir) else {
             throw .publicDirMissing(config.publicDir)
         }
+        let (config, clampNotice) = try LiveDrawServer.fitToDescriptors(config)
         self.config = config
         self.clock = clock
         self.random = random
@@ -128,27 +131,30 @@ public final class LiveDrawServer: @unchecked Sendable {
                                                 burst: Double(config.roomCreationBurst),
                                                 capacity: config.roomCreationAddresses)
 
-        // Probe first: libwebsockets logs its own three-line bind error before failing, and an
-        // operator should see one clear line. The check after a failure stays for the race where
-        // the port is taken between the probe and the bind.
-        if PortProbe.isInUse(host: config.host, port: config.port) {
-            throw .portInUse(host: config.host, port: config.port)
-        }
-        guard let server = createLws() else {
-            if PortProbe.isInUse(host: config.host, port: config.port) {
-                throw .portInUse(host: config.host, port: config.port)
-            }
+        // Our own listening socket (see `FrontDoor`): lws gets no listener of its own.
+        let listener = try ListenSocket.open(host: config.host, port: config.port)
+        guard let server = createLws(port: listener.port) else {
+            listener.close()
             throw .listenFailed(host: config.host, port: config.port)
         }
         lws = server
         port = Int(ldlws_port(server))
         guard let watcher = Readiness(server: server, owner: serviceThread) else {
+            listener.close()
             tearDown()
             throw .listenFailed(host: config.host, port: config.port)
         }
         readiness = watcher
         // The epoll descriptor is not a connection: keep it out of the connection count.
         if let epollWsi = watcher.wsi { openConnections.remove(epollWsi) }
+        let door = FrontDoor(settings: Self.frontDoorSettings(config), listener: listener, host: self,
+                             readiness: watcher, server: server, gate: timerGate, clock: clock, logger: logger)
+        frontDoor = door
+        guard door.start() else {
+            tearDown()
+            throw .listenFailed(host: config.host, port: config.port)
+        }
+        if let clampNotice { logger.warning("\(clampNotice)") }
         // Started only now: a failed init leaves no thread behind.
         if let store = self.store { storage = StorageThread(store: store) }
         inbox.attach(server)
@@ -207,7 +213,8 @@ public final class LiveDrawServer: @unchecked Sendable {
         guard (0...65535).contains(c.port) else { throw .invalidConfig("port \(c.port) is out of range") }
         guard c.maxMessageBytes > 0, c.maxBodyBytes > 0, c.outboundQueueLimit > 0, c.maxConnections > 0,
               c.maxStrikes > 0, c.maxRooms > 0, c.closeHandshakeSeconds > 0, c.roomIdleMs > 0,
-              c.roomCreationBurst > 0, c.roomCreationPerMinute > 0, c.roomCreationAddresses > 0 else {
+              c.roomCreationBurst > 0, c.roomCreationPerMinute > 0, c.roomCreationAddresses > 0,
+              c.headTimeoutMs > 0, c.slowHeadAfterMs > 0, c.slowHeadsPerAddress >= 0 else {
             throw .invalidConfig("limits must be positive")
         }
         switch (c.tlsCertPath, c.tlsKeyPath) {
@@ -220,14 +227,14 @@ public final class LiveDrawServer: @unchecked Sendable {
         }
     }
 
-    private func createLws() -> OpaquePointer? {
-        // "0.0.0.0" and "::" mean all interfaces, which lws spells as no iface at all. lws takes
-        // an interface name or a numeric address, not a host name: "localhost" is loopback.
-        let allInterfaces = config.host.isEmpty || config.host == "0.0.0.0" || config.host == "::"
-        let iface: String? = allInterfaces ? nil : (config.host == "localhost" ? "127.0.0.1" : config.host)
+    /// The lws context, without a listener: connections come from the front door, bound to
+    /// `port` (which lws only reports).
+    private func createLws(port: Int) -> OpaquePointer? {
         var c = ldlws_config()
-        c.port = Int32(config.port)
-        c.ipv4_only = config.host.contains(":") ? 0 : 1
+        c.adopt_only = 1
+        c.port = Int32(port)
+        c.header_data_bytes = config.requestLimits.lwsHeaderTableBytes
+        c.ipv4_only = 0 // lws binds nothing; it must not take an adopted IPv6 socket for IPv4
         c.idle_ping_secs = UInt32(clamping: config.idlePingSeconds)
         c.idle_timeout_secs = UInt32(clamping: config.idleTimeoutSeconds)
         c.timeout_secs = 10
@@ -239,16 +246,13 @@ public final class LiveDrawServer: @unchecked Sendable {
         c.callback = lwsServiceCallback
         c.user = Unmanaged.passUnretained(self).toOpaque()
         ldlws_set_log_level(LLL_ERR | LLL_WARN)
-        return withOptionalCString(iface) { ifacePtr in
-            withOptionalCString(config.tlsCertPath) { certPtr in
-                withOptionalCString(config.tlsKeyPath) { keyPtr in
-                    WireMessages.subprotocol.withCString { proto in
-                        c.iface = ifacePtr
-                        c.tls_cert_path = certPtr
-                        c.tls_key_path = keyPtr
-                        c.subprotocol = proto
-                        return ldlws_create(&c)
-                    }
+        return withOptionalCString(config.tlsCertPath) { certPtr in
+            withOptionalCString(config.tlsKeyPath) { keyPtr in
+                WireMessages.subprotocol.withCString { proto in
+                    c.tls_cert_path = certPtr
+                    c.tls_key_path = keyPtr
+                    c.subprotocol = proto
+                    return ldlws_create(&c)
                 }
             }
         }
@@ -262,9 +266,11 @@ public final class LiveDrawServer: @unchecked Sendable {
         destroying = true
         timerGate.close()
         inbox.detach()
+        frontDoor?.close()
         readiness?.close()
         ldlws_destroy(server)
         readiness = nil
+        frontDoor = nil
         lws = nil
         // Timers are cancelled and detached, so freeing them no longer touches lws.
         housekeeping = nil
@@ -302,7 +308,7 @@ public final class LiveDrawServer: @unchecked Sendable {
     }
 }
 
-private func withOptionalCString<R>(_ s: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+func withOptionalCString<R>(_ s: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
     guard let s else { return body(nil) }
     return s.withCString { body($0) }
 }

@@ -13,11 +13,22 @@ public struct ServerConfig: Sendable {
     public var schedule: RoundSchedule = .original
     /// Largest inbound WebSocket message; larger ones close the connection with 1009.
     public var maxMessageBytes: Int = 4096
-    /// HTTP requests and WebSocket handshakes whose headers are parsed at once; each holds a
-    /// ~4 KiB header table meanwhile, and the others wait their turn. lws' default (one per
-    /// possible connection) let a storm of 10,000 handshakes take ~50 MB at once, which the heap
-    /// then kept.
+    /// HTTP requests and WebSocket handshakes lws parses at once; each holds a header table
+    /// (~9 KiB, sized for `RequestLimits.maxHeadBytes`) meanwhile. The front door hands lws only
+    /// complete requests, at most this many at a time; the others wait their turn in its queue.
+    /// lws' default (one per possible connection) let a storm of 10,000 handshakes take ~50 MB
+    /// at once, which the heap then kept.
     public var headerTables: Int = 256
+    /// Every request (head and body) must arrive within this many milliseconds of its accept;
+    /// later, the front door answers 408 and closes (docs/PROTOCOL.md §5.4).
+    public var headTimeoutMs: Int = 5000
+    /// Slow requests one address (one IPv6 /64) may have: part of the request has arrived and it
+    /// is still incomplete `slowHeadAfterMs` after the accept. Each one past this that turns slow
+    /// is answered 408 and closed. Requests that arrive in one piece never count, however many
+    /// and however late (a join storm from one address); see `ArrivalTracker`.
+    public var slowHeadsPerAddress: Int = 16
+    /// From when a request that has arrived in part counts as slow.
+    public var slowHeadAfterMs: Int = 1000
     /// Largest HTTP request body accepted by the API (413 beyond).
     public var maxBodyBytes: Int = 16 * 1024
     /// Messages that may wait for one client; past this it is closed as too slow (4408).

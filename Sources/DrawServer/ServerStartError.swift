@@ -12,6 +12,10 @@ public enum ServerStartError: Error, Sendable, CustomStringConvertible {
     case invalidConfig(String)
     /// libwebsockets could not create the server for another reason (its log has details).
     case listenFailed(host: String, port: Int)
+    /// The listening socket could not be opened or bound (not "in use": that is `portInUse`).
+    case listenError(host: String, port: Int, reason: String)
+    /// The process may open too few file descriptors to serve even one connection.
+    case tooFewDescriptors(limit: Int, needed: Int)
 
     public var description: String {
         switch self {
@@ -27,6 +31,10 @@ public enum ServerStartError: Error, Sendable, CustomStringConvertible {
             return "invalid configuration: \(why)"
         case .listenFailed(let host, let port):
             return "cannot listen on \(host):\(port) (libwebsockets refused; see its log line above)"
+        case .listenError(let host, let port, let reason):
+            return "cannot listen on \(host):\(port): \(reason)"
+        case .tooFewDescriptors(let limit, let needed):
+            return "only \(limit) file descriptors may be open (ulimit -n); the server needs more than \(needed)"
         }
     }
 }

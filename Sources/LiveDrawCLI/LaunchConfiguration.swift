@@ -32,6 +32,8 @@ public struct LaunchConfiguration: Sendable {
         public static let outboundQueue = 1...100_000
         public static let closeTimeoutSeconds = 1...60
         public static let maxConnections = 1...1_000_000
+        public static let headTimeoutMs = 100...600_000
+        public static let slowHeadsPerAddress = 0...1_000_000
         public static let loadingNoticeMs = 0...60_000
         public static let maxRooms = 1...1_000_000
         /// Up to a year.
@@ -52,6 +54,8 @@ public struct LaunchConfiguration: Sendable {
         server.outboundQueueLimit = try Self.check(o.outboundQueue, in: Limits.outboundQueue, "outbound-queue")
         server.closeHandshakeSeconds = try Self.check(o.closeTimeoutSeconds, in: Limits.closeTimeoutSeconds, "close-timeout-seconds")
         server.maxConnections = try Self.check(o.maxConnections, in: Limits.maxConnections, "max-connections")
+        server.headTimeoutMs = try Self.check(o.headTimeoutMs, in: Limits.headTimeoutMs, "head-timeout-ms")
+        server.slowHeadsPerAddress = try Self.check(o.slowHeadsPerAddress, in: Limits.slowHeadsPerAddress, "slow-heads-per-address")
         server.maxRooms = try Self.check(o.maxRooms, in: Limits.maxRooms, "max-rooms")
         // In range, so the product fits: a year is 3.2e10 ms.
         server.roomIdleMs = try Self.check(o.roomIdleSeconds, in: Limits.roomIdleSeconds, "room-idle-seconds") * 1000

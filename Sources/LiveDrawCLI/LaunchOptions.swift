@@ -82,6 +82,12 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Simultaneous connections, HTTP and WebSocket; beyond it new ones get 503. (env: LIVE_DRAW_MAX_CONNECTIONS)")
     public var maxConnections: Int = LaunchOptions.server.maxConnections
 
+    @Option(help: "Milliseconds a client has to send a whole HTTP request (head and body) after connecting; later it gets 408. (env: LIVE_DRAW_HEAD_TIMEOUT_MS)")
+    public var headTimeoutMs: Int = LaunchOptions.server.headTimeoutMs
+
+    @Option(help: "Slow requests one address may have (sent in part, still incomplete 1 s after connecting); each further one gets 408. Requests sent in one piece never count. (env: LIVE_DRAW_SLOW_HEADS_PER_ADDRESS)")
+    public var slowHeadsPerAddress: Int = LaunchOptions.server.slowHeadsPerAddress
+
     @Option(help: "Most rooms at once, the lobby included; at the limit a new room replaces the one unused the longest, and creating is refused only when every room is in use. (env: LIVE_DRAW_MAX_ROOMS)")
     public var maxRooms: Int = LaunchOptions.server.maxRooms
 
@@ -122,8 +128,9 @@ public struct LaunchOptions: ParsableCommand {
         "host", "port", "public-dir", "users-url", "lottery-url",
         "round-interval-ms", "rounds", "decelerate-to-ms", "loading-notice-ms",
         "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes", "fetch-redirects",
-        "max-message-bytes", "outbound-queue", "close-timeout-seconds", "max-connections",
-        "max-rooms", "room-idle-seconds", "room-creation-burst", "room-creation-per-minute", "allowed-origins",
+        "max-message-bytes", "outbound-queue", "close-timeout-seconds", "max-connections", "head-timeout-ms",
+        "slow-heads-per-address", "max-rooms", "room-idle-seconds", "room-creation-burst", "room-creation-per-minute",
+        "allowed-origins",
         "tls-cert", "tls-key", "data-dir", "log-level",
     ]
 

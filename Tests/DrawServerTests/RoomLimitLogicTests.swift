@@ -68,6 +68,7 @@ import Testing
 @Suite struct ClientAddressTests {
     @Test func ipv4IsItsOwnKeyAndIPv6CountsPerSlash64() {
         #expect(ClientAddress.budgetKey(for: "203.0.113.9") == "203.0.113.9")
+        #expect(ClientAddress.budgetKey(for: "::ffff:203.0.113.9") == "203.0.113.9") // a dual-stack listener
         let a = ClientAddress.budgetKey(for: "2001:db8:1:2:aaaa::1")
         #expect(a == "2001:db8:1:2::/64")
         #expect(ClientAddress.budgetKey(for: "2001:db8:1:2:ffff:ffff:ffff:ffff") == a)

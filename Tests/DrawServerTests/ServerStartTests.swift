@@ -27,6 +27,20 @@ extension RealSocketTests {
             }
         }
 
+        @Test func hostsBindAsBefore() throws {
+            // What lws accepted, our own listening socket accepts: names, literals, interfaces.
+            for host in ["localhost", "127.0.0.1", "0.0.0.0", "::1", "lo"] {
+                let server = try start { $0.host = host }
+                #expect(server.port > 0, "\(host)")
+            }
+            do {
+                _ = try start { $0.host = "no-such-interface" }
+                Issue.record("bound to a host that is neither an address nor an interface")
+            } catch {
+                #expect(error.description == "cannot listen on no-such-interface:0: not an IP address or a network interface")
+            }
+        }
+
         @Test func missingPublicDir() {
             do {
                 _ = try start { $0.publicDir = "/nonexistent/live-draw-public" }

@@ -56,7 +56,7 @@ struct LaunchConfigurationTests {
             "--round-interval-ms", "100", "--rounds", "5", "--decelerate-to-ms", "500", "--loading-notice-ms", "0",
             "--fetch-connect-timeout-ms", "250", "--fetch-timeout-ms", "900", "--fetch-max-bytes", "2048",
             "--fetch-redirects", "any", "--max-message-bytes", "512", "--outbound-queue", "8", "--close-timeout-seconds", "7",
-            "--max-connections", "10",
+            "--max-connections", "10", "--head-timeout-ms", "2500", "--slow-heads-per-address", "3",
             "--max-rooms", "50", "--room-idle-seconds", "90", "--room-creation-burst", "3", "--room-creation-per-minute", "2",
             "--allowed-origins", " https://a.example , http://B.example:8080,,",
             "--tls-cert", "cert.pem", "--tls-key", "key.pem", "--data-dir", "records/../db", "--log-level", "debug",
@@ -74,6 +74,8 @@ struct LaunchConfigurationTests {
         #expect(c.server.outboundQueueLimit == 8)
         #expect(c.server.closeHandshakeSeconds == 7)
         #expect(c.server.maxConnections == 10)
+        #expect(c.server.headTimeoutMs == 2500)
+        #expect(c.server.slowHeadsPerAddress == 3)
         #expect(c.server.maxRooms == 50)
         #expect(c.server.roomIdleMs == 90_000)
         #expect(c.server.roomCreationBurst == 3)
@@ -105,6 +107,8 @@ struct LaunchConfigurationTests {
         (["--close-timeout-seconds", "61"], "--close-timeout-seconds must be between 1 and 60, not 61"),
         (["--loading-notice-ms", "60001"], "--loading-notice-ms must be between 0 and 60000, not 60001"),
         (["--max-connections", "0"], "--max-connections must be between 1 and 1000000, not 0"),
+        (["--head-timeout-ms", "5"], "--head-timeout-ms must be between 100 and 600000, not 5"),
+        (["--slow-heads-per-address=-1"], "--slow-heads-per-address must be between 0 and 1000000, not -1"),
         (["--max-rooms", "0"], "--max-rooms must be between 1 and 1000000, not 0"),
         (["--room-idle-seconds", "0"], "--room-idle-seconds must be between 1 and 31536000, not 0"),
         (["--room-idle-seconds", "31536001"], "--room-idle-seconds must be between 1 and 31536000, not 31536001"),

@@ -28,7 +28,8 @@ LIVE_DRAW_OPTIONS = {
         "host", "port", "public_dir", "users_url", "lottery_url", "round_interval_ms",
         "fetch_connect_timeout_ms", "fetch_timeout_ms", "fetch_max_bytes", "max_message_bytes",
         "outbound_queue", "close_timeout_seconds", "max_connections", "allowed_origins", "tls_cert", "tls_key", "log_level",
-        "loading_notice_ms", "max_rooms", "room_idle_seconds", "room_creation_burst", "room_creation_per_minute",
+        "loading_notice_ms", "head_timeout_ms", "slow_heads_per_address", "max_rooms", "room_idle_seconds",
+        "room_creation_burst", "room_creation_per_minute",
     )
 }
 
@@ -64,7 +65,8 @@ class _Launcher:
     def __init__(self, data_source: DataSource, public_dir: Path):
         self.data_source, self.public_dir, self.started = data_source, public_dir, []
 
-    def __call__(self, **opts) -> ServerProcess:
+    def __call__(self, _prefix=None, **opts) -> ServerProcess:
+        """`_prefix`: a command the binary runs under (see LaunchSpec.prefix)."""
         base = {
             "host": "127.0.0.1",
             "port": 0,
@@ -78,7 +80,7 @@ class _Launcher:
         }
         base.update(opts)
         spec = LaunchSpec(binary=LIVE_DRAW_BIN, options=LIVE_DRAW_OPTIONS,
-                          listening_re=LISTENING_RE, host_key_re=HOST_KEY_RE)
+                          listening_re=LISTENING_RE, host_key_re=HOST_KEY_RE, prefix=list(_prefix or []))
         srv = ServerProcess(spec, base)
         self.started.append(srv)
         return srv.start()

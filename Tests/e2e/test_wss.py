@@ -5,6 +5,7 @@ The server decrypts each wss connection's input through the connection's own TLS
 certificate made with the openssl CLI; the clients trust exactly that certificate.
 """
 import asyncio
+import http.client
 import json
 import ssl
 import subprocess
@@ -86,3 +87,18 @@ def test_many_messages_in_one_tls_read(tls_server):
         assert rawws.read_until(sock, reader, pongs, timeout=10) == "ok"
     finally:
         sock.close()
+
+
+def test_https_page_and_api_through_the_front_door(tls_server):
+    # With TLS the front door hands each connection to lws at once, unread (PROTOCOL.md 5.4):
+    # plain HTTPS requests must still be served.
+    server, context = tls_server
+    for path, marker in [("/healthz", b'{"status":"ok"}'), ("/", b"INDEX-MARKER")]:
+        conn = http.client.HTTPSConnection(server.host, server.port, timeout=5, context=context)
+        try:
+            conn.request("GET", path)
+            resp = conn.getresponse()
+            body = resp.read()
+        finally:
+            conn.close()
+        assert resp.status == 200 and marker in body, (path, resp.status, body[:200])

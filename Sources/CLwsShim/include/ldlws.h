@@ -39,6 +39,11 @@ typedef struct ldlws_config {
     unsigned int header_tables;      /* handshakes parsed at once (lws ah pool); 0 = one per fd */
     lws_callback_function *callback; /* one callback serves every protocol */
     void *user;                      /* returned by ldlws_user(); not owned */
+    int adopt_only;                  /* 1: lws opens no listening socket (CONTEXT_PORT_NO_LISTEN_SERVER);
+                                        the caller accepts and hands sockets over with
+                                        ldlws_adopt_socket, and port is the caller's bound port,
+                                        which ldlws_port reports */
+    size_t header_data_bytes;        /* bytes of one header table (max_http_header_data); 0 = 4096 */
 } ldlws_config;
 
 /** Owns the lws context plus the protocol table and idle policy it points into. */
@@ -61,7 +66,19 @@ void *ldlws_user(struct lws *wsi);
  *  reads it.  lws closes fd when the returned wsi closes (at the latest in ldlws_destroy).
  *  NULL on failure (fd is then still the caller's). */
 struct lws *ldlws_adopt_file(ldlws_server *server, int fd);
-/** Sets lws' own log level (LLL_ERR | LLL_WARN by default). */
+/** Hands an accepted socket to lws, with the bytes already read from it (a complete request
+ *  head, and its body if any; may be empty): lws parses them as if it had read them itself,
+ *  then serves the connection as any other (HTTP, WebSocket upgrade, TLS when configured).
+ *  lws_adopt_socket_vhost_readbuf, which lws does not hold back: it starts parsing at once when a
+ *  header table is free, and when none is, keeps the bytes and services the connection on every
+ *  turn of the loop until one is (a busy loop): the caller should hand over only while tables
+ *  are free.  fd is lws' from this call on, whatever happens: NULL means lws already closed it
+ *  (adoption failed, or the request was answered and closed during the call).
+ *  LWS_CALLBACK_WSI_CREATE for the new connection runs during the call. */
+struct lws *ldlws_adopt_socket(ldlws_server *server, int fd, const unsigned char *bytes, size_t len);
+/** Sets lws' own log level (LLL_ERR | LLL_WARN by default) and its log line filter: lws 4.1 logs
+ *  every ldlws_adopt_socket at error level ("adopt_socket_readbuf: calling service"), and those
+ *  lines are dropped; every other line goes to stderr as before. */
 void ldlws_set_log_level(int levels);
 
 /* ---- per-connection slot ------------------------------------------------------------------ */
@@ -150,9 +167,21 @@ int ldlws_http_respond_with_header(struct lws *wsi, unsigned int status, const c
  *  HTTP/1.1 status and "Connection: close" (then return 1 from the callback). */
 int ldlws_http_refuse_upgrade(struct lws *wsi, unsigned int status, const char *content_type,
                               const unsigned char *body, size_t len);
+/** Flags of ldlws_http_respond_with and ldlws_http_serve_file_with. */
+enum {
+    LDLWS_RESPOND_HEAD_ONLY = 1, /* a HEAD request: every header (Content-Length of the body), no body */
+    LDLWS_RESPOND_CLOSE = 2,     /* adds "Connection: close": the connection ends after this response */
+};
+/** ldlws_http_respond_with_header (the extra header optional: NULL name, none) with
+ *  LDLWS_RESPOND_ flags. */
+int ldlws_http_respond_with(struct lws *wsi, unsigned int status, const char *content_type,
+                            const char *header_name, const char *header_value,
+                            const unsigned char *body, size_t len, unsigned int flags);
 /** Streams a file with lws' own file server (security headers included).  Returns lws'
  *  value: < 0 close, > 0 finished, 0 in progress. */
 int ldlws_http_serve_file(struct lws *wsi, const char *path, const char *content_type);
+/** The same with LDLWS_RESPOND_CLOSE (lws itself already sends no body to a HEAD request). */
+int ldlws_http_serve_file_with(struct lws *wsi, const char *path, const char *content_type, unsigned int flags);
 /** Ends the transaction (keep-alive).  Nonzero means: close the connection (return -1). */
 int ldlws_http_transaction_completed(struct lws *wsi);
 

@@ -12,6 +12,7 @@
 #define LDSYS_H
 
 #include <stdint.h>
+#include <sys/socket.h>
 
 /** Interest and result bits, the same values as EPOLLIN/EPOLLOUT/EPOLLHUP/EPOLLERR/EPOLLRDHUP. */
 enum {
@@ -33,5 +34,9 @@ int ldsys_epoll_remove(int epfd, int fd);
 /** Waits at most timeout_ms (0 = poll) and fills up to max ready (fd, events) pairs; the count,
  *  or -1 and errno (EINTR is returned as 0). */
 int ldsys_epoll_wait(int epfd, int *fds, uint32_t *events, int max, int timeout_ms);
+
+/** accept4(fd, addr, len, SOCK_NONBLOCK | SOCK_CLOEXEC): glibc declares accept4 only under
+ *  _GNU_SOURCE, which Swift's Glibc module does not define.  The new fd, or -1 and errno. */
+int ldsys_accept(int fd, struct sockaddr *addr, socklen_t *len);
 
 #endif

@@ -3,10 +3,13 @@ struct HTTPResponse {
     var status: Int
     var contentType: String
     var body: [UInt8]
-    /// Close the connection after the response (the request body was not or not fully read).
+    /// Close the connection after the response (the request body was not or not fully read, or
+    /// the server closes after every response: `LiveDrawServer.closesEveryResponse`).
     var closeAfter = false
-    /// One more header, e.g. `Retry-After` on a 429.
+    /// One more header, e.g. `Retry-After` on a 429, `Allow` on a 405.
     var extraHeader: (name: String, value: String)?
+    /// Answering a HEAD request: every header, no body.
+    var headOnly = false
 
     static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
         HTTPResponse(status: status, contentType: "application/json", body: body)
@@ -25,6 +28,8 @@ final class HTTPExchange {
     let bearer: String?
     private(set) var body: [UInt8] = []
     let maxBody: Int
+    /// A HEAD request: answered like GET, without the body.
+    var headOnly = false
     /// Set once; written on the next HTTP_WRITEABLE.
     private(set) var response: HTTPResponse?
     private(set) var responseSent = false

@@ -45,6 +45,17 @@ enum HTTPRoute: Equatable {
         case .unknownAPI: return []
         }
     }
+
+    /// The `Allow` header of a 405 on this path: HEAD wherever GET is. `nil` for an unknown path.
+    var allowHeader: String? {
+        let allowed = allowedMethods
+        guard !allowed.isEmpty else { return nil }
+        let names = (allowed.contains(.get) ? ["GET", "HEAD"] : []) + (allowed.contains(.post) ? ["POST"] : [])
+        return names.joined(separator: ", ")
+    }
+
+    /// The `Allow` header for targets that name no path (`OPTIONS *`, CONNECT's `host:port`).
+    static let serverAllow = "GET, HEAD, POST"
 }
 
 /// The request methods the server tells apart.

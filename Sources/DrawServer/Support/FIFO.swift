@@ -10,6 +10,9 @@ struct FIFO<Element> {
     var count: Int { items.count - head }
     var isEmpty: Bool { head == items.count }
 
+    /// The element `pop()` would return, left in place.
+    var first: Element? { head < items.count ? items[head] : nil }
+
     mutating func push(_ e: Element) { items.append(e) }
 
     mutating func pop() -> Element? {
@@ -19,6 +22,11 @@ struct FIFO<Element> {
         if head == items.count {
             // Drained: free the storage (see above).
             items.removeAll()
+            head = 0
+        } else if head >= 1024, head * 2 >= items.count {
+            // A queue that is never empty (requests arriving all the time) must not keep every
+            // element it ever held: drop the consumed half, amortised O(1) per pop.
+            items.removeFirst(head)
             head = 0
         }
         return e

@@ -60,13 +60,16 @@ enum Lws {
     /// Writes a complete HTTP response (headers and body) in one `lws_write`.
     /// Returns false when the connection should be closed.
     static func respond(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Bool {
-        response.body.withUnsafeBufferPointer { body in
-            guard let extra = response.extraHeader else {
-                return ldlws_http_respond(wsi, UInt32(response.status), response.contentType,
-                                          body.baseAddress, body.count) == 0
+        var flags: UInt32 = 0
+        if response.headOnly { flags |= UInt32(LDLWS_RESPOND_HEAD_ONLY) }
+        if response.closeAfter { flags |= UInt32(LDLWS_RESPOND_CLOSE) }
+        return response.body.withUnsafeBufferPointer { body in
+            withOptionalCString(response.extraHeader?.name) { name in
+                withOptionalCString(response.extraHeader?.value) { value in
+                    ldlws_http_respond_with(wsi, UInt32(response.status), response.contentType,
+                                            name, value, body.baseAddress, body.count, flags) == 0
+                }
             }
-            return ldlws_http_respond_with_header(wsi, UInt32(response.status), response.contentType,
-                                                  extra.name, extra.value, body.baseAddress, body.count) == 0
         }
     }
 

@@ -20,15 +20,19 @@ GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
 
 def open_raw(host: str, port: int, path: str, rcvbuf: Optional[int] = None,
-             subprotocol: Optional[str] = SUBPROTOCOL, timeout: float = 5.0, tls=None):
+             subprotocol: Optional[str] = SUBPROTOCOL, timeout: float = 5.0, tls=None,
+             source: Optional[str] = None):
     """Connect and complete the upgrade. Returns (socket, bytes already read past the headers).
 
     `tls`: an ssl.SSLContext for wss (the socket returned is then an SSLSocket).
+    `source`: the local address to connect from (e.g. 127.0.0.2, another loopback address).
     """
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     if rcvbuf:
         # Must be set before connect so the advertised window is small from the start.
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    if source:
+        s.bind((source, 0))
     s.settimeout(timeout)
     s.connect((host, port))
     if tls is not None:

@@ -27,6 +27,9 @@ class LaunchSpec:
     host_key_re: Pattern     # group "key": the lobby's host key
     startup_timeout: float = 20.0
     env: dict = field(default_factory=dict)
+    # Run the binary through this command, e.g. ["prlimit", "--nofile=256:256"] (it must exec
+    # the binary, so the process id stays the server's).
+    prefix: list = field(default_factory=list)
 
 
 class ServerProcess:
@@ -35,7 +38,7 @@ class ServerProcess:
     def __init__(self, spec: LaunchSpec, opts: dict, extra_args: Optional[list] = None):
         self.spec = spec
         self.opts = dict(opts)
-        self.argv = [spec.binary] + self._flags(opts) + list(extra_args or [])
+        self.argv = list(spec.prefix) + [spec.binary] + self._flags(opts) + list(extra_args or [])
         # Recording is on by default and one server owns a data dir (a file lock), so servers
         # that run side by side each get a fresh folder, removed when the server stops.
         self._own_data_dir = None
@@ -154,3 +157,10 @@ class ServerProcess:
 
     def log_text(self, last: int = 200) -> str:
         return "\n".join(self.lines[-last:])
+
+    def cpu_seconds(self) -> float:
+        """User plus system CPU time the server process has used so far (from /proc)."""
+        assert self.proc
+        with open(f"/proc/{self.proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -1,0 +1,68 @@
+import DrawPresentation
+import Glibc
+
+/// The front door's own answers and the lingering close after them. Service thread only.
+extension FrontDoor {
+    /// Answers a request the front door will not hand over, then closes: gracefully (see
+    /// `LingeringClose`), except after a 408, whose client is too slow to be worth the wait.
+    func refuse(_ r: PendingRequest, _ why: HeadRejection, headOnly: Bool = false) {
+        answer(r, RawResponse.error(why.code, message: why.message, allow: why.allow, headOnly: headOnly),
+               linger: why != .timeout)
+    }
+
+    func refuse(_ r: PendingRequest, code: ClientErrorCode, headOnly: Bool) {
+        answer(r, RawResponse.error(code, headOnly: headOnly), linger: true)
+    }
+
+    private func answer(_ r: PendingRequest, _ response: [UInt8], linger: Bool) {
+        release(r)
+        send(r.fd, response)
+        // Done sending: the client reads the answer, then its end of file.
+        shutdown(r.fd, Int32(SHUT_WR))
+        guard linger else {
+            Glibc.close(r.fd)
+            return
+        }
+        lingering[r.fd] = LingeringClose(id: r.id, until: clock.monotonicNanos() &+ Self.lingerNanos, budget: Self.lingerBytes)
+        lingerOrder.push((r.fd, r.id))
+        if !readiness.watch(r.fd, for: .readable, handler: { [unowned self] _ in self.readable(r.fd) }) {
+            endLinger(r.fd)
+            return
+        }
+        armSweep()
+    }
+
+    /// Best effort, never blocking: the answers are small and the socket new, so the kernel
+    /// takes them whole; whatever it does not take is lost rather than waited for.
+    func send(_ fd: Int32, _ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { p in
+            _ = Glibc.send(fd, p.baseAddress, p.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+        }
+    }
+
+    /// Reads and drops what a closing client still sends; closes at its end of file, on an
+    /// error, or past the byte budget.
+    func drainLinger(_ fd: Int32) {
+        guard var l = lingering[fd] else { return }
+        while true {
+            let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 {
+                l.budget -= n
+                if l.budget <= 0 { return endLinger(fd) }
+                continue
+            }
+            if n < 0, errno == EINTR { continue }
+            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                lingering[fd] = l
+                return
+            }
+            return endLinger(fd)
+        }
+    }
+
+    func endLinger(_ fd: Int32) {
+        guard lingering.removeValue(forKey: fd) != nil else { return }
+        readiness.unwatch(fd)
+        Glibc.close(fd)
+    }
+}

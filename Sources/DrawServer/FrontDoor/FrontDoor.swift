@@ -1,0 +1,266 @@
+import CSysShim
+import DrawCore
+import Glibc
+import Logging
+
+/// What the front door needs from the server: how many connections lws holds, whether it is
+/// stopping, and the hand-over itself. Implemented by `LiveDrawServer`.
+protocol FrontDoorHost: AnyObject {
+    /// Connections lws holds now (HTTP and WebSocket).
+    var lwsConnectionCount: Int { get }
+    var isShuttingDown: Bool { get }
+    /// Hands `fd` and the bytes read from it to lws (`ldlws_adopt_socket`). `fd` is lws' from
+    /// this call on, whatever happens; lws' WSI_CREATE for it runs during the call. False when
+    /// lws no longer has the connection when the call returns.
+    func adopt(_ fd: Int32, _ bytes: [UInt8]) -> Bool
+    /// Forgets a connection lws freed without telling (`FrontDoor.adopt`).
+    func forget(_ wsi: OpaquePointer)
+}
+
+/// Our HTTP front door: accepts every connection on our own listening socket and reads each
+/// request head (and body) itself, bounded in size and time, before lws sees any of it.
+///
+/// Why (issue 11, findings 2, 4, 11): lws 4.1 gives a connection one of its few header tables
+/// while it reads the head, for up to 10 s, so a slowloris client starved everyone; it spun on
+/// EMFILE in its own accept loop; and its parser dropped or mis-answered h2c, huge heads, odd
+/// methods. Here slow heads cost a descriptor and a small buffer, never a table; per-address,
+/// deadline and size limits refuse them; and lws only ever receives complete, checked heads.
+///
+/// Flow: accept (a bounded batch per wake; EMFILE pauses accepting) → read until the head and
+/// the body are in (`HeadScanner`, `RequestHeadParser`) → answer it ourselves (400/404/405/408/
+/// 413/414/431/503/505, then a lingering close) or hand it to lws with the bytes read, at most
+/// `headerTables` at a time; more wait here, in order. With TLS the front door cannot read, and
+/// hands every connection over at once (limits and the EMFILE pause still apply).
+///
+/// Threading: service thread only (rule 1 of `LiveDrawServer`), including every handler and timer.
+final class FrontDoor {
+    struct Settings {
+        var limits = RequestLimits()
+        var headTimeoutNanos: UInt64 = 5_000_000_000
+        var slowAfterNanos: UInt64 = 1_000_000_000
+        var slowPerAddress = 16
+        /// lws' header tables: how many handed-over requests may be in lws' parser at once.
+        var headerTables = 256
+        /// Connection limits, the same as before: past `maxConnections` 503, past the slack closed.
+        var maxConnections = 20_000
+        var hardSlack = 64
+        /// False with TLS: lws must do the handshake, so it reads the heads too.
+        var readsHeads = true
+    }
+
+    /// Accepts per readiness wake: the rest wait in the backlog for the next turn, so a storm
+    /// does not hold up lws' own connections.
+    static let acceptBatch = 64
+    static let sweepIntervalNanos: UInt64 = 100_000_000
+    static let acceptPauseNanos: UInt64 = 100_000_000
+    static let lingerNanos: UInt64 = 2_000_000_000
+    static let lingerBytes = 64 * 1024
+    static let readChunk = 4096
+
+    let settings: Settings
+    let listener: ListenSocket
+    unowned let host: FrontDoorHost
+    let readiness: Readiness
+    let clock: any DrawClock
+    let logger: Logger
+
+    var requests: [Int32: PendingRequest] = [:]
+    var lingering: [Int32: LingeringClose] = [:]
+    var lingerOrder = FIFO<(Int32, UInt64)>()
+    /// Complete requests waiting for an lws header table, in arrival order.
+    var waiting = FIFO<Ready>()
+    /// Request bodies, by the lws connection they belong to, until the API takes them.
+    var bodies: [OpaquePointer: [UInt8]] = [:]
+    /// The body of the request being handed over, for `lwsCreated`.
+    private var handingOverBody: [UInt8]?
+    var tracker: ArrivalTracker
+    /// Handed-over connections still in lws' parser (holding a table).
+    var handshakes = Set<OpaquePointer>()
+    /// During a hand-over: whether the connection will hold a table, and the one lws created.
+    var adopting: (countsTable: Bool, created: OpaquePointer?)?
+    var nextID: UInt64 = 0
+    var listening = false
+    var closed = false
+    var sweepTimer: LwsTimer?
+    var resumeTimer: LwsTimer?
+    var drainTimer: LwsTimer?
+    var sweepArmed = false
+    var pauses = 0
+    var lastPauseLog: UInt64?
+    /// One read buffer for every connection (one thread, one read at a time).
+    var scratch = [UInt8](repeating: 0, count: FrontDoor.readChunk)
+
+    init(settings: Settings, listener: ListenSocket, host: FrontDoorHost, readiness: Readiness,
+         server: OpaquePointer, gate: TimerGate, clock: any DrawClock, logger: Logger) {
+        self.settings = settings
+        self.listener = listener
+        self.host = host
+        self.readiness = readiness
+        self.clock = clock
+        self.logger = logger
+        tracker = ArrivalTracker(slowAfterNanos: settings.slowAfterNanos, timeoutNanos: settings.headTimeoutNanos,
+                                 slowPerAddress: settings.slowPerAddress)
+        sweepTimer = LwsTimer(server: server, gate: gate) { [unowned self] in self.sweep() }
+        resumeTimer = LwsTimer(server: server, gate: gate) { [unowned self] in self.resumeAccepting() }
+        drainTimer = LwsTimer(server: server, gate: gate) { [unowned self] in self.drainWaiting() }
+    }
+
+    /// Descriptors the front door holds: requests being read, waiting, or closing.
+    var heldCount: Int { requests.count + waiting.count + lingering.count }
+
+    /// Every connection open now, ours and lws'.
+    var connectionCount: Int { heldCount + host.lwsConnectionCount }
+
+    /// Starts accepting. False when the listening socket cannot be watched.
+    func start() -> Bool {
+        listening = readiness.watch(listener.fd, for: .readable) { [unowned self] _ in self.acceptReady() }
+        return listening
+    }
+
+    /// Stops for good: closes the listening socket and every connection not yet handed over.
+    /// Before lws is destroyed (the timers and the readiness set go with it).
+    func close() {
+        guard !closed else { return }
+        closed = true
+        if listening { readiness.unwatch(listener.fd) }
+        listening = false
+        listener.close()
+        for r in requests.values { drop(r) }
+        while let ready = waiting.pop() { Glibc.close(ready.fd) }
+        for fd in Array(lingering.keys) { endLinger(fd) }
+        sweepTimer = nil
+        resumeTimer = nil
+        drainTimer = nil
+    }
+
+    // MARK: accepting
+
+    private func acceptReady() {
+        for _ in 0..<Self.acceptBatch {
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    ldsys_accept(listener.fd, $0, &length)
+                }
+            }
+            if fd < 0 {
+                switch errno {
+                case EAGAIN, EWOULDBLOCK: return
+                case EINTR, ECONNABORTED, EPROTO, EPERM: continue // this connection only
+                default:
+                    // EMFILE, ENFILE, ENOBUFS, ENOMEM: out of something that frees up later.
+                    pauseAccepting(errno)
+                    return
+                }
+            }
+            accepted(fd, peer: PeerAddress(storage))
+        }
+    }
+
+    private func accepted(_ fd: Int32, peer: PeerAddress?) {
+        // The hard limit: refused before anything is spent on it, as lws' filter did.
+        if connectionCount >= settings.maxConnections + settings.hardSlack {
+            Glibc.close(fd)
+            return
+        }
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        guard settings.readsHeads else { return adopt(Ready(fd: fd, bytes: [], body: nil), countsTable: false) }
+        nextID &+= 1
+        let r = PendingRequest(fd: fd, id: nextID, peer: peer, limits: settings.limits)
+        requests[fd] = r
+        tracker.started(r.ticket, peer: peer, at: clock.monotonicNanos())
+        // Fast clients' heads are often in already: no epoll round trip for them.
+        read(r)
+        guard requests[fd] === r else { return }
+        r.watched = readiness.watch(fd, for: .readable) { [unowned self] _ in self.readable(fd) }
+        if !r.watched { drop(r) }
+        armSweep()
+    }
+
+    /// Out of descriptors (or kernel memory): stop watching the listening socket for a moment
+    /// instead of failing the same accept again and again. Pending connections wait in the
+    /// kernel's backlog meanwhile. Logged at most once per 10 s, with how often it happened.
+    private func pauseAccepting(_ error: Int32) {
+        if listening { readiness.unwatch(listener.fd) }
+        listening = false
+        resumeTimer?.schedule(afterNanos: Self.acceptPauseNanos)
+        pauses += 1
+        let now = clock.monotonicNanos()
+        if let last = lastPauseLog, now &- last < 10_000_000_000 { return }
+        lastPauseLog = now
+        logger.warning("cannot accept connections: \(String(cString: strerror(error))); pausing accept for 100 ms",
+                       metadata: ["pauses": "\(pauses)", "open": "\(connectionCount)"])
+        pauses = 0
+    }
+
+    private func resumeAccepting() {
+        guard !closed, !listening else { return }
+        listening = readiness.watch(listener.fd, for: .readable) { [unowned self] _ in self.acceptReady() }
+        if !listening { resumeTimer?.schedule(afterNanos: Self.acceptPauseNanos) }
+    }
+
+    // MARK: handing over
+
+    /// A complete, accepted request on its way to lws: the head it gets, and the body it does
+    /// not (see `RequestHead.forwardedHead`).
+    struct Ready {
+        let fd: Int32
+        let bytes: [UInt8]
+        let body: [UInt8]?
+    }
+
+    /// lws' WSI_CREATE: a connection it creates during a hand-over of a request we read holds a
+    /// header table (and may come with a body).
+    func lwsCreated(_ wsi: OpaquePointer) {
+        guard let current = adopting else { return }
+        adopting = (current.countsTable, wsi)
+        guard current.countsTable else { return }
+        handshakes.insert(wsi)
+        if let body = handingOverBody { bodies[wsi] = body }
+    }
+
+    /// lws' ESTABLISHED or WSI_DESTROY: the connection's header table is free again.
+    func lwsSettled(_ wsi: OpaquePointer) {
+        bodies[wsi] = nil
+        guard handshakes.remove(wsi) != nil, !waiting.isEmpty else { return }
+        // Not from inside this callback, which may run within another hand-over.
+        drainTimer?.schedule(afterNanos: 0)
+    }
+
+    /// The body the front door read for `wsi`'s request, once.
+    func takeBody(_ wsi: OpaquePointer) -> [UInt8]? {
+        bodies.removeValue(forKey: wsi)
+    }
+
+    /// A complete, accepted request: to lws now if it has a table free, else in line.
+    func handOver(_ ready: Ready) {
+        guard waiting.isEmpty, handshakes.count < settings.headerTables else {
+            waiting.push(ready)
+            return
+        }
+        adopt(ready)
+    }
+
+    private func drainWaiting() {
+        while handshakes.count < settings.headerTables, let ready = waiting.pop() { adopt(ready) }
+    }
+
+    private func adopt(_ ready: Ready, countsTable: Bool = true) {
+        adopting = (countsTable, nil)
+        handingOverBody = ready.body
+        let kept = host.adopt(ready.fd, ready.bytes)
+        handingOverBody = nil
+        let created = adopting?.created
+        adopting = nil
+        // lws closes a connection it is done with through WSI_DESTROY (lwsSettled), except when
+        // its adoption fails half-way (out of memory): then it frees the connection silently,
+        // and a table counted for it would stay taken for good.
+        if !kept, let wsi = created, handshakes.contains(wsi) || !countsTable {
+            handshakes.remove(wsi)
+            bodies[wsi] = nil
+            host.forget(wsi)
+        }
+    }
+}
