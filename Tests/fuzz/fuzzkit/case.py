@@ -46,14 +46,15 @@ class Case:
         return b"".join(s.data for s in self.steps if isinstance(s, Send))
 
     def describe(self, max_bytes: int = 1024) -> str:
-        """Human-readable case: template, choices, then each step (bytes as hex, truncated)."""
+        """Human-readable case: template, choices, then each step (bytes truncated to `max_bytes`)."""
         head = f"case {self.case_id} [{self.kind}/{self.template}]"
         if self.path:
             head += f" after upgrading {self.path}"
         lines = [head, f"  {self.note}"]
         for step in _one_byte_runs(self.steps):
             if isinstance(step, (Send, _Trickle)):
-                shown = step.data[:max_bytes].hex(" ")
+                # HTTP reads best as text (a bytes literal); frames as hex
+                shown = repr(step.data[:max_bytes]) if self.kind == "http" else step.data[:max_bytes].hex(" ")
                 more = f" … (+{len(step.data) - max_bytes} bytes)" if len(step.data) > max_bytes else ""
                 how = " one at a time" if isinstance(step, _Trickle) else ""
                 lines.append(f"  send {len(step.data)} bytes{how}: {shown}{more}")
