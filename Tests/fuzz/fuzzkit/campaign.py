@@ -100,10 +100,11 @@ class Campaign:
                  f"found after {elapsed:.1f} s",
                  f"  replay the batch: LIVE_DRAW_FUZZ_SEED={cfg.seed} LIVE_DRAW_FUZZ_BATCH={batch}{unguard} {rerun}",
                  f"  every case of the batch, its bytes and the server's answers: {dump}"]
-        culprit = await self._triage(failure, played) if len(played) > 1 else (played[0].case, True)
+        culprit = await self._triage(failure, played) if len(played) > 1 else (played[0].case, [])
         if culprit:
-            case, alone = culprit
-            how = "alone, on a fresh server" if alone else "on a fresh server, after the cases before it"
+            case, before = culprit
+            how = (f"on a fresh server, after cases {', '.join(c.case_id for c in before)}" if before
+                   else "alone, on a fresh server")
             lines += [f"  reproduces {how}: LIVE_DRAW_FUZZ_CASE={case.case_id}{unguard} {rerun}",
                       _indent(case.describe(), 4)]
         else:
@@ -121,27 +122,28 @@ class Campaign:
 
     async def _triage(self, failure: str, played: list) -> Optional[tuple]:
         """Replay the batch's cases, latest-started first, on fresh servers until one fails the
-        oracle. Returns (case, reproduced alone?) or None."""
+        oracle. Returns (that case, the cases it needed before it on the same server) or None.
+
+        A crash only needs the server alive to go on, so one server takes suspects until one
+        kills it; any other failure needs the full oracle, so each suspect gets its own server."""
         deadline = time.monotonic() + TRIAGE_S
         suspects = [p.case for p in sorted(played, key=lambda p: -p.started)]
         dead_only = failure.startswith("the server process died")
-        server, ran = None, 0
+        server, ran = None, []
         for case in suspects:
             if time.monotonic() > deadline:
                 return None
             if server is None:
-                server, ran = self.launch(), 0
+                server, ran = self.launch(), []
             await asyncio.to_thread(run_case, server.host, server.port, case, FUZZ_SOURCES[0])
-            ran += 1
-            oracle = Oracle(server)
-            bad = await oracle.check(full=not dead_only)
-            if bad:
-                if ran == 1:
-                    return case, True
+            if await Oracle(server).check(full=not dead_only):
+                if not ran:
+                    return case, []
                 again = self.launch()
                 await asyncio.to_thread(run_case, again.host, again.port, case, FUZZ_SOURCES[0])
                 alone = bool(await Oracle(again).check(full=not dead_only))
-                return case, alone
+                return case, [] if alone else ran
+            ran.append(case)
             if not dead_only:
                 server.stop()  # the oracle ran a draw on it: start the next suspect clean
                 server = None
