@@ -1,12 +1,9 @@
 #!/usr/bin/env bash
-<<<<<<< HEAD
-# Runs the Python suites that exist (Tests/tools, Tests/e2e, Tests/browser), one pytest run each.
-=======
-# Runs the Python suites that exist (Tests/e2e, Tests/fuzz, Tests/browser), one pytest run each.
+# Runs the Python suites that exist (Tests/tools, Tests/e2e, Tests/fuzz, Tests/browser), one pytest
+# run each.
 #
 # Tests/fuzz runs for a bounded time (about 80 s; LIVE_DRAW_FUZZ_SECONDS per fuzz test, see
 # Tests/fuzz/README.md) from a fresh seed each run; a failure prints the seed that replays it.
->>>>>>> d2d5247 (Tests/fuzz: a bounded, seeded fuzzer in make test (issue 11): WebSocket frames and HTTP requests at the real binary, then alive + /healthz + a normal client's full draw after every batch)
 #
 # One run per suite, not one run for both: each suite has its own conftest.py and imports from
 # it (`from conftest import ...`); in a single run both load as the module `conftest` and one
@@ -20,11 +17,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 mkdir -p artifacts/screenshots
 
 ran=0 failed=()
-<<<<<<< HEAD
-for suite in Tests/tools Tests/e2e Tests/browser; do
-=======
-for suite in Tests/e2e Tests/fuzz Tests/browser; do
->>>>>>> d2d5247 (Tests/fuzz: a bounded, seeded fuzzer in make test (issue 11): WebSocket frames and HTTP requests at the real binary, then alive + /healthz + a normal client's full draw after every batch)
+for suite in Tests/tools Tests/e2e Tests/fuzz Tests/browser; do
   if [ ! -d "$suite" ]; then
     echo "test-python: $suite does not exist yet: skipped"
     continue

@@ -22,7 +22,7 @@ SMALLEST = {
     # A text frame, FIN=0, 1 byte; then its continuation declaring 2**63-1 bytes, carrying 1.
     "continuation-length-overflow": Case(
         "ws", "regression", "known", "1-byte fragment, then a continuation declaring 2**63-1 bytes",
-        [Send(encode_frame(0x1, b"{", fin=False) + encode_frame(0x0, b"x", length=(1 << 63) - 1))], "/ws/lobby"),
+        [Send(encode_frame(0x1, b"{", fin=False) + encode_frame(0x0, b"x", claimed_length=(1 << 63) - 1))], "/ws/lobby"),
     # Two valid requests in one write on a keep-alive connection; the second has a body.
     "pipelined-body-spin": Case(
         "http", "regression", "known", "GET /healthz, then POST /api/rooms {} pipelined behind it",
