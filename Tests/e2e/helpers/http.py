@@ -58,12 +58,14 @@ def request(server, method: str, path: str, body=None, headers: Optional[dict] =
     return out
 
 
-def start_draw(server, room: str, key: Optional[str], timeout: float = 5.0) -> Response:
+def start_draw(server, room: str, key: Optional[str], timeout: float = 5.0,
+               source: Optional[str] = None) -> Response:
     # Every API POST says it is JSON (a bodyless one too): the server answers 415 otherwise.
     headers = {"Content-Type": "application/json"}
     if key is not None:
         headers["Authorization"] = f"Bearer {key}"
-    return request(server, "POST", f"/api/rooms/{room}/draws", headers=headers, timeout=timeout)
+    return request(server, "POST", f"/api/rooms/{room}/draws", headers=headers, timeout=timeout,
+                   source=source)
 
 
 def create_room(server, name: Optional[str] = None, source: Optional[str] = None) -> Response:

@@ -60,24 +60,28 @@ def open_raw(host: str, port: int, path: str, rcvbuf: Optional[int] = None,
 
 
 def encode_frame(opcode: int, payload: bytes, fin: bool = True, masked: bool = True,
-                 claimed_length: Optional[int] = None, rsv: int = 0) -> bytes:
+                 claimed_length: Optional[int] = None, rsv: int = 0, mask_key: Optional[bytes] = None,
+                 length_form: Optional[int] = None) -> bytes:
     """A client frame: masked, as RFC 6455 requires, unless `masked=False`.
 
     `claimed_length` puts another length in the header than the payload has (a lie the server
-    must survive); `rsv` sets the reserved bits (0-7).
+    must survive); `rsv` sets the reserved bits (0-7). `mask_key` (4 bytes) replaces the random
+    key, so a seeded fuzz case is the same bytes every time; `length_form` forces the length's
+    encoding, 7 (< 126, in the second byte), 16 or 64 bits, even where it is not the shortest.
     """
     first = (0x80 if fin else 0) | (rsv & 7) << 4 | opcode
     n = len(payload) if claimed_length is None else claimed_length
     mask_bit = 0x80 if masked else 0
-    if n < 126:
+    form = length_form or (7 if n < 126 else 16 if n < 65536 else 64)
+    if form == 7:
         header = struct.pack("!BB", first, mask_bit | n)
-    elif n < 65536:
+    elif form == 16:
         header = struct.pack("!BBH", first, mask_bit | 126, n)
     else:
         header = struct.pack("!BBQ", first, mask_bit | 127, n)
     if not masked:
         return header + payload
-    mask = os.urandom(4)
+    mask = mask_key or os.urandom(4)
     masked_payload = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
     return header + mask + masked_payload
 

@@ -1,0 +1,46 @@
+"""Fixtures of the fuzz suite: the e2e suite's own (server launcher, player lists, leak check).
+
+Why load Tests/e2e/conftest.py by path: it is where the CLI's spelling lives (binary, flags,
+startup-log regexes) and the launcher that starts and stops servers; the fuzz suite must drive
+the binary exactly as the e2e suite does, not through a copy that drifts. It is loaded under
+another module name because this file is `conftest` too (see scripts/test-python.sh).
+"""
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+_E2E = Path(__file__).resolve().parents[1] / "e2e"
+_spec = importlib.util.spec_from_file_location("e2e_conftest", _E2E / "conftest.py")
+e2e_conftest = importlib.util.module_from_spec(_spec)
+sys.modules["e2e_conftest"] = e2e_conftest
+_spec.loader.exec_module(e2e_conftest)   # also puts Tests/e2e on sys.path, for `helpers`
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+# Re-exported fixtures: pytest finds them as attributes of this conftest.
+data_source = e2e_conftest.data_source
+public_dir = e2e_conftest.public_dir
+launch = e2e_conftest.launch
+no_host_key_leaks = e2e_conftest.no_host_key_leaks
+
+from fuzzkit.config import FuzzConfig  # noqa: E402
+
+_SUMMARIES = []
+
+
+@pytest.fixture
+def fuzz_config():
+    """Seed and budget from LIVE_DRAW_FUZZ_* (fuzzkit/config.py); a fresh random seed if unset."""
+    return FuzzConfig.from_env()
+
+
+@pytest.fixture
+def fuzz_summary():
+    """Tests add a line here; it is printed at the end of the run, so a green run shows its seed."""
+    return _SUMMARIES.append
+
+
+def pytest_terminal_summary(terminalreporter):
+    for line in _SUMMARIES:
+        terminalreporter.write_line(line)
