@@ -1,7 +1,6 @@
 import DrawCore
 @testable import DrawServer
 import Foundation
-import Logging
 import Testing
 
 extension RealSocketTests {
@@ -28,16 +27,7 @@ extension RealSocketTests {
 
         /// 4 rounds 100 ms apart; every write is kept in `box`.
         func runner(_ box: WriteBox) -> DrawRunner {
-            var logger = Logger(label: "test")
-            logger.logLevel = .critical
-            let schedule = RoundSchedule(rounds: 4, pace: .fixed(intervalMs: 100))!
-            let deps = DrawRunner.Dependencies(
-                bus: bus, clock: clock, planner: PlanDraw(random: SystemTestRandom(), schedule: schedule),
-                metrics: ServerMetrics(), logger: logger, random: SystemTestRandom(), sources: RunningServer.sources,
-                beginLoading: { _, _ in }, record: { box.writes.append($0) })
-            let runner = DrawRunner(room: "r", dependencies: deps)
-            runner.timer = timer
-            return runner
+            Pacing.runner(bus: bus, clock: clock, timer: timer, record: { box.writes.append($0) })
         }
 
         final class WriteBox { var writes: [DrawWrite] = [] }
