@@ -8,13 +8,11 @@
 /// 2. Clients: every client is closed with 1001 after it got what it is owed; the loop ends when
 ///    they are gone. `run()` then closes the store.
 extension LiveDrawServer {
-    static let abortReason = "server_shutdown"
-
     func beginShutdown() {
         guard !shuttingDown, !destroying else { return }
         logger.info("shutting down", metadata: ["clients": "\(clients.count)", "rooms": "\(rooms.count)"])
         // Aborts first: they are room broadcasts, so every client drains them before its close.
-        for room in rooms.all { room.runner?.abort(reason: Self.abortReason) }
+        for room in rooms.all { room.runner?.shutdown() }
         shuttingDown = true
         guard let server = lws else { return }
         shutdownTimer = LwsTimer(server: server, gate: timerGate) { [unowned self] in self.shutdownTimerFired() }

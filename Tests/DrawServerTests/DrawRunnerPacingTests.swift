@@ -54,6 +54,12 @@ import Testing
 
     /// A runner with 4 rounds 100 ms apart; `record` receives its writes (`nil`: no store).
     func runner(record: ((DrawWrite) -> Void)?) -> DrawRunner {
+        Self.runner(bus: bus, clock: clock, timer: timer, record: record)
+    }
+
+    /// The same, on the given bus, clock and timer (`DrawRunnerShellTests` too).
+    static func runner(bus: any RoomEventBus, clock: any DrawClock, timer: any DrawTimer,
+                       record: ((DrawWrite) -> Void)?) -> DrawRunner {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let schedule = RoundSchedule(rounds: 4, pace: .fixed(intervalMs: 100))!

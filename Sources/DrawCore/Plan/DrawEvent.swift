@@ -3,7 +3,7 @@
 ///
 /// Events carry the whole plan so the presenter can choose what to show; it is the presenter's
 /// job never to put `plan.seed` on the wire before `finished`.
-public enum DrawEvent: Sendable {
+public enum DrawEvent: Sendable, Hashable {
     /// Players are being fetched for a new draw.
     case loading(at: Double)
     /// The plan is fixed; `startedAt` is when this goes out, and round 1 follows one gap later

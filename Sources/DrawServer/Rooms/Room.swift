@@ -4,8 +4,11 @@ import DrawPresentation
 /// One room on this node: who watches it, what they have been sent, and the state a snapshot
 /// shows. Touched only on the service thread.
 ///
-/// The room is the bus *subscriber* side: it applies each `DrawEvent` to its view state and fans
-/// the encoded message out. Running the draw is `DrawRunner`'s job (the publisher side).
+/// The room is the bus *subscriber* side: it encodes each `DrawEvent` for the fan-out and keeps
+/// the last result. Running the draw is `DrawRunner`'s job (the publisher side), and what phase
+/// the draw is in is its `DrawSession`'s alone: the room asks it (`current`, `isRunning`) rather
+/// than keeping a second copy that could disagree. (A node that only watches a room over a
+/// networked bus would need a session fed from the events it receives; there is none today.)
 final class Room {
     let name: String
     /// UTF-8 of the hex host key, compared in constant time. Never logged or sent.
@@ -14,7 +17,6 @@ final class Room {
     /// Recent broadcasts; clients hold cursors into it.
     private(set) var ring: BroadcastRing<OutboundMessage>
 
-    private(set) var current: RoomView.Current = .idle
     private(set) var lastResult: FinishedDraw?
 
     var presence: PresenceCoalescer
@@ -62,6 +64,15 @@ final class Room {
         presence = PresenceCoalescer(intervalMs: presenceIntervalMs)
     }
 
+    /// What viewers have been told of the current draw, as the room's draw session says.
+    var current: RoomView.Current {
+        switch runner?.session.visible ?? .idle {
+        case .idle: return .idle
+        case .loading: return .loading
+        case .running(let plan, let startedAt, let shown): return .running(plan, startedAt: startedAt, shown: shown)
+        }
+    }
+
     func view() -> RoomView {
         RoomView(room: name, viewers: members.count, current: current, lastResult: lastResult)
     }
@@ -90,32 +101,16 @@ final class Room {
 
     // MARK: events
 
-    /// Applies a draw event to the snapshot state. Returns the wire message to broadcast.
+    /// Keeps a finished draw's result for snapshots. Returns the wire message to broadcast.
     func apply(_ event: DrawEvent) -> [UInt8] {
-        switch event {
-        case .loading:
-            current = .loading
-        case .started(let plan, let startedAt):
-            current = .running(plan, startedAt: startedAt, shown: [])
-        case .round(_, _, let sentAt):
-            if case .running(let plan, let startedAt, var shown) = current {
-                shown.append(sentAt)
-                current = .running(plan, startedAt: startedAt, shown: shown)
-            }
-        case .finished(let plan, let startedAt, let finishedAt):
+        if case .finished(let plan, let startedAt, let finishedAt) = event {
             lastResult = FinishedDraw(plan: plan, startedAt: startedAt, finishedAt: finishedAt)
-            current = .idle
-        case .failed, .aborted:
-            current = .idle
         }
         return WireMessages.encode(event, room: name, viewers: members.count)
     }
 
     /// Whether a draw's rounds are being shown (they carry the viewer count meanwhile).
-    var isRunning: Bool {
-        if case .running = current { return true }
-        return false
-    }
+    var isRunning: Bool { runner?.session.isShowingRounds ?? false }
 
     /// Stores a broadcast once; every member now owes it (see `LiveDrawServer.broadcast`).
     func append(_ message: OutboundMessage) {

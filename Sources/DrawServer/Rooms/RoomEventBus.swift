@@ -8,9 +8,10 @@ import DrawCore
 /// That is why the interface is shaped as it is:
 /// - events are room-scoped (`publish(_:room:)`, `subscribe(room:)`), one channel per room;
 /// - the payload is a `DrawEvent`, a plain value (plan, timestamps, error) that a networked bus
-///   serialises; every subscriber rebuilds the room's snapshot state from the event stream
-///   (`loading`, `started`, `round`, `finished`, `failed`, `aborted`) and encodes the wire
-///   message itself, once per node;
+///   serialises; every subscriber encodes the wire message itself, once per node. On the node
+///   that runs the draw the room reads its phase from the runner's `DrawSession`; a node that
+///   only watches would rebuild it from the event stream (`loading`, `started`, `round`,
+///   `finished`, `failed`, `aborted`);
 /// - `sentAt` is stamped by the publisher just before publishing, so every node shows the same
 ///   time for a round.
 /// Presence is deliberately not on the bus: viewer counts are per node and would need summing,
