@@ -103,17 +103,6 @@ out:
     return rc;
 }
 
-int ldlws_http_respond(struct lws *wsi, unsigned int status, const char *content_type,
-                       const unsigned char *body, size_t len) {
-    return respond(wsi, status, content_type, NULL, NULL, body, len, 0, 0);
-}
-
-int ldlws_http_respond_with_header(struct lws *wsi, unsigned int status, const char *content_type,
-                                   const char *header_name, const char *header_value,
-                                   const unsigned char *body, size_t len) {
-    return respond(wsi, status, content_type, header_name, header_value, body, len, 0, 0);
-}
-
 int ldlws_http_respond_with(struct lws *wsi, unsigned int status, const char *content_type,
                             const char *header_name, const char *header_value,
                             const unsigned char *body, size_t len, unsigned int flags) {
@@ -123,10 +112,6 @@ int ldlws_http_respond_with(struct lws *wsi, unsigned int status, const char *co
 int ldlws_http_refuse_upgrade(struct lws *wsi, unsigned int status, const char *content_type,
                               const unsigned char *body, size_t len) {
     return respond(wsi, status, content_type, NULL, NULL, body, len, 1, 0);
-}
-
-int ldlws_http_serve_file(struct lws *wsi, const char *path, const char *content_type) {
-    return lws_serve_http_file(wsi, path, content_type, NULL, 0);
 }
 
 int ldlws_http_serve_file_with(struct lws *wsi, const char *path, const char *content_type, unsigned int flags) {

@@ -40,8 +40,6 @@ public struct JSONWriter {
     public mutating func bool(_ b: Bool) { valuePrefix(); bytes += Array((b ? "true" : "false").utf8) }
     /// Writes `null`.
     public mutating func null() { valuePrefix(); bytes += Array("null".utf8) }
-    /// Writes pre-encoded JSON (must be one complete value).
-    public mutating func raw(_ json: [UInt8]) { valuePrefix(); bytes += json }
 
     /// Writes epoch milliseconds with exactly three decimals (microsecond resolution), never in
     /// exponent form, so every client parses it the same way.

@@ -1,21 +1,39 @@
 """Fixtures of the browser tests: the player-list source, the real server, Chromium pages.
 
 Run: python3 -m pytest Tests/browser  (after `swift build`; see README section "Browser tests").
+
+The server launcher and the player-list source are the e2e suite's (Tests/e2e/helpers: the CLI's
+spelling in cli.py, Launcher, ServerProcess, DataSource), imported from there, not copied, so
+the two suites cannot drift apart. `helpers` is a plain top-level package on sys.path, as in the
+e2e and fuzz runs; scripts/test-python.sh runs each suite in a pytest run of its own.
 """
 import signal
+import sys
+from pathlib import Path
 
 import pytest
 
-from .browser_harness.data_source import DataSource
-from .browser_harness.pages import DESKTOP, DrawPage, new_driver
-from .browser_harness.server import ARTIFACTS, LiveDrawServer
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+
+from helpers.datasource import DataSource  # noqa: E402
+from helpers.launcher import Launcher  # noqa: E402
+from helpers.seed import SEED_USERS  # noqa: E402
+
+from .browser_harness.lists import WINNERS_ONLY, lottery  # noqa: E402
+from .browser_harness.pages import DESKTOP, DrawPage, new_driver  # noqa: E402
+from .browser_harness.paths import ARTIFACTS, PUBLIC_DIR  # noqa: E402
+
+# A clean shutdown may take a few seconds (pages closing, the draw record finished): a server
+# stopped with SIGTERM gets this long before it is killed.
+STOP_GRACE_S = 10
 
 
 @pytest.fixture(scope="session")
 def source():
-    src = DataSource()
+    src = DataSource(users=SEED_USERS, lottery=lottery(WINNERS_ONLY))
+    src.listen()
     yield src
-    src.close()
+    src.stop_listening()
 
 
 @pytest.fixture(autouse=True)
@@ -24,34 +42,33 @@ def default_lottery(source):
     source.reset()
 
 
-def _server(source, **options):
-    # Every server records draws (into its own temp data dir), as it does in production.
-    srv = LiveDrawServer(source, ARTIFACTS / "logs", **options)
-    srv.start()
-    return srv
+def _launcher(source):
+    """Every server records draws (into its own temp data dir, kept across restart()), as it
+    does in production, and leaves its log in artifacts/logs."""
+    return Launcher(source, PUBLIC_DIR, stop_grace=STOP_GRACE_S, log_dir=ARTIFACTS / "logs", defaults={
+        # 100 ms rounds keep a draw about one second.
+        "round_interval_ms": 100,
+        # `loading` at once, so the page's loading phase shows on every draw; holding it back
+        # (the default) is covered by the e2e suite and the Swift tests.
+        "loading_notice_ms": 0,
+        "log_level": "info",
+    })
 
 
 @pytest.fixture(scope="session")
 def server(source):
-    """Shared by the tests that leave it running; 100 ms rounds keep a draw about one second."""
-    srv = _server(source)
-    yield srv
-    srv.close()
+    """Shared by the tests that leave it running."""
+    launcher = _launcher(source)
+    yield launcher()
+    launcher.stop_all()
 
 
 @pytest.fixture
 def server_factory(source):
     """Servers of a test's own, e.g. to kill and restart them, or with slower rounds."""
-    started = []
-
-    def make(**options):
-        srv = _server(source, **options)
-        started.append(srv)
-        return srv
-
-    yield make
-    for srv in started:
-        srv.close(signal.SIGKILL)
+    launcher = _launcher(source)
+    yield launcher
+    launcher.stop_all(signal.SIGKILL)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -2,17 +2,19 @@
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
+from helpers.http import api, created_room
+
 from .browser_harness.pages import emulate_media
 
 
 def test_reduced_motion_shows_the_same_rounds_without_flipping(server, open_page):
-    room = server.create_room()
+    room = created_room(server)
     moving = open_page(room["room"])
     still = open_page(room["room"])
     emulate_media(still.driver, prefers_reduced_motion="reduce")
     for page in (moving, still):
         page.record()
-    server.api("POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
+    api(server, "POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
     for page in (moving, still):
         page.wait_phase("result")
     moved, stayed = moving.recorded(), still.recorded()
@@ -23,10 +25,10 @@ def test_reduced_motion_shows_the_same_rounds_without_flipping(server, open_page
 
 
 def test_live_region_announces_start_and_result_only(server, open_page):
-    room = server.create_room()
+    room = created_room(server)
     page = open_page(room["room"])
     page.record()
-    server.api("POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
+    api(server, "POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
     page.wait_phase("result")
     said = page.recorded()["said"]
     winner = page.text("winner-name")

@@ -4,6 +4,8 @@ import signal
 import pytest
 from selenium.common.exceptions import TimeoutException
 
+from helpers.http import api, created_room
+
 # Counts WebSocket constructions, to prove the page stops retrying where it should.
 COUNT_SOCKETS = """
 const Native = window.WebSocket;
@@ -17,16 +19,16 @@ def test_page_recovers_by_itself_after_a_server_restart(server_factory, open_pag
     srv = server_factory()
     room = "lobby"
     page = open_page(room, server=srv)
-    status, _ = srv.api("POST", f"/api/rooms/{room}/draws", key=srv.lobby_key)
+    status, _ = api(srv, "POST", f"/api/rooms/{room}/draws", key=srv.lobby_key)
     assert status == 202
     page.wait_phase("result")
     page.record()
 
-    srv.stop(sig)  # SIGKILL drops the socket (1006); SIGTERM is a shutdown, closing with 1001
+    srv.stop(sig=sig)  # SIGKILL drops the socket (1006); SIGTERM is a shutdown, closing with 1001
     page.wait(lambda d: page.visible("banner"), "the reconnecting banner")
     # The first reason shown tells how the link ended; later retries say "unreachable".
     assert page.recorded()["banners"][:2] == ["", first_banner]
-    srv.restart_same_port()
+    srv.restart()
 
     page.wait(lambda d: page.connected(), "the page to reconnect", timeout=20)
     # The new server process knows nothing of the old draw: no stale result may remain.
@@ -38,12 +40,12 @@ def test_page_recovers_by_itself_after_a_server_restart(server_factory, open_pag
 def test_shutdown_mid_draw_shows_the_draw_was_stopped(server_factory, open_page):
     srv = server_factory(round_interval_ms=600)
     page = open_page(server=srv)
-    srv.api("POST", "/api/rooms/lobby/draws", key=srv.lobby_key)
+    api(srv, "POST", "/api/rooms/lobby/draws", key=srv.lobby_key)
     page.wait(lambda d: page.text("round-counter") == "Round 2 of 10", "round 2")
-    srv.stop(signal.SIGTERM)
+    srv.stop(sig=signal.SIGTERM)
     page.wait_phase("aborted")
     assert "stopped after" in page.text("aborted")
-    srv.restart_same_port()
+    srv.restart()
     page.wait(lambda d: page.connected(), "the page to reconnect", timeout=20)
     assert page.phase() == "aborted"  # the snapshot cannot tell; the page keeps what it saw
 
@@ -80,7 +82,7 @@ def test_a_viewer_joining_mid_draw_continues_from_the_snapshot(server_factory, o
     host = open_page(key=srv.lobby_key, server=srv)
     # Chromium takes seconds to start, longer than a draw lasts on a busy machine: it waits in
     # another room, and only navigating to the lobby happens mid-draw.
-    late = open_page(srv.create_room()["room"], server=srv)
+    late = open_page(created_room(srv)["room"], server=srv)
     host.el("start-button").click()
     host.wait(lambda d: host.text("round-counter") == "Round 3 of 10", "round 3")
 

@@ -4,7 +4,7 @@ headers a given server sends; the browser tests also fail on any console error."
 import re
 from html.parser import HTMLParser
 
-from .browser_harness.server import PUBLIC_DIR
+from .browser_harness.paths import PUBLIC_DIR
 
 
 class InlineFinder(HTMLParser):

@@ -1,7 +1,10 @@
 """A draw as people see it: host and viewers in step, void outcomes, data-source failures."""
 from selenium.webdriver.common.keys import Keys
 
-from .browser_harness.data_source import ONLY_VOID, WINNERS_ONLY
+from helpers.datasource import LOTTERY, USERS
+from helpers.http import api, created_room
+
+from .browser_harness.lists import ONLY_VOID, WINNERS_ONLY, lottery
 
 ROUNDS = [f"Round {i} of 10" for i in range(1, 11)]
 
@@ -38,7 +41,7 @@ def test_host_and_two_viewers_see_the_same_draw(server, open_page):
         assert seen["phases"] == ["idle", "loading", "live", "result"]
         assert [c for c in seen["counters"] if c.startswith("Round")] == ROUNDS
 
-    status, room = server.api("GET", "/api/rooms/lobby")
+    status, room = api(server, "GET", "/api/rooms/lobby")
     assert status == 200
     record = room["lastResult"]
     assert results[0]["drawId"] == record["drawId"]
@@ -52,7 +55,7 @@ def test_host_and_two_viewers_see_the_same_draw(server, open_page):
 
 def host_starts_in_new_room(server, open_page):
     """A fresh room with its host and one viewer; the host clicks Start."""
-    room = server.create_room()
+    room = created_room(server)
     host = open_page(room["room"], room["hostKey"])
     viewer = open_page(room["room"])
     host.el("start-button").click()
@@ -60,7 +63,7 @@ def host_starts_in_new_room(server, open_page):
 
 
 def test_void_outcome_shows_no_winner(server, source, open_page):
-    source.lottery = ONLY_VOID
+    source.set_json(LOTTERY, lottery(ONLY_VOID))
     host, viewer = host_starts_in_new_room(server, open_page)
     for page in (host, viewer):
         page.wait_phase("result")
@@ -72,7 +75,8 @@ def test_void_outcome_shows_no_winner(server, source, open_page):
 
 
 def test_data_source_failure_is_not_a_connection_problem(server, source, open_page):
-    source.status = 503
+    source.set_status(USERS, 503)
+    source.set_status(LOTTERY, 503)
     host, viewer = host_starts_in_new_room(server, open_page)
     for page in (host, viewer):
         page.wait_phase("failed")
@@ -94,7 +98,7 @@ def test_wrong_host_key_is_refused_visibly(server, open_page):
 
 
 def test_merge_warnings_are_shown_to_the_host_only(server, source, open_page):
-    source.lottery = [*WINNERS_ONLY, {"userId": 999, "void": False}]  # 999 is in no user list
+    source.set_json(LOTTERY, lottery([*WINNERS_ONLY, {"userId": 999, "void": False}]))  # 999 is in no user list
     host, viewer = host_starts_in_new_room(server, open_page)
     host.wait(lambda d: host.visible("warnings"), "the merge warning")
     [(code, text)] = host.warnings()

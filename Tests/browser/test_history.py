@@ -2,14 +2,16 @@
 checks any ended one from its stored record (§5.2) in the same verify panel."""
 import signal
 
+from helpers.http import api, created_room
+
 
 def test_two_draws_are_listed_newest_first_and_the_older_verifies(server_factory, open_page):
     srv = server_factory()
-    room = srv.create_room("history")
+    room = created_room(srv, "history")
     page = open_page(room["room"], server=srv)
     ids = []
     for _ in range(2):
-        status, body = srv.api("POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
+        status, body = api(srv, "POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
         assert status == 202, body
         page.wait(lambda d: page.phase() == "result" and page.text("draw-id") not in ids + [""], "the next result")
         ids.append(page.text("draw-id"))
@@ -29,12 +31,12 @@ def test_two_draws_are_listed_newest_first_and_the_older_verifies(server_factory
 def test_a_draw_stopped_by_shutdown_verifies_only_the_rounds_shown(server_factory, open_page):
     srv = server_factory(round_interval_ms=600)
     page = open_page(server=srv)
-    srv.api("POST", "/api/rooms/lobby/draws", key=srv.lobby_key)
+    api(srv, "POST", "/api/rooms/lobby/draws", key=srv.lobby_key)
     page.wait(lambda d: page.text("round-counter") == "Round 2 of 10", "round 2")
     draw_id = page.text("draw-id")
-    srv.stop(signal.SIGTERM)
+    srv.stop(sig=signal.SIGTERM)
     page.wait_phase("aborted")
-    srv.restart_same_port()  # same data directory: the aborted record is still there
+    srv.restart()  # same data directory: the aborted record is still there
 
     page.wait(lambda d: page.recent_draws() == [(draw_id, "aborted", True)], "the aborted draw in the list")
     assert page.verify_recent(draw_id) == "ok", page.text("verify-result")

@@ -97,7 +97,7 @@ def test_protocol_facts_agree_with_the_shared_vectors(open_page):
     """Tests/vectors/protocol.json: the same subprotocol and room-name rule as the server and
     the Python clients."""
     import json
-    from .browser_harness.server import REPO
+    from .browser_harness.paths import REPO
     facts = json.loads((REPO / "Tests" / "vectors" / "protocol.json").read_text(encoding="utf-8"))
     page = open_page()
     assert run(page, "/js/protocol.js", "return m.SUBPROTOCOL") == facts["subprotocol"]

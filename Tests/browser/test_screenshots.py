@@ -7,8 +7,10 @@ opt-in so that an ordinary test run never modifies a tracked file.
 import os
 import shutil
 
+from helpers.http import api, created_room
+
 from .browser_harness.pages import DESKTOP, PHONE, emulate_media
-from .browser_harness.server import ARTIFACTS, REPO
+from .browser_harness.paths import ARTIFACTS, REPO
 
 SHOTS = ARTIFACTS / "screenshots"
 README_SHOT = REPO / "docs" / "screenshots" / "finished-desktop.png"
@@ -33,8 +35,8 @@ def shoot(pages, state):
 def test_screenshots_of_idle_live_and_result(server_factory, open_page):
     SHOTS.mkdir(parents=True, exist_ok=True)
     srv = server_factory(round_interval_ms=1500)  # slow enough to catch a settled live frame
-    room = srv.create_room("finals")
-    status, _ = srv.api("POST", "/api/rooms/finals/draws", key=room["hostKey"])  # one result to show
+    room = created_room(srv, "finals")
+    status, _ = api(srv, "POST", "/api/rooms/finals/draws", key=room["hostKey"])  # one result to show
     assert status == 202
     pages = {"phone": open_page("finals", size=PHONE, server=srv),
              "desktop": open_page("finals", size=DESKTOP, server=srv)}
@@ -42,7 +44,7 @@ def test_screenshots_of_idle_live_and_result(server_factory, open_page):
         page.wait(lambda d, page=page: page.visible("last-result") or page.phase() == "result",
                   "the first draw to end", timeout=30)
 
-    srv.api("POST", "/api/rooms/finals/draws", key=room["hostKey"])
+    api(srv, "POST", "/api/rooms/finals/draws", key=room["hostKey"])
     for page in pages.values():
         page.wait(lambda d, page=page: page.text("round-counter") == "Round 3 of 10", "round 3")
         page.wait(lambda d, page=page: settled(page, "current-name"), "the flip to settle")

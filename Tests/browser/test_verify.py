@@ -2,7 +2,9 @@
 import importlib.util
 import json
 
-from .browser_harness.server import REPO
+from helpers.http import api, created_room
+
+from .browser_harness.paths import REPO
 
 _spec = importlib.util.spec_from_file_location("verify_draw", REPO / "tools" / "verify_draw.py")
 reference = importlib.util.module_from_spec(_spec)
@@ -158,7 +160,7 @@ def test_example_pasted_by_a_user_verifies_and_tampering_is_caught(open_page):
 
 
 def test_real_draw_verifies_including_what_was_shown_live(server, open_page):
-    room = server.create_room()
+    room = created_room(server)
     host = open_page(room["room"], room["hostKey"])
     host.el("start-button").click()
     host.wait_phase("result")
@@ -167,7 +169,7 @@ def test_real_draw_verifies_including_what_was_shown_live(server, open_page):
     assert set(items) == {"commitment", "announced", "entrants", "outcome", *(f"round-{r}" for r in range(1, 11))}
     assert all(items.values())
 
-    status, snapshot = server.api("GET", f"/api/rooms/{room['room']}")
+    status, snapshot = api(server, "GET", f"/api/rooms/{room['room']}")
     assert status == 200
     assert paste_and_verify(host, json.dumps(snapshot)) == "ok"
     seed = snapshot["lastResult"]["seed"]
@@ -177,8 +179,8 @@ def test_real_draw_verifies_including_what_was_shown_live(server, open_page):
 
 
 def test_last_result_from_the_snapshot_can_be_verified(server, open_page):
-    room = server.create_room()
-    status, _ = server.api("POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
+    room = created_room(server)
+    status, _ = api(server, "POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
     assert status == 202
     first = open_page(room["room"])
     first.wait(lambda d: first.phase() == "result" or first.visible("last-result"), "the draw to end")
@@ -194,10 +196,10 @@ def test_last_result_from_the_snapshot_can_be_verified(server, open_page):
 
 def test_without_webcrypto_the_panel_explains_and_offers_the_record(server, open_page):
     """On plain http from a LAN address browsers hide crypto.subtle; simulated by removing it."""
-    room = server.create_room()
+    room = created_room(server)
     page = open_page(room["room"])
     page.driver.execute_script("Object.defineProperty(crypto, 'subtle', {value: undefined})")
-    server.api("POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
+    api(server, "POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
     page.wait_phase("result")
     assert page.verify_status() == "error"
     assert "tools/verify_draw.py" in page.text("verify-result")

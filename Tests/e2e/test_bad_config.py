@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 
-from conftest import LIVE_DRAW_BIN
+from helpers.cli import LIVE_DRAW_BIN
 
 
 def run(*args):

@@ -6,10 +6,7 @@ so nothing of the server's own shutdown runs: what survives is what was on disk.
 """
 import asyncio
 
-from conftest import HOST_KEY_RE, LISTENING_RE, LIVE_DRAW_BIN, LIVE_DRAW_OPTIONS
 from helpers import draw, http
-from helpers.datasource import LOTTERY, USERS
-from helpers.server import LaunchSpec, ServerProcess
 from helpers.wsclient import WSClient, run
 
 # Long enough that the kill, a few milliseconds after round 3 arrives, lands well before round 4.
@@ -17,24 +14,14 @@ INTERVAL_MS = 300
 KILL_AFTER_ROUND = 3
 
 
-def _start(data_source, public_dir, data_dir) -> ServerProcess:
-    spec = LaunchSpec(binary=LIVE_DRAW_BIN, options={**LIVE_DRAW_OPTIONS, "data_dir": "--data-dir"},
-                      listening_re=LISTENING_RE, host_key_re=HOST_KEY_RE)
-    opts = {
-        "host": "127.0.0.1",
-        "port": 0,
-        "public_dir": str(public_dir),
-        "users_url": data_source.url(USERS),
-        "lottery_url": data_source.url(LOTTERY),
-        "round_interval_ms": INTERVAL_MS,
-        "data_dir": str(data_dir),
-    }
-    return ServerProcess(spec, opts).start()
+def _start(launch, data_dir):
+    # The server's default loading notice: this test follows rounds, not `loading`.
+    return launch(round_interval_ms=INTERVAL_MS, data_dir=str(data_dir), loading_notice_ms=None)
 
 
-def test_kill_9_mid_draw_leaves_an_interrupted_verifiable_record(data_source, public_dir, tmp_path):
+def test_kill_9_mid_draw_leaves_an_interrupted_verifiable_record(launch, tmp_path):
     data_dir = tmp_path / "data"
-    first = _start(data_source, public_dir, data_dir)
+    first = _start(launch, data_dir)
     try:
         async def until_round_3():
             viewer = await WSClient.open(first.ws_url("lobby"), name="viewer")
@@ -65,7 +52,7 @@ def test_kill_9_mid_draw_leaves_an_interrupted_verifiable_record(data_source, pu
     assert before["seed"] is None, "a running draw's record must not show its seed"
     assert [r["round"] for r in before["rounds"]] == [1, 2, 3]
 
-    second = _start(data_source, public_dir, data_dir)
+    second = _start(launch, data_dir)
     try:
         resp = http.request(second, "GET", f"/api/draws/{started['drawId']}")
         history = http.request(second, "GET", "/api/rooms/lobby/draws")

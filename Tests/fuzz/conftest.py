@@ -1,8 +1,8 @@
 """Fixtures of the fuzz suite: the e2e suite's own (server launcher, player lists, leak check).
 
-Why load Tests/e2e/conftest.py by path: it is where the CLI's spelling lives (binary, flags,
-startup-log regexes) and the launcher that starts and stops servers; the fuzz suite must drive
-the binary exactly as the e2e suite does, not through a copy that drifts. It is loaded under
+Why load Tests/e2e/conftest.py by path: its fixtures start and stop servers with the e2e suite's
+defaults (through Tests/e2e/helpers: the CLI's spelling in cli.py, the launcher in launcher.py);
+the fuzz suite must drive the binary exactly as the e2e suite does, not through a copy that drifts. It is loaded under
 another module name because this file is `conftest` too (see scripts/test-python.sh).
 """
 import importlib.util

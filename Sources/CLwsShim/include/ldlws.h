@@ -154,33 +154,25 @@ int ldlws_header_length(struct lws *wsi, enum lws_token_indexes token);
  *  into buf (NUL-terminated); its length, -1 when there is no such argument, -2 when it does
  *  not fit in len bytes. */
 int ldlws_uri_arg(struct lws *wsi, int index, char *buf, int len);
-/** Status line, lws' security headers, Content-Type, Content-Length, Cache-Control: no-store,
- *  then the body: all in one lws_write.  0 on success. */
-int ldlws_http_respond(struct lws *wsi, unsigned int status, const char *content_type,
-                       const unsigned char *body, size_t len);
-/** ldlws_http_respond plus one more header, "name: value" (e.g. "Retry-After", "5"): lws builds the
- *  headers with pointer cursors, so Swift passes the pair and the shim writes it in place. */
-int ldlws_http_respond_with_header(struct lws *wsi, unsigned int status, const char *content_type,
-                                   const char *header_name, const char *header_value,
-                                   const unsigned char *body, size_t len);
-/** The same, from HTTP_CONFIRM_UPGRADE: answers a refused WebSocket handshake with an
- *  HTTP/1.1 status and "Connection: close" (then return 1 from the callback). */
-int ldlws_http_refuse_upgrade(struct lws *wsi, unsigned int status, const char *content_type,
-                              const unsigned char *body, size_t len);
 /** Flags of ldlws_http_respond_with and ldlws_http_serve_file_with. */
 enum {
     LDLWS_RESPOND_HEAD_ONLY = 1, /* a HEAD request: every header (Content-Length of the body), no body */
     LDLWS_RESPOND_CLOSE = 2,     /* adds "Connection: close": the connection ends after this response */
 };
-/** ldlws_http_respond_with_header (the extra header optional: NULL name, none) with
- *  LDLWS_RESPOND_ flags. */
+/** Status line, lws' security headers, Content-Type, Content-Length, Cache-Control: no-store,
+ *  one optional extra header "name: value" (e.g. "Retry-After", "5"; NULL name, none), then the
+ *  body: all in one lws_write, shaped by LDLWS_RESPOND_ flags.  0 on success.  lws builds the
+ *  headers with pointer cursors, so Swift passes the pair and the shim writes it in place. */
 int ldlws_http_respond_with(struct lws *wsi, unsigned int status, const char *content_type,
                             const char *header_name, const char *header_value,
                             const unsigned char *body, size_t len, unsigned int flags);
-/** Streams a file with lws' own file server (security headers included).  Returns lws'
- *  value: < 0 close, > 0 finished, 0 in progress. */
-int ldlws_http_serve_file(struct lws *wsi, const char *path, const char *content_type);
-/** The same with LDLWS_RESPOND_CLOSE (lws itself already sends no body to a HEAD request). */
+/** The same (no extra header, no flags), from HTTP_CONFIRM_UPGRADE: answers a refused WebSocket
+ *  handshake with an HTTP/1.1 status and "Connection: close" (then return 1 from the callback). */
+int ldlws_http_refuse_upgrade(struct lws *wsi, unsigned int status, const char *content_type,
+                              const unsigned char *body, size_t len);
+/** Streams a file with lws' own file server (security headers included).  Of the flags only
+ *  LDLWS_RESPOND_CLOSE applies (lws itself already sends no body to a HEAD request).  Returns
+ *  lws' value: < 0 close, > 0 finished, 0 in progress. */
 int ldlws_http_serve_file_with(struct lws *wsi, const char *path, const char *content_type, unsigned int flags);
 /** Ends the transaction (keep-alive).  Nonzero means: close the connection (return -1). */
 int ldlws_http_transaction_completed(struct lws *wsi);

@@ -1,1 +1,2 @@
-"""Helpers for the browser tests: the live-draw server, the player-list source, page objects."""
+"""Helpers for the browser tests: page objects, the lists they serve, paths. The server and the
+player-list source are the e2e suite's (Tests/e2e/helpers), loaded by conftest.py."""

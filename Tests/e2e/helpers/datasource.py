@@ -4,7 +4,8 @@ Why not static files: the failure tests need the lists to fail in every way a re
 (an error status, a refused connection, a hang past the fetch timeout, broken or wrong-shaped
 JSON, too many bytes) and then recover for the next draw, all without restarting live-draw,
 whose URLs are fixed at startup. The port stays the same across `stop_listening`/`listen` so
-"refused" can be produced and then cured.
+"refused" can be produced and then cured. The browser suite serves its lists with this class too,
+with defaults of its own (nobody void, so every draw has a winner unless a test says otherwise).
 """
 import json
 import threading
@@ -37,7 +38,10 @@ class DataSource:
 
     HANG_LIMIT = 30.0  # a hung handler gives up on its own after this, whatever happens
 
-    def __init__(self):
+    def __init__(self, users=SEED_USERS, lottery=SEED_LOTTERY):
+        """`users`, `lottery`: the lists (JSON-able) served until a test changes them, and again
+        after reset()."""
+        self._defaults = {USERS: users, LOTTERY: lottery}
         self.routes: dict[str, Route] = {}
         self.hits: dict[str, int] = {USERS: 0, LOTTERY: 0}
         self._lock = threading.Lock()
@@ -51,9 +55,10 @@ class DataSource:
     # -- behaviour -------------------------------------------------------------------------
 
     def reset(self) -> None:
-        """Back to the seed lists, answering at once."""
-        self.set_json(USERS, SEED_USERS)
-        self.set_json(LOTTERY, SEED_LOTTERY)
+        """Back to the default lists (the seed lists unless the constructor was given others),
+        answering at once."""
+        for name, obj in self._defaults.items():
+            self.set_json(name, obj)
 
     def set_json(self, name: str, obj) -> None:
         self.set_raw(name, json.dumps(obj).encode("utf-8"))

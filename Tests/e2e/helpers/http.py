@@ -78,6 +78,28 @@ def create_room(server, name: Optional[str] = None, source: Optional[str] = None
     return resp
 
 
+def api(server, method: str, path: str, body=None, key: Optional[str] = None, timeout: float = 10.0):
+    """(status, parsed JSON body or None) of an HTTP API call, as a page's script makes it.
+
+    Every POST says it is JSON, even without a body (the server answers 415 otherwise); `key`
+    goes in as `Authorization: Bearer`.
+    """
+    headers = {}
+    if body is not None or method == "POST":
+        headers["Content-Type"] = "application/json"
+    if key is not None:
+        headers["Authorization"] = f"Bearer {key}"
+    resp = request(server, method, path, body=body, headers=headers, timeout=timeout)
+    return resp.status, json.loads(resp.body or b"null")
+
+
+def created_room(server, name: Optional[str] = None) -> dict:
+    """The body of a successful create_room (`room`, `hostKey`, ...); fails the test otherwise."""
+    resp = create_room(server, name)
+    assert resp.status == 201, f"creating a room answered {resp.status}: {resp.body[:300]!r}"
+    return resp.json
+
+
 def raw_request(host: str, port: int, data: bytes, timeout: float = 3.0) -> bytes:
     """Send bytes as-is and read until the server closes (or `timeout` passes without data).
 

@@ -3,7 +3,8 @@
 Why a class of its own: every test starts its own server (ephemeral port, its own options), and
 the port and the lobby host key are only known once the process has printed them. The reader
 thread drains stdout+stderr continuously, so a chatty server can never block on a full pipe, and
-keeps the whole log for failure reports.
+keeps the whole log for failure reports. The e2e, fuzz and browser suites all start the server
+through this class (usually via launcher.Launcher; the CLI's spelling is in cli.py).
 """
 import os
 import signal
@@ -17,15 +18,19 @@ from typing import Optional, Pattern
 
 from . import keys
 
+# The default of stop()/close(): inside the class `signal` names its method of that name.
+SIGTERM = signal.SIGTERM
+
 
 @dataclass
 class LaunchSpec:
-    """Where the binary is and how its CLI is spelled. Filled in ONE place: conftest.py."""
+    """Where the binary is and how its CLI is spelled. Filled in ONE place: cli.py."""
     binary: str
     options: dict            # logical name -> CLI flag, e.g. "round_interval_ms" -> "--round-interval-ms"
     listening_re: Pattern    # group "port" (and optionally "host")
     host_key_re: Pattern     # group "key": the lobby's host key
     startup_timeout: float = 20.0
+    stop_grace: float = 3.0  # seconds from SIGTERM to SIGKILL in stop()
     env: dict = field(default_factory=dict)
     # Run the binary through this command, e.g. ["prlimit", "--nofile=256:256"] (it must exec
     # the binary, so the process id stays the server's).
@@ -38,13 +43,15 @@ class ServerProcess:
     def __init__(self, spec: LaunchSpec, opts: dict, extra_args: Optional[list] = None):
         self.spec = spec
         self.opts = dict(opts)
-        self.argv = list(spec.prefix) + [spec.binary] + self._flags(opts) + list(extra_args or [])
+        self.extra_args = list(extra_args or [])
         # Recording is on by default and one server owns a data dir (a file lock), so servers
-        # that run side by side each get a fresh folder, removed when the server stops.
+        # that run side by side each get a fresh folder, kept across restart() (as a real
+        # restart would find it) and removed by close().
         self._own_data_dir = None
+        self.argv = self._argv()
         if "--data-dir" not in self.argv:
             self._own_data_dir = tempfile.mkdtemp(prefix="live-draw-e2e-")
-            self.argv += ["--data-dir", self._own_data_dir]
+            self.argv = self._argv()
         self.proc: Optional[subprocess.Popen] = None
         self.lines: list[str] = []
         self.port: Optional[int] = None
@@ -52,13 +59,17 @@ class ServerProcess:
         self._ready = threading.Event()
         self._reader: Optional[threading.Thread] = None
 
+    def _argv(self) -> list:
+        own = ["--data-dir", self._own_data_dir] if self._own_data_dir else []
+        return list(self.spec.prefix) + [self.spec.binary] + self._flags(self.opts) + self.extra_args + own
+
     def _flags(self, opts: dict) -> list:
         argv = []
         for name, value in opts.items():
             if value is None:
                 continue
             if name not in self.spec.options:
-                raise KeyError(f"no CLI flag is configured for option {name!r} (conftest.py LIVE_DRAW_OPTIONS)")
+                raise KeyError(f"no CLI flag is configured for option {name!r} (helpers/cli.py LIVE_DRAW_OPTIONS)")
             argv += [self.spec.options[name], str(value)]
         return argv
 
@@ -119,28 +130,52 @@ class ServerProcess:
         except subprocess.TimeoutExpired:
             return None
 
-    def stop(self, grace: float = 3.0) -> None:
-        """SIGTERM, then SIGKILL after `grace` seconds. Safe to call twice."""
+    def stop(self, grace: Optional[float] = None, sig: int = SIGTERM) -> None:
+        """Sends `sig` (SIGKILL: a crash), then SIGKILL after `grace` seconds (default: the
+        spec's stop_grace). Safe to call twice. The data dir stays, for restart()."""
         if not self.proc:
             return
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            if self.wait(grace) is None:
+            self.proc.send_signal(sig)
+            if self.wait(self.spec.stop_grace if grace is None else grace) is None:
                 self.kill()
         if self._reader:
             self._reader.join(2)
-        self._remove_own_data_dir()
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(5)
-        self._remove_own_data_dir()
 
-    def _remove_own_data_dir(self) -> None:
-        if self._own_data_dir and (not self.proc or self.proc.poll() is not None):
+    def close(self, sig: int = SIGTERM) -> None:
+        """Stops the server for good (see stop) and removes the data dir it made for itself."""
+        self.stop(sig=sig)
+        self.kill()
+        if self._own_data_dir:
             shutil.rmtree(self._own_data_dir, ignore_errors=True)
             self._own_data_dir = None
+
+    def restart(self, deadline: float = 15.0) -> "ServerProcess":
+        """Starts the stopped server again on the same port with the same data dir, as an
+        operator's restart would (clients reconnect to the address they knew). Retries, for at
+        most `deadline` seconds, while the old socket still holds the port (the new process
+        exits when it cannot bind)."""
+        assert self.proc and self.proc.poll() is not None, "stop() the server before restart()"
+        assert self._own_data_dir or "data_dir" in self.opts or "--data-dir" in self.extra_args, \
+            "close() removed the data dir"
+        self.opts["port"] = self.port
+        self.argv = self._argv()
+        end = time.monotonic() + deadline
+        while True:
+            self.lines.append(f"---- restart on port {self.opts['port']} ----")
+            self.port = self.lobby_key = None
+            self._ready.clear()
+            try:
+                return self.start()
+            except RuntimeError:
+                if time.monotonic() > end:
+                    raise
+                time.sleep(0.2)  # a bounded retry of a failed bind, not a wait for a condition
 
     # -- addresses -------------------------------------------------------------------------
 
