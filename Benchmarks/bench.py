@@ -22,7 +22,8 @@ BUILD = os.path.join(ROOT, "Benchmarks", ".build")
 LDGEN = os.path.join(BUILD, "ldgen")
 REF = os.path.join(BUILD, "lws_fanout")
 SERVER = os.path.join(ROOT, ".build", "release", "live-draw")
-REF_SRC = os.environ.get("LWS_FANOUT_SRC", "/work/shared/bench/reference-lws/lws_fanout.c")
+# ../shared sits beside the checkout (as in CI); LWS_FANOUT_SRC points elsewhere.
+REF_SRC = os.environ.get("LWS_FANOUT_SRC", os.path.join(ROOT, "..", "shared", "bench", "reference-lws", "lws_fanout.c"))
 SRV_CPU, GEN_CPU = "0", "1"
 SPIN_US = 2000  # ldgen busy-polls this long after each event (as the shared yardstick command does)
 procs = []
