@@ -194,7 +194,11 @@ def test_running_out_of_descriptors_pauses_accept_instead_of_spinning(launch):
             s.setblocking(False)
             s.connect_ex((server.host, server.port))
             extra.append(s)
-        time.sleep(0.5)
+        # Wait for the event (the first failed accept), not for a guessed time.
+        deadline = time.monotonic() + 10
+        while not any("cannot accept connections" in line for line in server.lines):
+            assert time.monotonic() < deadline, "accept never ran out of descriptors"
+            time.sleep(0.05)
         cpu0 = server.cpu_seconds()
         time.sleep(2.0)
         assert server.cpu_seconds() - cpu0 < 0.5, "the server spins while it cannot accept"

@@ -31,6 +31,11 @@ final class Readiness {
     private(set) var wsi: OpaquePointer?
     private var handlers: [Int32: Handler] = [:]
     private let owner: ThreadOwner
+    /// Most descriptors one `dispatch` handles; the rest stay ready for the next turn.
+    private static let batch = 256
+    /// Allocated once: `dispatch` runs on every wake-up of the service thread that has input.
+    private let readyFDs = UnsafeMutableBufferPointer<Int32>.allocate(capacity: batch)
+    private let readyEvents = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: batch)
 
     /// Creates the epoll set and adopts it into the lws context. `nil` when either fails.
     /// `owner` is the service thread's.
@@ -83,19 +88,14 @@ final class Readiness {
     /// calls again on its next turn.
     func dispatch() {
         owner.check()
-        let capacity = 256
-        var fds = [Int32](repeating: 0, count: capacity)
-        var events = [UInt32](repeating: 0, count: capacity)
-        let n = fds.withUnsafeMutableBufferPointer { f in
-            events.withUnsafeMutableBufferPointer { e in
-                ldsys_epoll_wait(epoll, f.baseAddress, e.baseAddress, Int32(capacity), 0)
-            }
-        }
+        let n = Int(ldsys_epoll_wait(epoll, readyFDs.baseAddress, readyEvents.baseAddress, Int32(Self.batch), 0))
         guard n > 0 else { return }
-        for i in 0..<Int(n) {
+        // Handlers never dispatch again (only lws' service turn does), so the batch buffers are
+        // not overwritten while this loop reads them.
+        for i in 0..<n {
             // A handler may unwatch (or close) another descriptor reported in this batch.
-            guard let handler = handlers[fds[i]] else { continue }
-            var ready = Events(rawValue: events[i])
+            guard let handler = handlers[readyFDs[i]] else { continue }
+            var ready = Events(rawValue: readyEvents[i])
             if ready.contains(Events(rawValue: UInt32(LDSYS_PEER_SHUTDOWN))) { ready.insert(.hangup) }
             handler(ready.intersection([.readable, .writable, .hangup, .error]))
         }
@@ -105,5 +105,10 @@ final class Readiness {
     func close() {
         handlers.removeAll()
         wsi = nil
+    }
+
+    deinit {
+        readyFDs.deallocate()
+        readyEvents.deallocate()
     }
 }
