@@ -76,9 +76,9 @@ def kill(p):
         procs.remove(p)
 
 
-def start_ours(interval_ms, extra=(), data_dir="off"):
+def start_ours(interval_ms, extra=(), data_dir="off", server=None):
     # Scenarios b and d create 1,000 rooms from this one address: lift the per-address budget.
-    args = ["taskset", "-c", SRV_CPU, SERVER, "--port", "0", "--round-interval-ms", str(interval_ms),
+    args = ["taskset", "-c", SRV_CPU, server or SERVER, "--port", "0", "--round-interval-ms", str(interval_ms),
             "--data-dir", data_dir, "--log-level", "notice", "--max-connections", "19000",
             "--room-creation-burst", "1000000", *extra]
     p = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -154,8 +154,8 @@ def derive(r):
     return r
 
 
-def run_a_ours(n, interval=100, rounds=10):
-    p, port = start_ours(interval)
+def run_a_ours(n, interval=100, rounds=10, server=None):
+    p, port = start_ours(interval, server=server)
     try:
         key = json.loads(api(port, "POST", "/api/rooms", {"name": "r1"}))["hostKey"]
         trig = (f"curl -s -X POST -H 'Content-Type: application/json' -H 'Authorization: Bearer {key}' "
@@ -202,18 +202,28 @@ def table(rows):
     return "\n".join("  ".join(x.rjust(w[i]) for i, x in enumerate(l)) for l in lines)
 
 
-def scenario_a(ns, repeats, with_ref):
-    rows, ratios = [], []
+def scenario_a(ns, repeats, with_ref, baseline=None):
+    """Returns the table rows, ours/reference ratios and ours/baseline ratios (when a baseline
+    binary is given: an older live-draw, run interleaved with ours so both see the same noise)."""
+    rows, ratios, before_after = [], [], []
     for n in ns:
-        ours, ref = [], []
-        for i in range(repeats):  # interleave: ours, ref, ours, ref ...
+        ours, ref, base = [], [], []
+        for i in range(repeats):  # interleave: ours, baseline, ref, ours, baseline, ref ...
             log(f"[a] N={n} repeat {i + 1}/{repeats}: live-draw")
             ours.append(run_a_ours(n)); time.sleep(1)
+            if baseline:
+                log(f"[a] N={n} repeat {i + 1}/{repeats}: baseline {baseline}")
+                base.append(run_a_ours(n, server=baseline)); time.sleep(1)
             if with_ref:
                 log(f"[a] N={n} repeat {i + 1}/{repeats}: lws_fanout")
                 ref.append(run_a_ref(n)); time.sleep(1)
         mo = median_of(ours)
         rows.append(("a", "live-draw", n, mo))
+        if baseline:
+            mb = median_of(base)
+            rows.append(("a", "baseline", n, mb))
+            qb = lambda k: mo[k] / mb[k] if mb[k] else float("nan")
+            before_after.append((n, qb("lat_p99_ms"), qb("cpu_us_per_msg"), qb("rss_per_conn_kib"), mo["lost"]))
         if not with_ref:
             log(f"[a] N={n} mean latency per round (ms), live-draw: {mo['round_lat_mean_ms']}")
         if with_ref:
@@ -224,8 +234,8 @@ def scenario_a(ns, repeats, with_ref):
             log(f"[a] N={n} mean latency per round (ms), lws_fanout: {mr['round_lat_mean_ms']}")
             ratios.append((n, q("lat_p99_ms"), q("cpu_us_per_msg"), q("rss_per_conn_kib"), mo["lost"],
                            q("cpu_us_per_any_msg")))
-        log(json.dumps({"n": n, "ours": ours, "ref": ref}))
-    return rows, ratios
+        log(json.dumps({"n": n, "ours": ours, "ref": ref, "baseline": base}))
+    return rows, ratios, before_after
 
 
 def histogram_quantile(buckets, q):
@@ -375,6 +385,8 @@ def main():
                     help="ldgen busy-poll window after each event (0: always sleep in epoll_wait; the "
                          "server then pays the generator's wake-ups, about +30%% CPU per message)")
     ap.add_argument("--skip-swift-build", action="store_true")
+    ap.add_argument("--baseline-bin", help="scenario a: an older live-draw binary (e.g. a release build of "
+                    "the previous main) run interleaved with ours; prints ours/baseline ratios")
     a = ap.parse_args()
     global SPIN_US
     SPIN_US = a.spin_us
@@ -384,7 +396,8 @@ def main():
     out = []
     try:
         if "a" in a.scenarios:
-            rows, ratios = scenario_a([int(x) for x in a.n.split(",")], a.repeats, with_ref)
+            rows, ratios, before_after = scenario_a([int(x) for x in a.n.split(",")], a.repeats, with_ref,
+                                                    a.baseline_bin)
             out.append(f"Scenario a: one room, 10 rounds 100 ms apart, server on CPU {SRV_CPU}, "
                        f"ldgen on CPU {GEN_CPU} (spin {SPIN_US:g} us); median of {a.repeats}")
             out.append(table(rows))
@@ -393,6 +406,11 @@ def main():
                 out.append("     N   p99  CPU/round msg  RSS/conn  lost  (CPU/any msg)")
                 for n, a1, a2, a3, lost, a4 in ratios:
                     out.append(f"{n:6d}  {a1:5.2f}  {a2:13.2f}  {a3:8.2f}  {lost:4.0f}  ({a4:.2f})")
+            if before_after:
+                out.append(f"\nours/baseline ({a.baseline_bin}; same run, interleaved)")
+                out.append("     N   p99  CPU/round msg  RSS/conn  lost")
+                for n, b1, b2, b3, lost in before_after:
+                    out.append(f"{n:6d}  {b1:5.2f}  {b2:13.2f}  {b3:8.2f}  {lost:4.0f}")
         if "b" in a.scenarios:
             runs = []
             for i in range(a.repeats):
