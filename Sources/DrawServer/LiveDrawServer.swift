@@ -304,6 +304,10 @@ public final class LiveDrawServer: @unchecked Sendable {
     private func housekeepingTick() {
         metrics.flush()
         sweepRooms()
+        if !shuttingDown { // a room's last messages before the close are the draw's, not these
+            RoomHeartbeat(intervalSeconds: config.heartbeatSeconds).tick(
+                rooms.all, nowNanos: clock.monotonicNanos(), epochMillis: clock.epochMillis) { broadcast($1, in: $0) }
+        }
         housekeeping?.schedule(afterNanos: 1_000_000_000)
     }
 }

@@ -50,9 +50,16 @@ public struct ServerConfig: Sendable {
     /// Waiting is what lets a client that is still sending read the close frame: a socket
     /// closed with unread input is reset, and the reset destroys what the client had not read.
     public var closeHandshakeSeconds: Int = 2
-    /// Seconds of silence before the server pings a WebSocket, and before it gives up on it.
+    /// Seconds without a valid frame from a WebSocket client before the server pings it (lws'
+    /// ping; browsers answer it by themselves), and before it gives up on the client and drops
+    /// it. Any frame from the client counts, pongs included. A peer behind a dead link is gone
+    /// at most `idleTimeoutSeconds` (plus lws' one-second timer tick) after it last spoke.
     public var idlePingSeconds: Int = 30
     public var idleTimeoutSeconds: Int = 60
+    /// A room that broadcast nothing for this many seconds sends its viewers a `heartbeat`, so a
+    /// page hears something at least every `heartbeatSeconds` + 1 and can treat longer silence
+    /// as a lost connection (docs/PROTOCOL.md). 0 sends none.
+    public var heartbeatSeconds: Int = 5
     /// How long a room holds its `loading` message back. When `started` (or `failed`) follows
     /// within this time, viewers never get `loading`: a quick load does not flash a loading
     /// state, and with a crowd watching, `started` is not queued behind a `loading` fan-out.

@@ -32,6 +32,13 @@ public struct LaunchConfiguration: Sendable {
         public static let outboundQueue = 1...100_000
         public static let closeTimeoutSeconds = 1...60
         public static let maxConnections = 1...1_000_000
+        /// lws keeps both in 16 bits; an hour is plenty for a NAT to forget a connection.
+        public static let idlePingSeconds = 1...3600
+        public static let idleTimeoutSeconds = 2...7200
+        /// At most 10: the page treats 15 s of silence as a lost connection, and a quiet room's
+        /// viewers hear a heartbeat within the interval plus the server's one-second tick. No 0:
+        /// without heartbeats every page would take a quiet room for a lost connection.
+        public static let heartbeatSeconds = 1...10
         public static let headTimeoutMs = 100...600_000
         public static let slowHeadsPerAddress = 0...1_000_000
         public static let loadingNoticeMs = 0...60_000
@@ -53,6 +60,8 @@ public struct LaunchConfiguration: Sendable {
         server.maxMessageBytes = try Self.check(o.maxMessageBytes, in: Limits.maxMessageBytes, "max-message-bytes")
         server.outboundQueueLimit = try Self.check(o.outboundQueue, in: Limits.outboundQueue, "outbound-queue")
         server.closeHandshakeSeconds = try Self.check(o.closeTimeoutSeconds, in: Limits.closeTimeoutSeconds, "close-timeout-seconds")
+        (server.idlePingSeconds, server.idleTimeoutSeconds) = try Self.idle(ping: o.idlePingSeconds, timeout: o.idleTimeoutSeconds)
+        server.heartbeatSeconds = try Self.check(o.heartbeatSeconds, in: Limits.heartbeatSeconds, "heartbeat-seconds")
         server.maxConnections = try Self.check(o.maxConnections, in: Limits.maxConnections, "max-connections")
         server.headTimeoutMs = try Self.check(o.headTimeoutMs, in: Limits.headTimeoutMs, "head-timeout-ms")
         server.slowHeadsPerAddress = try Self.check(o.slowHeadsPerAddress, in: Limits.slowHeadsPerAddress, "slow-heads-per-address")
@@ -83,6 +92,17 @@ public struct LaunchConfiguration: Sendable {
             throw ConfigurationError("--\(option) must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
         }
         return value
+    }
+
+    /// The timeout must leave the client time to answer the ping, or every quiet client would
+    /// be dropped unasked.
+    private static func idle(ping: Int, timeout: Int) throws(ConfigurationError) -> (Int, Int) {
+        let ping = try check(ping, in: Limits.idlePingSeconds, "idle-ping-seconds")
+        let timeout = try check(timeout, in: Limits.idleTimeoutSeconds, "idle-timeout-seconds")
+        guard timeout > ping else {
+            throw ConfigurationError("--idle-timeout-seconds (\(timeout)) must be more than --idle-ping-seconds (\(ping))")
+        }
+        return (ping, timeout)
     }
 
     private static func redirects(_ value: String) throws(ConfigurationError) -> RedirectPolicy {

@@ -79,6 +79,15 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Seconds the server waits for a client's close frame after sending its own, reading meanwhile, before it closes the socket anyway. (env: LIVE_DRAW_CLOSE_TIMEOUT_SECONDS)")
     public var closeTimeoutSeconds: Int = LaunchOptions.server.closeHandshakeSeconds
 
+    @Option(help: "Seconds without a frame from a WebSocket client before the server pings it. (env: LIVE_DRAW_IDLE_PING_SECONDS)")
+    public var idlePingSeconds: Int = LaunchOptions.server.idlePingSeconds
+
+    @Option(help: "Seconds without a frame from a WebSocket client (pongs count) before the server drops it as gone; more than --idle-ping-seconds. (env: LIVE_DRAW_IDLE_TIMEOUT_SECONDS)")
+    public var idleTimeoutSeconds: Int = LaunchOptions.server.idleTimeoutSeconds
+
+    @Option(help: "A room that sent nothing for this many seconds sends its viewers a heartbeat, so pages can tell a quiet room from a dead connection (they give up after 15 s of silence). (env: LIVE_DRAW_HEARTBEAT_SECONDS)")
+    public var heartbeatSeconds: Int = LaunchOptions.server.heartbeatSeconds
+
     @Option(help: "Simultaneous connections, HTTP and WebSocket; beyond it new ones get 503. (env: LIVE_DRAW_MAX_CONNECTIONS)")
     public var maxConnections: Int = LaunchOptions.server.maxConnections
 
@@ -128,7 +137,8 @@ public struct LaunchOptions: ParsableCommand {
         "host", "port", "public-dir", "users-url", "lottery-url",
         "round-interval-ms", "rounds", "decelerate-to-ms", "loading-notice-ms",
         "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes", "fetch-redirects",
-        "max-message-bytes", "outbound-queue", "close-timeout-seconds", "max-connections", "head-timeout-ms",
+        "max-message-bytes", "outbound-queue", "close-timeout-seconds",
+        "idle-ping-seconds", "idle-timeout-seconds", "heartbeat-seconds", "max-connections", "head-timeout-ms",
         "slow-heads-per-address", "max-rooms", "room-idle-seconds", "room-creation-burst", "room-creation-per-minute",
         "allowed-origins",
         "tls-cert", "tls-key", "data-dir", "log-level",

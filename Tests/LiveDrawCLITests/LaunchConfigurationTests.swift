@@ -56,6 +56,7 @@ struct LaunchConfigurationTests {
             "--round-interval-ms", "100", "--rounds", "5", "--decelerate-to-ms", "500", "--loading-notice-ms", "0",
             "--fetch-connect-timeout-ms", "250", "--fetch-timeout-ms", "900", "--fetch-max-bytes", "2048",
             "--fetch-redirects", "any", "--max-message-bytes", "512", "--outbound-queue", "8", "--close-timeout-seconds", "7",
+            "--idle-ping-seconds", "4", "--idle-timeout-seconds", "9", "--heartbeat-seconds", "2",
             "--max-connections", "10", "--head-timeout-ms", "2500", "--slow-heads-per-address", "3",
             "--max-rooms", "50", "--room-idle-seconds", "90", "--room-creation-burst", "3", "--room-creation-per-minute", "2",
             "--allowed-origins", " https://a.example , http://B.example:8080,,",
@@ -73,6 +74,9 @@ struct LaunchConfigurationTests {
         #expect(c.server.maxMessageBytes == 512)
         #expect(c.server.outboundQueueLimit == 8)
         #expect(c.server.closeHandshakeSeconds == 7)
+        #expect(c.server.idlePingSeconds == 4)
+        #expect(c.server.idleTimeoutSeconds == 9)
+        #expect(c.server.heartbeatSeconds == 2)
         #expect(c.server.maxConnections == 10)
         #expect(c.server.headTimeoutMs == 2500)
         #expect(c.server.slowHeadsPerAddress == 3)
@@ -105,6 +109,12 @@ struct LaunchConfigurationTests {
         (["--outbound-queue", "0"], "--outbound-queue must be between 1 and 100000, not 0"),
         (["--close-timeout-seconds", "0"], "--close-timeout-seconds must be between 1 and 60, not 0"),
         (["--close-timeout-seconds", "61"], "--close-timeout-seconds must be between 1 and 60, not 61"),
+        (["--idle-ping-seconds", "0"], "--idle-ping-seconds must be between 1 and 3600, not 0"),
+        (["--idle-timeout-seconds", "7201"], "--idle-timeout-seconds must be between 2 and 7200, not 7201"),
+        (["--idle-ping-seconds", "30", "--idle-timeout-seconds", "30"],
+         "--idle-timeout-seconds (30) must be more than --idle-ping-seconds (30)"),
+        (["--heartbeat-seconds", "0"], "--heartbeat-seconds must be between 1 and 10, not 0"),
+        (["--heartbeat-seconds", "11"], "--heartbeat-seconds must be between 1 and 10, not 11"),
         (["--loading-notice-ms", "60001"], "--loading-notice-ms must be between 0 and 60000, not 60001"),
         (["--max-connections", "0"], "--max-connections must be between 1 and 1000000, not 0"),
         (["--head-timeout-ms", "5"], "--head-timeout-ms must be between 100 and 600000, not 5"),

@@ -61,5 +61,6 @@ def test_host_reaches_start_by_keyboard_with_visible_focus(server, open_page):
     outline = page.driver.execute_script("return getComputedStyle(arguments[0]).outlineStyle", start)
     assert outline == "solid"
     start.send_keys(Keys.SPACE)
-    page.wait(lambda d: page.visible("host-error"), "the refusal of a wrong key")
-    assert page.driver.switch_to.active_element == start  # focus stays where the user was
+    page.wait(lambda d: page.visible("host-revoked"), "the refusal of a wrong key")
+    # The button is gone with the refused key: focus moves to the sentence that says why.
+    assert page.driver.switch_to.active_element == page.el("host-revoked")

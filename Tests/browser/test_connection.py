@@ -60,7 +60,10 @@ def test_unknown_room_says_so_and_does_not_retry(server, open_page):
     with pytest.raises(TimeoutException):  # the first retry would come within 250 ms
         page.wait(lambda d: d.execute_script("return window.__sockets") > 1, "a retry", timeout=2)
 
-    # The page offers to create a room instead, with both links to hand out.
+    # The page offers to create a room instead, with both links to hand out; it does not focus
+    # the name field by itself (that would open a phone's keyboard), the button does.
+    assert page.driver.switch_to.active_element != page.el("room-input")
+    page.driver.find_element("css selector", "#offer-create").click()
     assert page.driver.switch_to.active_element == page.el("room-input")
     page.el("room-input").send_keys("team-a")
     page.el("create-button").click()

@@ -92,8 +92,9 @@ def test_data_source_failure_is_not_a_connection_problem(server, source, open_pa
 def test_wrong_host_key_is_refused_visibly(server, open_page):
     host = open_page(key="0" * 48)
     host.el("start-button").click()
-    host.wait(lambda d: host.visible("host-error"), "the host error")
-    assert host.el("host-error").get_attribute("data-code") == "forbidden"
+    # `forbidden`: the page stops pretending to be the host (more in test_liveness.py).
+    host.wait(lambda d: host.visible("host-revoked"), "the refusal of the key")
+    assert host.text("role") == "viewer"
     assert host.phase() == "idle"
 
 

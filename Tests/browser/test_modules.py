@@ -105,3 +105,36 @@ def test_protocol_facts_agree_with_the_shared_vectors(open_page):
     names = facts["roomNames"]
     verdicts = run(page, "/js/route.js", f"return {json.dumps(names['valid'] + names['invalid'])}.map(m.isRoomName)")
     assert verdicts == [True] * len(names["valid"]) + [False] * len(names["invalid"])
+
+
+def test_silence_bound_follows_the_heartbeat_and_never_passes_fifteen_seconds(open_page):
+    page = open_page()
+    out = run(page, "/js/liveness.js", """
+        return {max: m.MAX_SILENCE_MS, bounds: [null, 0, 1000, 5000, 10000].map(m.silenceBoundMs),
+                gaps: [0, 1, 2, 3, 4].map((k) => m.gapAfterStep({offsetsMs: [400, 800, 1500], finishOffsetMs: 1900}, k))}""")
+    assert out == {"max": 15000, "bounds": [15000, 15000, 3000, 15000, 15000], "gaps": [400, 400, 700, 400, None]}
+
+
+def test_silence_watch_expects_heartbeats_and_the_draws_next_step(open_page):
+    page = open_page()
+    out = run(page, "/js/liveness.js", """
+        const w = new m.SilenceWatch();
+        const log = [];
+        w.begin(0); log.push(w.deadline);                                     // nothing heard yet: 15 s
+        w.heard({type: 'snapshot', draw: null}, 100); log.push(w.deadline);
+        w.heard({type: 'heartbeat', intervalMs: 2000}, 1000); log.push(w.deadline);  // 3 × 2 s
+        const schedule = {rounds: 2, offsetsMs: [400, 800], finishOffsetMs: 1200};
+        w.heard({type: 'started', schedule}, 2000); log.push(w.deadline);     // round 1 due 400 ms on
+        w.heard({type: 'heartbeat', intervalMs: 2000}, 2100); log.push(w.deadline);  // does not push it back
+        w.heard({type: 'round', round: 1}, 2400); log.push(w.deadline);
+        w.heard({type: 'round', round: 2}, 2800); log.push(w.deadline);       // then finished
+        w.heard({type: 'finished'}, 3200); log.push(w.deadline);              // quiet again
+        log.push(w.expired(9200), w.expired(9201));
+        // Joining mid-draw: the snapshot's server times say when the next round is due.
+        w.heard({type: 'snapshot', serverTime: 10500, draw: {phase: 'running', schedule, startedAt: 10000,
+                 rounds: [{round: 1, sentAt: 10400}]}}, 20000);
+        log.push(w.deadline);
+        return log;""")
+    margin = 2500
+    assert out == [15000, 15100, 7000, 2000 + 400 + margin, 2000 + 400 + margin, 2400 + 400 + margin,
+                   2800 + 400 + margin, 9200, False, True, 20000 + 300 + margin]

@@ -5,6 +5,7 @@ import { byId, setText, show } from './dom.js';
 
 const el = {
   panel: byId('host-panel'), start: byId('start-button'), error: byId('host-error'),
+  hint: byId('host-hint'), revoked: byId('host-revoked'),
   warningsBox: byId('warnings-box'), warnings: byId('warnings'),
 };
 
@@ -42,17 +43,43 @@ async function startOverHttp(room, hostKey) {
 }
 
 export function renderHost(s) {
-  show(el.panel, s.isHost);
-  if (!s.isHost) return;
-  busy = BUSY.has(s.phase) || s.startPending || s.connection === 'unknown-room';
+  show(el.panel, s.isHost || s.hostRevoked);
+  renderRevoked(s);
+  if (!s.isHost) {
+    busy = true; // a revoked key starts nothing
+    return;
+  }
+  // A lost connection disables Start too: the page cannot tell what the room is doing.
+  const cutOff = s.connection === 'retrying';
+  busy = BUSY.has(s.phase) || s.startPending || s.connection === 'unknown-room' || cutOff;
   el.start.setAttribute('aria-disabled', String(busy));
-  setText(el.start, s.startPending ? 'Starting…' : busy ? 'Draw in progress' : 'Start the draw');
+  setText(el.start, s.startPending ? 'Starting…' : cutOff ? 'Reconnecting…'
+    : busy ? 'Draw in progress' : 'Start the draw');
   show(el.error, s.hostError !== null);
   if (s.hostError) {
     setText(el.error, s.hostError.message);
     el.error.dataset.code = s.hostError.code;
   }
   show(el.warningsBox, s.warnings.length > 0);
+  renderWarnings(s);
+}
+
+/**
+ * The server refused the key: say so where the host's controls were, and move focus there
+ * (the Start button that had it is gone).
+ */
+function renderRevoked(s) {
+  const wasShown = !el.revoked.hidden;
+  show(el.revoked, s.hostRevoked);
+  for (const part of [el.hint, el.start]) show(part, !s.hostRevoked);
+  if (s.hostRevoked) {
+    show(el.error, false);
+    show(el.warningsBox, false);
+    if (!wasShown) el.revoked.focus();
+  }
+}
+
+function renderWarnings(s) {
   el.warnings.replaceChildren(...s.warnings.map((w) => {
     const li = document.createElement('li');
     li.textContent = w.message;

@@ -32,6 +32,8 @@ function render(prev, s) {
   followDraw(prev, s);
   followHistory(prev, s);
   if (s.connection === 'unknown-room' && prev.connection !== 'unknown-room') offerRoomCreation();
+  // A refused key is not kept in the address: a reload must not pretend to be the host again.
+  if (s.hostRevoked && !prev.hostRevoked) history.replaceState(null, '', location.pathname + location.search);
 }
 
 /** The verify panel follows the draw: a new draw hides the old report, a result is checked. */
@@ -57,7 +59,7 @@ function followHistory(prev, s) {
 setUpVerifyPanel();
 setUpLastResult();
 setUpRooms();
-byId('offer-create').addEventListener('click', offerRoomCreation);
+byId('offer-create').addEventListener('click', () => offerRoomCreation({ focus: true }));
 // Pasting another room's host link only changes the fragment; start over with the new address.
 addEventListener('hashchange', () => location.reload());
 render(state, state);

@@ -2,12 +2,11 @@
 // It reports what happened as plain events; deciding what to show is state.js's job.
 
 import { backoffDelay } from './backoff.js';
+import { SilenceWatch } from './liveness.js';
 
 export const SUBPROTOCOL = 'live-draw.v1';
-// The server pings at the WebSocket level, but a browser cannot see those; our own ping makes
-// a silently dead link (sleeping laptop, dropped Wi-Fi) show up within SILENCE_MS.
-const PING_EVERY_MS = 15000;
-const SILENCE_MS = 40000;
+// How often the page looks at the silence deadline (liveness.js sets the deadline itself).
+const CHECK_EVERY_MS = 250;
 
 export function roomSocketUrl(location, room) {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
@@ -26,7 +25,8 @@ export function closeReason(code, opened) {
 
 export class Connection {
   #url; #onMessage; #onStatus;
-  #socket = null; #attempt = 0; #retryTimer = 0; #pingTimer = 0; #lastHeard = 0;
+  #socket = null; #attempt = 0; #retryTimer = 0; #checkTimer = 0;
+  #watch = new SilenceWatch();
 
   /** onMessage(msg) for every server message; onStatus({status, retry?}) for the link itself. */
   constructor(url, { onMessage, onStatus }) {
@@ -41,9 +41,15 @@ export class Connection {
     const socket = new WebSocket(this.#url, SUBPROTOCOL);
     let opened = false;
     this.#socket = socket;
-    socket.onopen = () => { opened = true; this.#attempt = 0; this.#heard(); this.#startPinging(); };
-    socket.onmessage = (ev) => { this.#heard(); this.#deliver(ev.data); };
+    socket.onopen = () => { opened = true; this.#attempt = 0; };
+    socket.onmessage = (ev) => this.#deliver(ev.data);
     socket.onclose = (ev) => this.#closed(socket, ev.code, opened);
+    // From here on, silence past the bound (a socket that never opens included) is a lost link.
+    this.#watch.begin(Date.now());
+    clearInterval(this.#checkTimer);
+    this.#checkTimer = setInterval(() => {
+      if (this.#socket === socket && this.#watch.expired(Date.now())) this.#giveUp(socket, opened);
+    }, CHECK_EVERY_MS);
   }
 
   /** Sends a message if the link is up; false tells the caller to use HTTP instead. */
@@ -56,12 +62,22 @@ export class Connection {
   #deliver(data) {
     let message;
     try { message = JSON.parse(data); } catch { return; } // not ours to fix; the server sends JSON
-    if (message && typeof message.type === 'string') this.#onMessage(message);
+    if (!message || typeof message.type !== 'string') return;
+    this.#watch.heard(message, Date.now());
+    this.#onMessage(message);
+  }
+
+  /** A dead link may never finish a closing handshake, so give up on it right away. */
+  #giveUp(socket, opened) {
+    socket.onclose = null;
+    socket.onmessage = null;
+    socket.close();
+    this.#closed(socket, 1006, opened);
   }
 
   #closed(socket, code, opened) {
     if (socket !== this.#socket) return; // an abandoned socket closing late
-    clearInterval(this.#pingTimer);
+    clearInterval(this.#checkTimer);
     this.#socket = null;
     const reason = closeReason(code, opened);
     if (reason === null) {
@@ -77,23 +93,5 @@ export class Connection {
     clearTimeout(this.#retryTimer);
     this.#retryTimer = 0;
     this.open();
-  }
-
-  #heard() { this.#lastHeard = Date.now(); }
-
-  #startPinging() {
-    clearInterval(this.#pingTimer);
-    this.#pingTimer = setInterval(() => {
-      const socket = this.#socket;
-      if (!socket) return;
-      if (Date.now() - this.#lastHeard > SILENCE_MS) {
-        // A dead link may never finish a closing handshake, so give up on it right away.
-        socket.onclose = null;
-        socket.close();
-        this.#closed(socket, 1006, true);
-      } else {
-        this.send({ type: 'ping' });
-      }
-    }, PING_EVERY_MS);
   }
 }

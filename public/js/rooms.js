@@ -28,10 +28,13 @@ export function setUpRooms() {
   }
 }
 
-/** Brings the form into view and focus, e.g. when the page's room does not exist. */
-export function offerRoomCreation() {
+/**
+ * Brings the form into view; into focus only when the user asked for it (`focus`): focusing it
+ * by itself, e.g. because the page's room does not exist, would open a phone's keyboard.
+ */
+export function offerRoomCreation({ focus = false } = {}) {
   el.section.scrollIntoView({ block: 'nearest' });
-  el.input.focus();
+  if (focus) el.input.focus();
 }
 
 async function createRoom(name) {

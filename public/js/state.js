@@ -18,6 +18,7 @@ export function initialState(room, isHost) {
     failure: null,          // {code, message}
     aborted: null,          // {drawId, roundsShown, reason}
     hostError: null,        // {code, message}
+    hostRevoked: false,     // the server refused this page's host key: it is a viewer now
     startPending: false,
   };
 }
@@ -44,14 +45,25 @@ export function reduce(s, ev) {
     };
     case 'error':
       if (ev.code === 'unknown_room') return { ...s, connection: 'unknown-room', retry: null };
-      return { ...s, hostError: { code: ev.code, message: ev.message }, startPending: false };
+      return hostRefused(s, ev);
     // Local events: the connection's fate, and the host's own start request.
     case 'connection':
       return { ...s, connection: ev.status, retry: ev.status === 'retrying' ? ev.retry : null };
     case 'start-requested': return { ...s, startPending: true, hostError: null };
-    case 'host-error': return { ...s, startPending: false, hostError: ev.error };
+    case 'host-error': return hostRefused(s, ev.error);
     default: return s; // pong and message types added later to v1
   }
+}
+
+/**
+ * An answer to the host's start. `forbidden` means the server does not know this page's key
+ * (it was changed, or the room was deleted): the page stops pretending to be the host.
+ */
+function hostRefused(s, { code, message }) {
+  if (code === 'forbidden' && s.isHost) {
+    return { ...s, isHost: false, hostRevoked: true, hostError: null, startPending: false };
+  }
+  return { ...s, hostError: { code, message }, startPending: false };
 }
 
 /** Forgets the previous phase's details (warnings stay: they explain the result too). */

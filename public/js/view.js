@@ -23,6 +23,8 @@ export function renderView(prev, s) {
   setText(el.room, s.room);
   setText(el.role, s.isHost ? 'host' : 'viewer');
   setText(el.viewers, viewersText(s.viewers, s.connection));
+  // The count is the last one heard: greyed (with its live dot) while the page is not connected.
+  el.viewers.dataset.stale = String(s.connection !== 'open');
   renderBanner(s);
   const phase = s.connection === 'unknown-room' ? 'unknown-room' : s.phase;
   el.stage.dataset.phase = phase;

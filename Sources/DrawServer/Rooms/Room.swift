@@ -36,6 +36,8 @@ final class Room {
     /// Monotonic time since when the room has been idle (`isIdle`); `nil` while in use. Kept by
     /// `RoomRegistry`.
     var idleSince: UInt64?
+    /// How long the room has been quiet, for its heartbeats (`RoomHeartbeat`).
+    var heartbeatQuiet: RoomHeartbeat.Quiet?
 
     init(name: String, hostKey: String, outboundQueueLimit: Int, presenceIntervalMs: Int) {
         self.name = name

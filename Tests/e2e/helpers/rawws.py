@@ -97,6 +97,7 @@ class FrameReader:
     messages: list = field(default_factory=list)   # (opcode, payload) of complete data messages
     close: Optional[tuple] = None                   # (code, reason) once a close frame is seen
     pongs: list = field(default_factory=list)       # payloads of pong frames, in order
+    pings: list = field(default_factory=list)       # payloads of ping frames, in order (never answered)
     _partial: Optional[list] = None
 
     def feed(self, data: bytes) -> None:
@@ -132,7 +133,7 @@ class FrameReader:
         elif opcode == 0xA:
             self.pongs.append(payload)
         elif opcode == 0x9:
-            pass  # pings are not answered, on purpose (this peer is "stuck")
+            self.pings.append(payload)  # not answered, on purpose (this peer is "stuck")
         elif opcode == 0x0:
             if self._partial is not None:
                 self._partial[1] += payload

@@ -61,6 +61,8 @@ class WSClient:
         self.cursor = 0
         self.closed: Optional[Closed] = None
         self.viewers: Optional[int] = None
+        self.keep_heartbeats = False
+        self.heartbeats: list[Msg] = []
 
     @classmethod
     async def open(cls, url: str, name: str = "", subprotocols=(SUBPROTOCOL,), timeout: float = 10.0, **kw):
@@ -73,6 +75,18 @@ class WSClient:
     # -- receiving -------------------------------------------------------------------------
 
     async def _pull(self, timeout: float) -> Msg:
+        """The next message, heartbeats set aside (in `heartbeats`) unless `keep_heartbeats`: a
+        quiet room sends one every few seconds, and tests that wait for something else would
+        otherwise trip over them."""
+        deadline = time.monotonic() + timeout
+        while True:
+            msg = await self._pull_any(max(0.001, deadline - time.monotonic()))
+            if msg.type != "heartbeat" or self.keep_heartbeats:
+                self.log.append(msg)
+                return msg
+            self.heartbeats.append(msg)
+
+    async def _pull_any(self, timeout: float) -> Msg:
         if self.closed:
             raise ConnectionClosedByServer(self.closed)
         try:
@@ -92,7 +106,6 @@ class WSClient:
             self.viewers = data["viewers"]
         elif msg.type == "round" and "viewers" in data:
             self.viewers = data["viewers"]  # rounds carry the count while a draw runs (no presence)
-        self.log.append(msg)
         return msg
 
     async def next(self, timeout: float = 5.0) -> Msg:

@@ -1,0 +1,87 @@
+// When silence on the WebSocket means the connection is lost. The one place the page's bound
+// is set (docs/PROTOCOL.md, `heartbeat`); pure: every time is passed in.
+//
+// Browsers cannot see WebSocket pings, so a link that silently stopped carrying data (a dead
+// NAT, a phone out of signal: no FIN, no RST) would otherwise leave the page showing a live
+// draw that everyone else has seen end. The server makes sure a watcher hears something at
+// least every heartbeat interval (+1 s); during a draw each step is due one scheduled gap after
+// the one before, so a missing step is noticed sooner.
+
+/** Longest silence the page ever accepts, whatever the server's heartbeat interval. */
+export const MAX_SILENCE_MS = 15000;
+/** Heartbeats that may go missing before the link counts as lost. */
+export const MISSED_HEARTBEATS = 3;
+/** How late a draw's next step may be (network, a busy server, the result's fsync). */
+export const STEP_MARGIN_MS = 2500;
+
+/** The bound of silence for the server's heartbeat interval (unknown until the first one). */
+export function silenceBoundMs(heartbeatMs) {
+  if (!(heartbeatMs > 0)) return MAX_SILENCE_MS;
+  return Math.min(MAX_SILENCE_MS, MISSED_HEARTBEATS * heartbeatMs);
+}
+
+/** Gap in ms from step `step` (0 = `started`, k = round k) of a draw to the next one. */
+export function gapAfterStep(schedule, step) {
+  const offsets = schedule?.offsetsMs;
+  if (!Array.isArray(offsets) || offsets.length === 0 || step < 0 || step > offsets.length) return null;
+  if (step === 0) return offsets[0];
+  const next = step < offsets.length ? offsets[step] : schedule.finishOffsetMs;
+  return Number.isFinite(next) ? Math.max(0, next - offsets[step - 1]) : null;
+}
+
+/**
+ * The deadline by which the page must hear something, kept up to date with every message.
+ * `expired(now)` says the link is lost.
+ */
+export class SilenceWatch {
+  #heartbeatMs = null;
+  #schedule = null;
+  #stepDeadline = Infinity; // when the draw's next step is overdue
+  #deadline = Infinity;
+
+  /** A new socket: it must open and speak within the bound. */
+  begin(now) {
+    this.#schedule = null;
+    this.#stepDeadline = Infinity;
+    this.#deadline = now + silenceBoundMs(this.#heartbeatMs);
+  }
+
+  /** A message arrived at `now`. */
+  heard(message, now) {
+    if (message.type === 'heartbeat' && message.intervalMs > 0) this.#heartbeatMs = message.intervalMs;
+    const gap = this.#nextGap(message);
+    if (gap !== undefined) this.#stepDeadline = gap === null ? Infinity : now + gap + STEP_MARGIN_MS;
+    this.#deadline = Math.min(now + silenceBoundMs(this.#heartbeatMs), this.#stepDeadline);
+  }
+
+  get deadline() { return this.#deadline; }
+
+  expired(now) { return now > this.#deadline; }
+
+  /** ms until the draw's next step after `message`; null: none due; undefined: no change. */
+  #nextGap(m) {
+    switch (m.type) {
+      case 'started':
+        this.#schedule = m.schedule ?? null;
+        return gapAfterStep(this.#schedule, 0);
+      case 'round':
+        return gapAfterStep(this.#schedule, m.round);
+      case 'snapshot': {
+        const draw = m.draw?.phase === 'running' ? m.draw : null;
+        this.#schedule = draw?.schedule ?? null;
+        if (!draw) return null;
+        // Server times on both sides, so the clocks' difference does not matter.
+        const shown = draw.rounds?.length ?? 0;
+        const lastSent = shown ? draw.rounds[shown - 1].sentAt : draw.startedAt;
+        const gap = gapAfterStep(this.#schedule, shown);
+        if (gap === null || !Number.isFinite(lastSent) || !Number.isFinite(m.serverTime)) return null;
+        return Math.max(0, lastSent + gap - m.serverTime);
+      }
+      case 'finished': case 'failed': case 'aborted':
+        this.#schedule = null;
+        return null;
+      default:
+        return undefined; // heartbeat, presence, pong, loading: the draw's timing is unchanged
+    }
+  }
+}
