@@ -1,4 +1,4 @@
-/// The lines the server prints once it listens: where it is, the viewer link, the host link.
+/// The lines the server prints once it listens: where it is, the viewer link, whether the lobby key survives a restart, the host link.
 ///
 /// Scripts and the e2e tests parse these (`listening on http://([^:]+):(\d+)` and
 /// `#key=([0-9a-f]{48})`), so their shape is part of the interface. The host link is the only
@@ -48,8 +48,10 @@ public struct StartupBanner: Sendable, Hashable {
         [
             "live-draw listening on \(listeningURL)",
             "viewer link: \(viewerLink)",
-            "host link (keep it private: it starts draws): \(hostLink)",
+            // Before the host link, which scripts (and the e2e launcher) take as "ready": the
+            // line about the key is then already out when they look for it.
             lobbyKeyLine,
+            "host link (keep it private: it starts draws): \(hostLink)",
         ]
     }
 

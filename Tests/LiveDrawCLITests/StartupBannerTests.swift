@@ -10,8 +10,8 @@ struct StartupBannerTests {
         #expect(lines == [
             "live-draw listening on http://127.0.0.1:8080",
             "viewer link: http://127.0.0.1:8080/?room=lobby",
-            "host link (keep it private: it starts draws): http://127.0.0.1:8080/?room=lobby#key=\(key)",
             "lobby key is per-process: it changes on restart (--data-dir off; --lobby-key-file keeps one)",
+            "host link (keep it private: it starts draws): http://127.0.0.1:8080/?room=lobby#key=\(key)",
         ])
         // The e2e tests' patterns: listening on http://([^:]+):(\d+) and #key=([0-9a-f]{48}).
         #expect(lines[0].contains(/listening on http:\/\/([^:]+):(\d+)/))
@@ -34,7 +34,7 @@ struct StartupBannerTests {
     /// file and never the key.
     @Test func lobbyKeyLineSaysWhatSurvivesARestart() {
         func line(_ origin: LobbyKeySetting.Origin) -> String {
-            StartupBanner(host: "127.0.0.1", port: 1, tls: false, lobbyHostKey: key, lobbyKeyOrigin: origin).lines[3]
+            StartupBanner(host: "127.0.0.1", port: 1, tls: false, lobbyHostKey: key, lobbyKeyOrigin: origin).lines[2]
         }
         #expect(line(.perProcess).hasPrefix("lobby key is per-process: it changes on restart"))
         #expect(line(.file(path: "/d/lobby.key", .read))
