@@ -109,7 +109,7 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "PEM private key for https/wss; needs --tls-cert. (env: LIVE_DRAW_TLS_KEY)")
     public var tlsKey: String?
 
-    @Option(help: "Folder of the draw records (draws.sqlite), created if missing; one server per folder. 'off' records nothing (the history API then answers 404). (env: LIVE_DRAW_DATA_DIR)")
+    @Option(help: "Folder of the draw records (draws.sqlite) and the lobby key (lobby.key), created if missing; one server per folder. 'off' records nothing (the history API then answers 404) and makes the lobby key per-process. (env: LIVE_DRAW_DATA_DIR)")
     public var dataDir: String = LaunchOptions.defaultDataDir
 
     @Option(help: "File with the lobby's host key: one key of 48 lowercase hex characters ('openssl rand -hex 24'), readable by its owner only (chmod 600); it must exist. [default: <data-dir>/lobby.key, written on the first start; with --data-dir off a new key every start] (env: LIVE_DRAW_LOBBY_KEY_FILE)")

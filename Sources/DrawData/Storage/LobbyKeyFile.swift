@@ -135,13 +135,22 @@ public struct LobbyKeyFile: Sendable, Hashable {
         guard fd >= 0 else { throw .cannotWrite(path: path, reason: Self.reason(errno)) }
         var placed = false
         defer { if !placed { unlink(temporary) } }
-        // The umask can only narrow 0600; fchmod states the intent whatever it is.
         let bytes = Array((key + "\n").utf8)
-        let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress!, $0.count) }
-        let ok = fchmod(fd, 0o600) == 0 && written == bytes.count && fsync(fd) == 0
-        let writeError = errno
+        var failure: String?
+        // The umask can only narrow 0600; fchmod states the intent whatever it is.
+        if fchmod(fd, 0o600) != 0 {
+            failure = Self.reason(errno)
+        } else {
+            // 49 bytes to a new file: one write, unless the disk is full (then errno says so).
+            let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress!, $0.count) }
+            if written != bytes.count {
+                failure = written < 0 ? Self.reason(errno) : "short write (\(written) of \(bytes.count) bytes)"
+            } else if fsync(fd) != 0 {
+                failure = Self.reason(errno)
+            }
+        }
         close(fd)
-        guard ok else { throw .cannotWrite(path: path, reason: Self.reason(writeError)) }
+        if let failure { throw .cannotWrite(path: path, reason: failure) }
         if replacing {
             guard rename(temporary, path) == 0 else { throw .cannotWrite(path: path, reason: Self.reason(errno)) }
         } else {

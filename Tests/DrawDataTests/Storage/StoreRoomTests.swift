@@ -161,9 +161,7 @@ extension StorageTests {
             try StoreFixtures.withTemporaryDirectory { dir in
                 let path = dir.path("draws.sqlite")
                 // A file as the release before durable rooms left it: schema version 2, draws in it.
-                var v2 = SQLiteDrawStore.Configuration(path: path)
-                v2.migrations = Array(DrawStoreSchema.migrations.prefix(2))
-                let old = try SQLiteDrawStore(configuration: v2)
+                let old = try StoreFixtures.store(at: path, schemaVersion: 2)
                 let plan = StoreFixtures.plan(33)
                 try StoreFixtures.runToEnd(StoreFixtures.started(plan, room: "kept"), in: old)
                 let running = StoreFixtures.plan(34)
