@@ -123,7 +123,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         self.loadPlayers = loadPlayers
         self.metricsText = metricsText
         self.staticFiles = files
-        self.lobbyHostKey = HostKey.generate(using: random)
+        self.lobbyHostKey = config.lobbyHostKey ?? HostKey.generate(using: random)
         self.store = store.map { RecoveringDrawStore($0) }
         self.sources = sources
         self.rooms = RoomRegistry(maxRooms: config.maxRooms, idleNanos: config.roomIdleNanos, pinned: [RoomName.lobby])
@@ -216,6 +216,9 @@ public final class LiveDrawServer: @unchecked Sendable {
               c.roomCreationBurst > 0, c.roomCreationPerMinute > 0, c.roomCreationAddresses > 0,
               c.headTimeoutMs > 0, c.slowHeadAfterMs > 0, c.slowHeadsPerAddress >= 0 else {
             throw .invalidConfig("limits must be positive")
+        }
+        if let key = c.lobbyHostKey, !HostKey.isWellFormed(key) {
+            throw .invalidConfig("the lobby host key must be \(HostKey.length) lowercase hex characters")
         }
         switch (c.tlsCertPath, c.tlsKeyPath) {
         case (nil, nil): break

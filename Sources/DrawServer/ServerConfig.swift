@@ -85,6 +85,11 @@ public struct ServerConfig: Sendable {
     /// the close frame) before the server closes whatever is left.
     public var shutdownGraceMs: Int = 2000
 
+    /// The lobby's host key (`HostKey` form: 48 lowercase hex characters). `nil`: a new one at
+    /// every start. The executable passes the key it keeps in the data directory (or the
+    /// operator's key file), so the lobby's host link survives a restart. Never logged.
+    public var lobbyHostKey: String?
+
     public init() {}
 
     /// `roomIdleMs` in nanoseconds, for the monotonic clock (a negative value counts as 0, a

@@ -29,11 +29,25 @@ struct LiveDrawApp {
             return Self.fail(error.description)
         }
 
+        // After the store: it made the data directory and holds its lock, so this process alone
+        // writes the key file there.
+        let random = SystemRandomSource()
+        var serverConfig = configuration.server
+        let lobbyKeyOrigin: LobbyKeySetting.Origin
+        do {
+            let lobby = try configuration.lobbyKey.resolve(random: random)
+            serverConfig.lobbyHostKey = lobby.key
+            lobbyKeyOrigin = lobby.origin
+        } catch {
+            store?.close()
+            return Self.fail(error.description)
+        }
+
         let server: LiveDrawServer
         do {
-            server = try LiveDrawServer(config: configuration.server,
+            server = try LiveDrawServer(config: serverConfig,
                                         loadPlayers: makeLoadPlayers(),
-                                        random: SystemRandomSource(),
+                                        random: random,
                                         clock: clock,
                                         logger: logger,
                                         metricsText: { registry.emitToString() },
@@ -47,7 +61,7 @@ struct LiveDrawApp {
 
         let banner = StartupBanner(host: configuration.server.host, port: server.port,
                                    tls: configuration.server.tlsCertPath != nil,
-                                   lobbyHostKey: server.lobbyHostKey)
+                                   lobbyHostKey: server.lobbyHostKey, lobbyKeyOrigin: lobbyKeyOrigin)
         for line in banner.lines { logger.notice("\(line)") }
         logger.info("player lists", metadata: ["users": "\(configuration.usersURL)",
                                                "lottery": "\(configuration.lotteryURL)"])

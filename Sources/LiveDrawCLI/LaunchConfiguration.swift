@@ -19,6 +19,8 @@ public struct LaunchConfiguration: Sendable {
     public var fetch: CurlHTTPClient.Configuration
     /// Absolute folder of the draw records, or `nil` to keep none.
     public var dataDirectory: String?
+    /// Where the lobby's host key comes from.
+    public var lobbyKey: LobbyKeySetting
     /// Least severe level logged.
     public var logLevel: Logger.Level
 
@@ -84,7 +86,31 @@ public struct LaunchConfiguration: Sendable {
             maxResponseBytes: try Self.check(o.fetchMaxBytes, in: Limits.fetchMaxBytes, "fetch-max-bytes"),
             redirects: try Self.redirects(o.fetchRedirects))
         dataDirectory = o.dataDir == LaunchOptions.recordingOff ? nil : try Self.dataDirectory(o.dataDir, paths: paths)
+        lobbyKey = try Self.lobbyKey(file: o.lobbyKeyFile, rotate: o.rotateLobbyKey, dataDirectory: dataDirectory, paths: paths)
         logLevel = o.logLevel.loggerLevel
+    }
+
+    /// The operator's file wins; else the data directory's; else a key per process, which
+    /// `--rotate-lobby-key` has nothing to rotate in. The file itself is read at start, once the
+    /// data directory is the process's.
+    private static func lobbyKey(file: String?, rotate: Bool, dataDirectory: String?,
+                                 paths: LaunchPaths) throws(ConfigurationError) -> LobbyKeySetting {
+        if let file {
+            let path = paths.absolute(file)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw ConfigurationError("--lobby-key-file: \(path) is a directory, not a key file")
+            }
+            return .file(LobbyKeyFile(path: path), createIfMissing: false, rotate: rotate)
+        }
+        if let dataDirectory {
+            return .file(LobbyKeyFile(dataDirectory: dataDirectory), createIfMissing: true, rotate: rotate)
+        }
+        if rotate {
+            throw ConfigurationError("--rotate-lobby-key has no key file to write: with --data-dir off the lobby key "
+                                     + "is per-process already; give --lobby-key-file to keep one")
+        }
+        return .perProcess
     }
 
     private static func check(_ value: Int, in range: ClosedRange<Int>, _ option: String) throws(ConfigurationError) -> Int {

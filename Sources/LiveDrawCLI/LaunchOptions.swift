@@ -118,8 +118,14 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "PEM private key for https/wss; needs --tls-cert. (env: LIVE_DRAW_TLS_KEY)")
     public var tlsKey: String?
 
-    @Option(help: "Folder of the draw records (draws.sqlite), created if missing; one server per folder. 'off' records nothing (the history API then answers 404). (env: LIVE_DRAW_DATA_DIR)")
+    @Option(help: "Folder of the draw records (draws.sqlite) and the lobby key (lobby.key), created if missing; one server per folder. 'off' records nothing (the history API then answers 404) and makes the lobby key per-process. (env: LIVE_DRAW_DATA_DIR)")
     public var dataDir: String = LaunchOptions.defaultDataDir
+
+    @Option(help: "File with the lobby's host key: one key of 48 lowercase hex characters ('openssl rand -hex 24'), readable by its owner only (chmod 600); it must exist. [default: <data-dir>/lobby.key, written on the first start; with --data-dir off a new key every start] (env: LIVE_DRAW_LOBBY_KEY_FILE)")
+    public var lobbyKeyFile: String?
+
+    @Flag(help: "Write a new lobby host key to the key file at start, and say so in the startup lines; host links with the old key stop working. (no env: set in the environment, it would rotate the key at every start)")
+    public var rotateLobbyKey = false
 
     /// Recording is on by default: a public draw needs a public record, and a crash must not lose
     /// an announced draw. `off` is the explicit opt-out.
@@ -141,8 +147,12 @@ public struct LaunchOptions: ParsableCommand {
         "idle-ping-seconds", "idle-timeout-seconds", "heartbeat-seconds", "max-connections", "head-timeout-ms",
         "slow-heads-per-address", "max-rooms", "room-idle-seconds", "room-creation-burst", "room-creation-per-minute",
         "allowed-origins",
-        "tls-cert", "tls-key", "data-dir", "log-level",
+        "tls-cert", "tls-key", "data-dir", "lobby-key-file", "log-level",
     ]
+
+    /// Flags on the help screen that no environment variable sets, each for the reason its help
+    /// gives. `EnvironmentArguments` supports only options that take a value.
+    public static let flagsWithoutEnvironment = ["rotate-lobby-key"]
 
     public init() {}
 

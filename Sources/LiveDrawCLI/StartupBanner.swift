@@ -1,4 +1,4 @@
-/// The lines the server prints once it listens: where it is, the viewer link, the host link.
+/// The lines the server prints once it listens: where it is, the viewer link, whether the lobby key survives a restart, the host link.
 ///
 /// Scripts and the e2e tests parse these (`listening on http://([^:]+):(\d+)` and
 /// `#key=([0-9a-f]{48})`), so their shape is part of the interface. The host link is the only
@@ -13,11 +13,17 @@ public struct StartupBanner: Sendable, Hashable {
     /// The lobby's host key.
     public var lobbyHostKey: String
 
-    public init(host: String, port: Int, tls: Bool, lobbyHostKey: String) {
+    /// Where the lobby key came from, for the line that says whether the host link survives a
+    /// restart.
+    public var lobbyKeyOrigin: LobbyKeySetting.Origin
+
+    public init(host: String, port: Int, tls: Bool, lobbyHostKey: String,
+                lobbyKeyOrigin: LobbyKeySetting.Origin = .perProcess) {
         self.host = host
         self.port = port
         self.tls = tls
         self.lobbyHostKey = lobbyHostKey
+        self.lobbyKeyOrigin = lobbyKeyOrigin
     }
 
     /// `http://127.0.0.1:8080`, with the bound host as configured.
@@ -42,8 +48,25 @@ public struct StartupBanner: Sendable, Hashable {
         [
             "live-draw listening on \(listeningURL)",
             "viewer link: \(viewerLink)",
+            // Before the host link, which scripts (and the e2e launcher) take as "ready": the
+            // line about the key is then already out when they look for it.
+            lobbyKeyLine,
             "host link (keep it private: it starts draws): \(hostLink)",
         ]
+    }
+
+    /// Whether the host link above still works after a restart. Names the file, never the key.
+    public var lobbyKeyLine: String {
+        switch lobbyKeyOrigin {
+        case .perProcess:
+            return "lobby key is per-process: it changes on restart (--data-dir off; --lobby-key-file keeps one)"
+        case .file(let path, .read):
+            return "lobby key: kept in \(path), the same after a restart (--rotate-lobby-key replaces it)"
+        case .file(let path, .created):
+            return "lobby key: new, kept in \(path), the same after a restart (--rotate-lobby-key replaces it)"
+        case .file(let path, .rotated):
+            return "lobby key: rotated, the new one is kept in \(path); host links with the old key no longer work"
+        }
     }
 
     private var scheme: String { tls ? "https" : "http" }

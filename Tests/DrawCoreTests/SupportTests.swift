@@ -30,4 +30,28 @@ struct SupportTests {
         #expect(!ConstantTime.equals("", "x"))
         #expect(ConstantTime.equals("", ""))
     }
+
+    @Test func hostKeyFormIsExactly48LowercaseHex() {
+        let key = "00112233445566778899aabbccddeeff0011223344556677"
+        #expect(HostKey.isWellFormed(key))
+        for bad in ["", String(key.dropLast()), key + "0", key.uppercased(), " " + key.dropFirst(), key.replacingOccurrences(of: "0", with: "g")] {
+            #expect(!HostKey.isWellFormed(bad), "\(bad)")
+        }
+    }
+
+    @Test func hostKeyHashIsTheSHA256OfTheKeyAndMatchesOnlyIt() {
+        let key = "00112233445566778899aabbccddeeff0011223344556677"
+        let hash = HostKeyHash(of: key)
+        // sha256 of the 48 ASCII characters (printf %s KEY | sha256sum).
+        #expect(hash.hex == "6b374db4159ffa3ad74bcc886b8d70a0c421952f0dddb887820093e27044d8d4")
+        #expect(HostKeyHash(hex: hash.hex) == hash)
+        #expect(HostKeyHash(hex: hash.hex.uppercased()) == hash)
+        #expect(HostKeyHash(hex: String(hash.hex.dropLast(2))) == nil)
+        #expect(HostKeyHash(hex: String(repeating: "z", count: 64)) == nil)
+        #expect(hash.matches(key))
+        #expect(!hash.matches(key.uppercased()))
+        #expect(!hash.matches(String(key.dropLast())))
+        #expect(!hash.matches(""))
+        #expect(!hash.description.contains(key))
+    }
 }

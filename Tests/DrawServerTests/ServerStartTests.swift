@@ -71,5 +71,20 @@ extension RealSocketTests {
             #expect(server.lobbyHostKey.count == 48)
             // Never run: deinit destroys the context on this thread.
         }
+
+        /// The executable supplies the lobby key it keeps (issue 13); the server takes it as is
+        /// and refuses one that could never match a host link.
+        @Test func lobbyKeyFromTheConfigurationIsUsedAndChecked() throws {
+            let kept = "00112233445566778899aabbccddeeff0011223344556677"
+            #expect(try start { $0.lobbyHostKey = kept }.lobbyHostKey == kept)
+            for bad in ["", String(kept.dropLast()), kept.uppercased(), kept + "0"] {
+                do {
+                    _ = try start { $0.lobbyHostKey = bad }
+                    Issue.record("started with lobby key \(bad.debugDescription)")
+                } catch {
+                    #expect(error.description == "invalid configuration: the lobby host key must be 48 lowercase hex characters")
+                }
+            }
+        }
     }
 }

@@ -54,7 +54,13 @@ struct EnvironmentArgumentsTests {
                 blocks[blocks.count - 1].text += " " + line
             }
         }
-        let options = blocks.filter { !$0.name.isEmpty }
+        let all = blocks.filter { !$0.name.isEmpty }
+        let flags = all.filter { LaunchOptions.flagsWithoutEnvironment.contains($0.name) }
+        #expect(flags.map(\.name) == LaunchOptions.flagsWithoutEnvironment)
+        for (name, text) in flags {
+            #expect(text.contains("(no env: "), "\(name) must say why no variable sets it")
+        }
+        let options = all.filter { !LaunchOptions.flagsWithoutEnvironment.contains($0.name) }
         #expect(options.map(\.name) == LaunchOptions.environmentBackedOptions)
         for (name, text) in options {
             #expect(text.contains("(env: \(EnvironmentArguments.variableName(forOption: name)))"), "\(name)")

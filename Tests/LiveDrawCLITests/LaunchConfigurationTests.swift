@@ -42,6 +42,7 @@ struct LaunchConfigurationTests {
         #expect(c.lotteryURL == "file://" + tree.root + "/defaults/usersInLottery.json")
         #expect(c.fetch == CurlHTTPClient.Configuration(connectTimeout: .seconds(5), totalTimeout: .seconds(15), maxResponseBytes: 1_048_576))
         #expect(c.dataDirectory == tree.root + "/data")   // recording is on by default
+        #expect(c.lobbyKey == .file(LobbyKeyFile(path: tree.root + "/data/lobby.key"), createIfMissing: true, rotate: false))
         #expect(c.logLevel == .info)
     }
 
@@ -61,6 +62,7 @@ struct LaunchConfigurationTests {
             "--max-rooms", "50", "--room-idle-seconds", "90", "--room-creation-burst", "3", "--room-creation-per-minute", "2",
             "--allowed-origins", " https://a.example , http://B.example:8080,,",
             "--tls-cert", "cert.pem", "--tls-key", "key.pem", "--data-dir", "records/../db", "--log-level", "debug",
+            "--lobby-key-file", "secrets/lobby.key", "--rotate-lobby-key",
         ], in: tree)
         #expect(c.server.host == "0.0.0.0")
         #expect(c.server.port == 0)
@@ -88,6 +90,7 @@ struct LaunchConfigurationTests {
         #expect(c.server.tlsCertPath == tree.root + "/cert.pem")
         #expect(c.server.tlsKeyPath == tree.root + "/key.pem")
         #expect(c.dataDirectory == tree.root + "/db")   // absolute, may not exist yet
+        #expect(c.lobbyKey == .file(LobbyKeyFile(path: tree.root + "/secrets/lobby.key"), createIfMissing: false, rotate: true))
         #expect(c.logLevel == .debug)
     }
 

@@ -1,3 +1,4 @@
+import DrawData
 import LiveDrawCLI
 import Testing
 
@@ -9,6 +10,7 @@ struct StartupBannerTests {
         #expect(lines == [
             "live-draw listening on http://127.0.0.1:8080",
             "viewer link: http://127.0.0.1:8080/?room=lobby",
+            "lobby key is per-process: it changes on restart (--data-dir off; --lobby-key-file keeps one)",
             "host link (keep it private: it starts draws): http://127.0.0.1:8080/?room=lobby#key=\(key)",
         ])
         // The e2e tests' patterns: listening on http://([^:]+):(\d+) and #key=([0-9a-f]{48}).
@@ -26,5 +28,22 @@ struct StartupBannerTests {
         let b = StartupBanner(host: "::1", port: 8443, tls: true, lobbyHostKey: key)
         #expect(b.listeningURL == "https://[::1]:8443")
         #expect(b.hostLink == "https://[::1]:8443/?room=lobby#key=\(key)")
+    }
+
+    /// The line under the host link says whether that link survives a restart, naming the key
+    /// file and never the key.
+    @Test func lobbyKeyLineSaysWhatSurvivesARestart() {
+        func line(_ origin: LobbyKeySetting.Origin) -> String {
+            StartupBanner(host: "127.0.0.1", port: 1, tls: false, lobbyHostKey: key, lobbyKeyOrigin: origin).lines[2]
+        }
+        #expect(line(.perProcess).hasPrefix("lobby key is per-process: it changes on restart"))
+        #expect(line(.file(path: "/d/lobby.key", .read))
+            == "lobby key: kept in /d/lobby.key, the same after a restart (--rotate-lobby-key replaces it)")
+        #expect(line(.file(path: "/d/lobby.key", .created)).hasPrefix("lobby key: new, kept in /d/lobby.key"))
+        #expect(line(.file(path: "/d/lobby.key", .rotated))
+            == "lobby key: rotated, the new one is kept in /d/lobby.key; host links with the old key no longer work")
+        for origin: LobbyKeySetting.Origin in [.perProcess, .file(path: "/d/k", .read), .file(path: "/d/k", .rotated)] {
+            #expect(!line(origin).contains(key))
+        }
     }
 }

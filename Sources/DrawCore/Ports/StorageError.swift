@@ -31,6 +31,8 @@ public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     case notRunning(drawId: String, status: DrawStatus)
     /// The draw's plan has no such round.
     case unknownRound(drawId: String, round: Int)
+    /// A room of this name is kept already (`RoomStore.createRoom`).
+    case duplicateRoom(name: String)
     /// The store was closed.
     case closed(path: String)
 
@@ -69,6 +71,8 @@ public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
             return "draw \(id) is \(status.rawValue), not running"
         case .unknownRound(let id, let round):
             return "draw \(id) has no round \(round)"
+        case .duplicateRoom(let name):
+            return "the draw database already has a room \(name)"
         case .closed(let path):
             return "the draw database \(path) is closed"
         }

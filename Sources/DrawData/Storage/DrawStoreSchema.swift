@@ -68,6 +68,20 @@ enum DrawStoreSchema {
         SchemaMigration(version: 2, sql: """
             CREATE INDEX draws_by_room ON draws (room);
             """),
+        // Durable rooms (issue 13), in the same file as the draws so one connection, one lock and
+        // one storage thread serve both. Keyed by name (WITHOUT ROWID: the name is the only way a
+        // room is looked up). The host key's SHA-256, never the key. No foreign key to `draws`:
+        // a room's history outlives the room. The index serves expiry, oldest activity first.
+        SchemaMigration(version: 3, sql: """
+            CREATE TABLE rooms (
+                name             TEXT NOT NULL PRIMARY KEY CHECK (length(name) BETWEEN 1 AND 64),
+                host_key_sha256  TEXT NOT NULL CHECK (length(host_key_sha256) = 64),
+                created_at       REAL NOT NULL,
+                last_activity_at REAL NOT NULL,
+                settings_json    TEXT NOT NULL DEFAULT '{}'
+            ) WITHOUT ROWID;
+            CREATE INDEX rooms_by_activity ON rooms (last_activity_at);
+            """),
     ]
 
     /// The version this code writes and fully understands.

@@ -29,6 +29,10 @@ enum StoredJSON {
         let lastMs: Int?
     }
 
+    /// A room's settings: no fields yet (see `RoomSettings`); decoding ignores unknown members,
+    /// so it is an object with any content.
+    struct SettingsJSON: Codable {}
+
     /// A stored value that cannot be turned back into an entity: the file was edited or damaged.
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -57,6 +61,10 @@ enum StoredJSON {
             return encode(ScheduleJSON(rounds: s.rounds, pace: "decelerating", intervalMs: nil,
                                        firstMs: first, lastMs: last))
         }
+    }
+
+    static func settings(_ settings: RoomSettings) -> String {
+        encode(SettingsJSON())
     }
 
     private static func encode<T: Encodable>(_ value: T) -> String {
@@ -102,6 +110,11 @@ enum StoredJSON {
             throw Invalid(description: "stored schedule \(text) is not a valid schedule")
         }
         return schedule
+    }
+
+    static func settings(from text: String) throws(Invalid) -> RoomSettings {
+        _ = try decode(SettingsJSON.self, from: text, what: "room settings")
+        return RoomSettings()
     }
 
     private static func player(_ p: PlayerJSON) throws(Invalid) -> Player {

@@ -91,6 +91,13 @@ enum StoreFixtures {
         }
     }
 
+    /// A store at `path` as an older release made it: only the first `version` migration steps.
+    static func store(at path: String, schemaVersion version: Int) throws -> SQLiteDrawStore {
+        var older = SQLiteDrawStore.Configuration(path: path)
+        older.migrations = Array(DrawStoreSchema.migrations.prefix(version))
+        return try SQLiteDrawStore(configuration: older)
+    }
+
     static func withTemporaryDirectory<T>(_ body: (TemporaryDirectory) throws -> T) throws -> T {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

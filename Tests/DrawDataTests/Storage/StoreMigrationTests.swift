@@ -43,9 +43,7 @@ extension StorageTests {
             try StoreFixtures.withTemporaryDirectory { dir in
                 let path = dir.path("draws.sqlite")
                 // A file as the first release left it: schema version 1, a draw in it.
-                var v1 = SQLiteDrawStore.Configuration(path: path)
-                v1.migrations = Array(DrawStoreSchema.migrations.prefix(1))
-                let old = try SQLiteDrawStore(configuration: v1)
+                let old = try StoreFixtures.store(at: path, schemaVersion: 1)
                 #expect(try old.schemaVersion() == 1)
                 let plan = StoreFixtures.plan(4)
                 try StoreFixtures.runToEnd(StoreFixtures.started(plan, room: "old-room"), in: old)

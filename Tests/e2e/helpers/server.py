@@ -66,11 +66,12 @@ class ServerProcess:
     def _flags(self, opts: dict) -> list:
         argv = []
         for name, value in opts.items():
-            if value is None:
+            if value is None or value is False:
                 continue
             if name not in self.spec.options:
                 raise KeyError(f"no CLI flag is configured for option {name!r} (helpers/cli.py LIVE_DRAW_OPTIONS)")
-            argv += [self.spec.options[name], str(value)]
+            # True: a flag without a value (--rotate-lobby-key).
+            argv += [self.spec.options[name]] if value is True else [self.spec.options[name], str(value)]
         return argv
 
     # -- lifecycle -------------------------------------------------------------------------

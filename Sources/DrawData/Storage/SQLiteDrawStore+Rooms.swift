@@ -1,0 +1,95 @@
+import DrawCore
+
+/// `RoomStore` on the draw database's `rooms` table (schema version 3, see `DrawStoreSchema`).
+/// Same connection, lock and transactions as the draw records: a room write made inside
+/// `inOneTransaction` joins the group like any draw write.
+extension SQLiteDrawStore: RoomStore {
+    public func createRoom(_ room: RoomRecord) throws(StorageError) {
+        try write("create room \(room.name)") { db in
+            // DO NOTHING rather than a constraint failure: a taken name is an answer, not an error
+            // of the database, and must say which name.
+            try db.run("""
+                INSERT INTO rooms (name, host_key_sha256, created_at, last_activity_at, settings_json)
+                VALUES (?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING
+                """, [.text(room.name), .text(room.keyHash.hex), .real(room.createdAt),
+                      .real(room.lastActivityAt), .text(StoredJSON.settings(room.settings))])
+            guard db.changes == 1 else { throw StorageError.duplicateRoom(name: room.name) }
+        }
+    }
+
+    public func room(named name: String) throws(StorageError) -> RoomRecord? {
+        try read("read room \(name)") { db in
+            let query = try db.prepare("SELECT \(Self.roomColumns) FROM rooms WHERE name = ?")
+            try query.bind([.text(name)])
+            return try query.step() ? try Self.room(from: query) : nil
+        }
+    }
+
+    @discardableResult
+    public func touchRoom(named name: String, at: Double) throws(StorageError) -> Bool {
+        try write("record activity in room \(name)") { db in
+            // max(): activity only moves forward, whatever order the touches arrive in.
+            try db.run("UPDATE rooms SET last_activity_at = max(last_activity_at, ?) WHERE name = ?",
+                       [.real(at), .text(name)])
+            return db.changes == 1
+        }
+    }
+
+    @discardableResult
+    public func deleteRoom(named name: String) throws(StorageError) -> Bool {
+        try write("delete room \(name)") { db in
+            try db.run("DELETE FROM rooms WHERE name = ?", [.text(name)])
+            return db.changes == 1
+        }
+    }
+
+    @discardableResult
+    public func replaceKeyHash(ofRoom name: String, with keyHash: HostKeyHash, at: Double) throws(StorageError) -> Bool {
+        try write("replace the host key of room \(name)") { db in
+            try db.run("""
+                UPDATE rooms SET host_key_sha256 = ?, last_activity_at = max(last_activity_at, ?) WHERE name = ?
+                """, [.text(keyHash.hex), .real(at), .text(name)])
+            return db.changes == 1
+        }
+    }
+
+    public func expireRooms(idleBefore cutoff: Double, limit: Int) throws(StorageError) -> [RoomRecord] {
+        guard limit > 0 else { return [] }
+        return try write("expire rooms idle since before \(cutoff)") { db in
+            let query = try db.prepare("""
+                SELECT \(Self.roomColumns) FROM rooms WHERE last_activity_at < ?
+                ORDER BY last_activity_at, name LIMIT ?
+                """)
+            try query.bind([.real(cutoff), .int(limit)])
+            var expired: [RoomRecord] = []
+            while try query.step() { expired.append(try Self.room(from: query)) }
+            let delete = try db.prepare("DELETE FROM rooms WHERE name = ?")
+            for room in expired {
+                delete.reset()
+                try delete.bind([.text(room.name)])
+                try delete.run()
+            }
+            return expired
+        }
+    }
+
+    public func roomCount() throws(StorageError) -> Int {
+        try read("count rooms") { db in try db.scalarInt("SELECT count(*) FROM rooms") }
+    }
+
+    // MARK: Row decoding
+
+    private static let roomColumns = "name, host_key_sha256, created_at, last_activity_at, settings_json"
+
+    /// A row of `roomColumns`. A value the schema's CHECKs let through but Core cannot take (a
+    /// hash that is not hex) means the file was edited: a read failure, not a room without a key.
+    private static func room(from row: SQLiteStatement) throws -> RoomRecord {
+        let name = row.text(0) ?? ""
+        guard let hash = row.text(1).flatMap(HostKeyHash.init(hex:)) else {
+            throw StoredJSON.Invalid(description: "room \(name) has no valid host key hash")
+        }
+        return RoomRecord(name: name, keyHash: hash, createdAt: row.double(2) ?? 0,
+                          lastActivityAt: row.double(3) ?? 0,
+                          settings: try StoredJSON.settings(from: row.text(4) ?? ""))
+    }
+}
