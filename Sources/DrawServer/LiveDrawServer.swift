@@ -148,9 +148,10 @@ public final class LiveDrawServer: @unchecked Sendable {
         loop.inbox.post(.shutdown)
     }
 
-    /// Runs `body` on the service thread at its next turn (from any thread).
+    /// Runs `body` on the service thread at its next turn (from any thread). Unowned: only this
+    /// server's loop drains its inbox, so the server is alive whenever `body` runs.
     func onServiceThread(_ body: @escaping @Sendable (LiveDrawServer) -> Void) {
-        loop.inbox.post(.perform { body(self) })
+        loop.inbox.post(.perform { [unowned self] in body(self) })
     }
 
     deinit {
