@@ -16,9 +16,9 @@ public enum ClientMessage: Sendable, Equatable {
     /// Longest ping id echoed back; longer ones are dropped rather than amplified.
     static let maxPingIDLength = 64
 
-    /// Parses one text frame. The caller has already enforced the frame size limit.
+    /// Parses one text frame (see `InboundJSON`). The caller has already enforced the frame size limit.
     public static func parse(_ bytes: [UInt8]) -> Result<ClientMessage, ClientErrorCode> {
-        guard let fields = try? JSONDecoder().decode(Fields.self, from: Data(bytes)) else {
+        guard let fields = InboundJSON.object(Fields.self, from: bytes) else {
             return .failure(.badJSON)
         }
         switch fields.type {

@@ -196,16 +196,4 @@ import Testing
         #expect(HTTPRoute.draw("x").allowedMethods == [.get])
         #expect(HTTPRoute.unknownAPI.allowedMethods.isEmpty)
     }
-
-    @Test func createRoomBodies() throws {
-        func parse(_ s: String) -> Result<String?, ClientErrorCode> { CreateRoomRequest.parse(Array(s.utf8)) }
-        #expect(try parse("").get() == nil)
-        #expect(try parse("{}").get() == nil)
-        #expect(try parse(#"{"name":"team-a"}"#).get() == "team-a")
-        #expect(try parse(#"{"name":null}"#).get() == nil)
-        #expect(throws: ClientErrorCode.badRoomName) { try parse(#"{"name":"Team A"}"#).get() }
-        #expect(throws: ClientErrorCode.badRoomName) { try parse(#"{"name":7}"#).get() }
-        #expect(throws: ClientErrorCode.badJSON) { try parse("[1]").get() }
-        #expect(throws: ClientErrorCode.badJSON) { try parse("{").get() }
-    }
 }

@@ -48,7 +48,7 @@ extension RealSocketTests {
             let serviceThreadID = ThreadBox()
             onService(running) { server in
                 serviceThreadID.set(pthread_self())
-                let watched = server.readiness?.watch(readEnd, for: .readable) { events in
+                let watched = server.loop.readiness?.watch(readEnd, for: .readable) { events in
                     guard events.contains(.readable) else { return }
                     var buffer = [UInt8](repeating: 0, count: 64)
                     let n = read(readEnd, &buffer, buffer.count)
@@ -65,10 +65,10 @@ extension RealSocketTests {
             #expect(seen.serviceThread)
 
             // After unwatch, data stays unread: the handler is gone.
-            onService(running) { server in server.readiness?.unwatch(readEnd) }
+            onService(running) { server in server.loop.readiness?.unwatch(readEnd) }
             #expect(write(writeEnd, "ef", 2) == 2)
             // What is left is the server's own: its listening socket (the front door).
-            onService(running) { server in #expect(server.readiness?.count == 1) }
+            onService(running) { server in #expect(server.loop.readiness?.count == 1) }
             var pending: Int32 = 0
             #expect(ioctl(readEnd, UInt(FIONREAD), &pending) == 0)
             #expect(pending == 2)
@@ -77,7 +77,7 @@ extension RealSocketTests {
         @Test func epollDescriptorIsNotCountedAsAConnection() throws {
             let running = try RunningServer()
             defer { running.stop() }
-            onService(running) { server in #expect(server.openConnections.isEmpty) }
+            onService(running) { server in #expect(server.loop.openConnections.isEmpty) }
         }
 
         final class ThreadBox: @unchecked Sendable {

@@ -14,7 +14,7 @@ import Testing
     }
 
     private static func watch(_ room: Room) {
-        room.add(ClientConnection(wsi: OpaquePointer(bitPattern: 0x1000)!, bucket: TokenBucket(ratePerSecond: 1, burst: 1),
+        room.add(ClientConnection(connection: Connection(wsi: OpaquePointer(bitPattern: 0x1000)!), bucket: TokenBucket(ratePerSecond: 1, burst: 1),
                                   maxMessageBytes: 128))
     }
 

@@ -33,7 +33,7 @@ import Testing
 
     /// A viewer, as far as idleness goes (the registry never touches its connection).
     private func watch(_ room: Room) -> ClientConnection {
-        let client = ClientConnection(wsi: OpaquePointer(bitPattern: 0x1000)!, bucket: TokenBucket(ratePerSecond: 1, burst: 1),
+        let client = ClientConnection(connection: Connection(wsi: OpaquePointer(bitPattern: 0x1000)!), bucket: TokenBucket(ratePerSecond: 1, burst: 1),
                                       maxMessageBytes: 128)
         room.add(client)
         return client

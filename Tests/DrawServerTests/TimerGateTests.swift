@@ -1,4 +1,3 @@
-import CLwsShim
 import DrawCore
 @testable import DrawServer
 import Foundation
@@ -11,7 +10,7 @@ extension RealSocketTests {
     /// still cancels every one of them on `close()`.
     ///
     /// On a real lws context: a server that is built but never `run()`, so this test's thread is
-    /// its service thread and may drive the loop itself (`ldlws_service`).
+    /// its service thread and may drive the loop itself (`LwsContext.service`).
     @Suite struct TimerGateTests {
         private func idleServer() throws -> LiveDrawServer {
             var config = ServerConfig()
@@ -23,16 +22,16 @@ extension RealSocketTests {
 
         @Test func theGateCountsLiveTimersOnly() throws {
             let server = try idleServer()
-            let lws = try #require(server.lws)
+            let lws = server.loop.context
             let gate = TimerGate()
-            var timers = (0..<1_000).map { _ in LwsTimer(server: lws, gate: gate) {} }
+            var timers = (0..<1_000).map { _ in LwsTimer(context: lws, gate: gate) {} }
             #expect(gate.count == 1_000)
             // Drop every other one, from the middle out, so removals hit every slot position.
             timers = timers.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
             #expect(gate.count == 500)
             timers.removeLast(250)
             #expect(gate.count == 250)
-            timers.append(LwsTimer(server: lws, gate: gate) {})
+            timers.append(LwsTimer(context: lws, gate: gate) {})
             #expect(gate.count == 251)
             timers.removeAll()
             #expect(gate.count == 0)
@@ -40,17 +39,17 @@ extension RealSocketTests {
 
         @Test func closeCancelsEveryLiveTimerAndAFreedTimerNeverFires() throws {
             let server = try idleServer()
-            let lws = try #require(server.lws)
+            let lws = server.loop.context
             let closing = TimerGate(), control = TimerGate()
             var fired: [String] = []
             // Survivors of removals in the gate (their slots moved), plus one freed while armed.
-            var early = (0..<5).map { i in LwsTimer(server: lws, gate: closing) { fired.append("closed-\(i)") } }
-            var freed: LwsTimer? = LwsTimer(server: lws, gate: control) { fired.append("freed") }
+            var early = (0..<5).map { i in LwsTimer(context: lws, gate: closing) { fired.append("closed-\(i)") } }
+            var freed: LwsTimer? = LwsTimer(context: lws, gate: control) { fired.append("freed") }
             // It wakes the loop too: lws runs due timers before it polls, so the service call
             // that fires it would otherwise wait in poll() for lws' next housekeeping.
-            let last = LwsTimer(server: lws, gate: control) {
+            let last = LwsTimer(context: lws, gate: control) {
                 fired.append("control")
-                ldlws_cancel_service(lws)
+                lws.wake()
             }
             for t in early { t.schedule(afterNanos: 1_000_000) }   // 1 ms
             freed?.schedule(afterNanos: 1_000_000)
@@ -64,7 +63,7 @@ extension RealSocketTests {
             // Service the loop until the control timer fired; anything due earlier that was
             // still armed would have fired before it.
             let deadline = Date().addingTimeInterval(10)
-            while fired.isEmpty && Date() < deadline { _ = ldlws_service(lws) }
+            while fired.isEmpty && Date() < deadline { _ = lws.service() }
             #expect(fired == ["control"])
             #expect(closing.count == 3)
             withExtendedLifetime(early) {}

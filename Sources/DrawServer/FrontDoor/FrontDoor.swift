@@ -4,7 +4,7 @@ import Glibc
 import Logging
 
 /// What the front door needs from the server: how many connections lws holds, whether it is
-/// stopping, and the hand-over itself. Implemented by `LiveDrawServer`.
+/// stopping, and the hand-over itself. Implemented by `ServiceLoop`.
 protocol FrontDoorHost: AnyObject {
     /// Connections lws holds now (HTTP and WebSocket).
     var lwsConnectionCount: Int { get }
@@ -14,7 +14,7 @@ protocol FrontDoorHost: AnyObject {
     /// lws no longer has the connection when the call returns.
     func adopt(_ fd: Int32, _ bytes: [UInt8]) -> Bool
     /// Forgets a connection lws freed without telling (`FrontDoor.adopt`).
-    func forget(_ wsi: OpaquePointer)
+    func forget(_ c: Connection)
 }
 
 /// Our HTTP front door: accepts every connection on our own listening socket and reads each
@@ -70,14 +70,14 @@ final class FrontDoor {
     /// Complete requests waiting for an lws header table, in arrival order.
     var waiting = FIFO<Ready>()
     /// Request bodies, by the lws connection they belong to, until the API takes them.
-    var bodies: [OpaquePointer: [UInt8]] = [:]
+    var bodies: [Connection: [UInt8]] = [:]
     /// The body of the request being handed over, for `lwsCreated`.
     private var handingOverBody: [UInt8]?
     var tracker: ArrivalTracker
     /// Handed-over connections still in lws' parser (holding a table).
-    var handshakes = Set<OpaquePointer>()
+    var handshakes = Set<Connection>()
     /// During a hand-over: whether the connection will hold a table, and the one lws created.
-    var adopting: (countsTable: Bool, created: OpaquePointer?)?
+    var adopting: (countsTable: Bool, created: Connection?)?
     var nextID: UInt64 = 0
     var listening = false
     var closed = false
@@ -91,7 +91,7 @@ final class FrontDoor {
     var scratch = [UInt8](repeating: 0, count: FrontDoor.readChunk)
 
     init(settings: Settings, listener: ListenSocket, host: FrontDoorHost, readiness: Readiness,
-         server: OpaquePointer, gate: TimerGate, clock: any DrawClock, logger: Logger) {
+         loop: ServiceLoop, clock: any DrawClock, logger: Logger) {
         self.settings = settings
         self.listener = listener
         self.host = host
@@ -100,9 +100,9 @@ final class FrontDoor {
         self.logger = logger
         tracker = ArrivalTracker(slowAfterNanos: settings.slowAfterNanos, timeoutNanos: settings.headTimeoutNanos,
                                  slowPerAddress: settings.slowPerAddress)
-        sweepTimer = LwsTimer(server: server, gate: gate) { [unowned self] in self.sweep() }
-        resumeTimer = LwsTimer(server: server, gate: gate) { [unowned self] in self.resumeAccepting() }
-        drainTimer = LwsTimer(server: server, gate: gate) { [unowned self] in self.drainWaiting() }
+        sweepTimer = loop.timer { [unowned self] in self.sweep() }
+        resumeTimer = loop.timer { [unowned self] in self.resumeAccepting() }
+        drainTimer = loop.timer { [unowned self] in self.drainWaiting() }
     }
 
     /// Descriptors the front door holds: requests being read, waiting, or closing.
@@ -213,7 +213,7 @@ final class FrontDoor {
 
     /// lws' WSI_CREATE: a connection it creates during a hand-over of a request we read holds a
     /// header table (and may come with a body).
-    func lwsCreated(_ wsi: OpaquePointer) {
+    func lwsCreated(_ wsi: Connection) {
         guard let current = adopting else { return }
         adopting = (current.countsTable, wsi)
         guard current.countsTable else { return }
@@ -222,7 +222,7 @@ final class FrontDoor {
     }
 
     /// lws' ESTABLISHED or WSI_DESTROY: the connection's header table is free again.
-    func lwsSettled(_ wsi: OpaquePointer) {
+    func lwsSettled(_ wsi: Connection) {
         bodies[wsi] = nil
         guard handshakes.remove(wsi) != nil, !waiting.isEmpty else { return }
         // Not from inside this callback, which may run within another hand-over.
@@ -230,7 +230,7 @@ final class FrontDoor {
     }
 
     /// The body the front door read for `wsi`'s request, once.
-    func takeBody(_ wsi: OpaquePointer) -> [UInt8]? {
+    func takeBody(_ wsi: Connection) -> [UInt8]? {
         bodies.removeValue(forKey: wsi)
     }
 

@@ -4,7 +4,7 @@ struct HTTPResponse {
     var contentType: String
     var body: [UInt8]
     /// Close the connection after the response (the request body was not or not fully read, or
-    /// the server closes after every response: `LiveDrawServer.closesEveryResponse`).
+    /// the server closes after every response: `ServiceLoop.closesEveryResponse`).
     var closeAfter = false
     /// One more header, e.g. `Retry-After` on a 429, `Allow` on a 405.
     var extraHeader: (name: String, value: String)?

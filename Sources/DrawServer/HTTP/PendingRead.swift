@@ -2,8 +2,8 @@
 ///
 /// The exchange is held weakly: lws' session slot owns it, and releases it when the connection
 /// closes (or the next keep-alive request replaces it). An answer that finds it gone is dropped,
-/// and a live exchange means its `wsi` is still valid.
+/// and a live exchange means its connection is still valid.
 struct PendingRead {
-    let wsi: OpaquePointer
+    let connection: Connection
     weak var exchange: HTTPExchange?
 }

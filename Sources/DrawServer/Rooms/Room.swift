@@ -114,7 +114,7 @@ final class Room {
     /// Whether a draw's rounds are being shown (they carry the viewer count meanwhile).
     var isRunning: Bool { runner?.session.isShowingRounds ?? false }
 
-    /// Stores a broadcast once; every member now owes it (see `LiveDrawServer.broadcast`).
+    /// Stores a broadcast once; every member now owes it (see `RoomService.broadcast`).
     func append(_ message: OutboundMessage) {
         ring.append(message)
     }

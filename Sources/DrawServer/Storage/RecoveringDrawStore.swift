@@ -18,9 +18,10 @@ import Foundation
 /// one draw at a time, so while the store refuses writes at most one per room is added (a new
 /// draw's start fails first). They go once the store can be written again.
 ///
-/// Threading: the server calls it on its storage thread only; `close()` may come from the thread
-/// that ends the server. `@unchecked Sendable`: `pending` is guarded by `lock`; `inner` is
-/// thread-safe itself.
+/// Threading: the server calls it on its storage thread only (threading rule 5 on
+/// `LiveDrawServer`), and debug builds check so (`owner`, claimed by `StorageThread`); `close()`
+/// and `pendingAborts` may come from any thread. `@unchecked Sendable`: `pending` is guarded by
+/// `lock`; `inner` is thread-safe itself.
 final class RecoveringDrawStore: DrawRecordStore, @unchecked Sendable {
     /// An abort broadcast to viewers whose record is not on disk yet.
     struct PendingAbort: Sendable, Hashable {
@@ -30,6 +31,9 @@ final class RecoveringDrawStore: DrawRecordStore, @unchecked Sendable {
     }
 
     let inner: any DrawRecordStore
+    /// The storage thread, checked by every store call in debug builds: a wrong hop fails a test
+    /// instead of blocking the service thread on the disk.
+    let owner = ThreadOwner(name: "storage")
     private let lock = NSLock()
     private var pending: [String: PendingAbort] = [:]
 
@@ -40,6 +44,7 @@ final class RecoveringDrawStore: DrawRecordStore, @unchecked Sendable {
     /// Ends a running draw like `finish`. An abort that fails with a write failure is kept, served
     /// from memory, and written again later; the error is still thrown (the write did fail).
     func end(drawId: String, ending: DrawEnding, finishedAt: Double, seed: Seed) throws(StorageError) {
+        owner.check()
         do {
             try inner.finish(drawId: drawId, ending: ending, finishedAt: finishedAt)
             lock.withLock { _ = pending.removeValue(forKey: drawId) }
@@ -59,6 +64,7 @@ final class RecoveringDrawStore: DrawRecordStore, @unchecked Sendable {
     /// Returns how many are still pending.
     @discardableResult
     func retryPendingAborts() -> Int {
+        owner.check()
         for (drawId, abort) in pendingAborts {
             do throws(StorageError) {
                 try end(drawId: drawId, ending: .aborted(reason: abort.reason), finishedAt: abort.finishedAt,
@@ -82,30 +88,44 @@ final class RecoveringDrawStore: DrawRecordStore, @unchecked Sendable {
 
     // MARK: DrawRecordStore
 
-    func insertStarted(_ record: NewDrawRecord) throws(StorageError) { try inner.insertStarted(record) }
+    func insertStarted(_ record: NewDrawRecord) throws(StorageError) {
+        owner.check()
+        try inner.insertStarted(record)
+    }
 
     func stampStarted(drawId: String, startedAt: Double) throws(StorageError) {
+        owner.check()
         try inner.stampStarted(drawId: drawId, startedAt: startedAt)
     }
 
     func recordRound(drawId: String, round: Int, sentAt: Double) throws(StorageError) {
+        owner.check()
         try inner.recordRound(drawId: drawId, round: round, sentAt: sentAt)
     }
 
     func finish(drawId: String, ending: DrawEnding, finishedAt: Double) throws(StorageError) {
+        owner.check()
         try inner.finish(drawId: drawId, ending: ending, finishedAt: finishedAt)
     }
 
-    func insertFailed(_ record: FailedDrawRecord) throws(StorageError) { try inner.insertFailed(record) }
+    func insertFailed(_ record: FailedDrawRecord) throws(StorageError) {
+        owner.check()
+        try inner.insertFailed(record)
+    }
 
-    func markRunningInterrupted(at: Double) throws(StorageError) -> Int { try inner.markRunningInterrupted(at: at) }
+    func markRunningInterrupted(at: Double) throws(StorageError) -> Int {
+        owner.check()
+        return try inner.markRunningInterrupted(at: at)
+    }
 
     func inOneTransaction(_ body: () throws(StorageError) -> Void) throws(StorageError) {
+        owner.check()
         try inner.inOneTransaction(body)
     }
 
     /// The stored page, with each pending abort shown as aborted.
     func list(room: String, page: DrawPageRequest) throws(StorageError) -> DrawPage {
+        owner.check()
         let stored = try inner.list(room: room, page: page)
         let aborts = pendingAborts
         guard !aborts.isEmpty else { return stored }
@@ -116,6 +136,7 @@ final class RecoveringDrawStore: DrawRecordStore, @unchecked Sendable {
 
     /// The stored record, or, for a pending abort, the record as it will be once written.
     func record(id: String) throws(StorageError) -> DrawRecord? {
+        owner.check()
         guard let stored = try inner.record(id: id) else { return nil }
         guard let abort = lock.withLock({ pending[id] }) else { return stored }
         return stored.aborted(reason: abort.reason, finishedAt: abort.finishedAt, seed: abort.seed) ?? stored

@@ -99,6 +99,8 @@ final class StorageThread: @unchecked Sendable {
     }
 
     private func loop() {
+        // From here on only this thread may call the store (checked in debug builds).
+        store?.owner.claim()
         while true {
             condition.lock()
             while queue.isEmpty && accepting {

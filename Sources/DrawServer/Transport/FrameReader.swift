@@ -40,13 +40,13 @@ struct FrameReader {
         case violation(code: UInt16, reason: String, peerClosed: Bool)
     }
 
-    private enum Stage: UInt8 {
+    enum Stage: UInt8 {
         case first, second, length, mask, payload
         /// The client's close arrived, or the framing can no longer be followed: ignore the rest.
         case done
     }
 
-    private enum Opcode {
+    enum Opcode {
         static let continuation: UInt8 = 0x0, text: UInt8 = 0x1, binary: UInt8 = 0x2
         static let close: UInt8 = 0x8, ping: UInt8 = 0x9, pong: UInt8 = 0xA
     }
@@ -54,26 +54,27 @@ struct FrameReader {
     /// Largest message, all fragments together.
     let maxMessageBytes: Int
 
-    // Stored properties are declared widest first so the reader packs into 56 bytes.
+    // Stored properties are declared widest first so the reader packs into 56 bytes. Those the
+    // frame endings read (`FrameReader+Endings.swift`) are internal, not private, for that file.
 
     /// While in the header: the length read so far; then the payload bytes still to come.
     private var remaining: UInt64 = 0
     /// Payload bytes of the message in flight; never above `maxMessageBytes`.
-    private var messageBytes = 0
-    private var text: [UInt8] = []
-    private var control: [UInt8] = []
+    var messageBytes = 0
+    var text: [UInt8] = []
+    var control: [UInt8] = []
     private var mask: UInt32 = 0
-    private var stage = Stage.first
+    var stage = Stage.first
     /// After a violation, or once the server closes: only look for the client's close.
-    private var failed = false
+    var failed = false
     /// First header byte of the current frame (FIN and opcode).
-    private var head: UInt8 = 0
+    var head: UInt8 = 0
     private var masked = false
     private var headerBytesLeft: UInt8 = 0
     private var maskIndex: UInt8 = 0
     /// Opcode of the data message in flight (text or binary), or 0 for none.
-    private var message: UInt8 = 0
-    private var utf8 = UTF8Validator()
+    var message: UInt8 = 0
+    var utf8 = UTF8Validator()
 
     init(maxMessageBytes: Int) {
         self.maxMessageBytes = max(0, maxMessageBytes)
@@ -115,7 +116,7 @@ struct FrameReader {
 
     // MARK: header
 
-    private var opcode: UInt8 { head & 0x0F }
+    var opcode: UInt8 { head & 0x0F }
     private var isControl: Bool { head & 0x08 != 0 }
 
     private mutating func header(_ byte: UInt8) -> Event? {
@@ -246,76 +247,5 @@ struct FrameReader {
             k = (k + 1) & 3
         }
         return k
-    }
-
-    /// The current frame is complete: the event it makes, if any.
-    private mutating func frameEnded() -> Event? {
-        stage = .first
-        let fin = head & 0x80 != 0
-        if failed {
-            guard opcode == Opcode.close else { return nil }
-            stage = .done
-            let payload = control
-            control = []
-            let code = payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : nil
-            return .close(code: code, reason: "")
-        }
-        switch opcode {
-        case Opcode.close:
-            let payload = control
-            control = []
-            return closeFrame(payload)
-        case Opcode.ping:
-            let payload = control
-            control = []
-            return .ping(payload)
-        case Opcode.pong:
-            control = []
-            return .pong
-        default:
-            guard fin else { return nil }
-            let kind = message
-            message = 0
-            messageBytes = 0
-            guard kind == Opcode.text else { return .binary }
-            let complete = utf8.isComplete
-            utf8.reset()
-            let bytes = text
-            text = []
-            return complete ? .text(bytes) : violation(CloseCode.invalidPayload, "text is not UTF-8")
-        }
-    }
-
-    private mutating func closeFrame(_ payload: [UInt8]) -> Event {
-        if payload.isEmpty {
-            stage = .done
-            return .close(code: nil, reason: "")
-        }
-        guard payload.count >= 2 else {
-            return violation(CloseCode.protocolError, "close payload of 1 byte", peerClosed: true)
-        }
-        let code = UInt16(payload[0]) << 8 | UInt16(payload[1])
-        guard CloseCode.clientMaySend(code) else {
-            return violation(CloseCode.protocolError, "close code \(code) may not be sent", peerClosed: true)
-        }
-        let reason = payload[2...]
-        guard UTF8Validator.isValid(reason) else {
-            return violation(CloseCode.invalidPayload, "close reason is not UTF-8", peerClosed: true)
-        }
-        stage = .done
-        return .close(code: code, reason: String(decoding: reason, as: UTF8.self))
-    }
-
-    /// Reports a violation. With `following` the reader goes on through the frame structure
-    /// (lengths stay meaningful), looking only for the client's close; without, or when the
-    /// offending frame is the client's close, it reads nothing more.
-    private mutating func violation(_ code: UInt16, _ reason: String, peerClosed: Bool = false,
-                                    following: Bool = true) -> Event {
-        let closed = peerClosed || opcode == Opcode.close
-        failed = true
-        text = []
-        control = []
-        if closed || !following { stage = .done }
-        return .violation(code: code, reason: reason, peerClosed: closed)
     }
 }

@@ -16,10 +16,10 @@ final class LwsTimer {
     /// This timer's position in `gate`'s list, kept up to date by the gate (O(1) removal).
     fileprivate var gateSlot = -1
 
-    init(server: OpaquePointer, gate: TimerGate, action: @escaping () -> Void) {
+    init(context: LwsContext, gate: TimerGate, action: @escaping () -> Void) {
         self.gate = gate
         self.action = action
-        handle = ldlws_timer_create(server, lwsTimerFired, Unmanaged.passUnretained(self).toOpaque())
+        handle = context.server.flatMap { ldlws_timer_create($0, lwsTimerFired, Unmanaged.passUnretained(self).toOpaque()) }
         gate.register(self)
     }
 

@@ -1,4 +1,3 @@
-import CLwsShim
 import CSysShim
 import Glibc
 
@@ -27,8 +26,8 @@ final class Readiness {
     typealias Handler = (Events) -> Void
 
     private let epoll: Int32
-    /// The lws wsi of the adopted epoll descriptor; lws owns it (and closes `epoll` with it).
-    private(set) var wsi: OpaquePointer?
+    /// The lws connection of the adopted epoll descriptor; lws owns it (and closes `epoll` with it).
+    private(set) var connection: Connection?
     private var handlers: [Int32: Handler] = [:]
     private let owner: ThreadOwner
     /// Most descriptors one `dispatch` handles; the rest stay ready for the next turn.
@@ -39,16 +38,16 @@ final class Readiness {
 
     /// Creates the epoll set and adopts it into the lws context. `nil` when either fails.
     /// `owner` is the service thread's.
-    init?(server: OpaquePointer, owner: ThreadOwner) {
+    init?(context: LwsContext, owner: ThreadOwner) {
         self.owner = owner
         let fd = ldsys_epoll_create()
         guard fd >= 0 else { return nil }
-        guard let adopted = ldlws_adopt_file(server, fd) else {
+        guard let adopted = context.adoptFile(fd) else {
             Glibc.close(fd)
             return nil
         }
         epoll = fd
-        wsi = adopted
+        connection = adopted
     }
 
     /// Descriptors watched now.
@@ -60,7 +59,7 @@ final class Readiness {
     @discardableResult
     func watch(_ fd: Int32, for events: Events, handler: @escaping Handler) -> Bool {
         owner.check()
-        guard wsi != nil, ldsys_epoll_add(epoll, fd, events.rawValue | UInt32(LDSYS_PEER_SHUTDOWN)) == 0 else {
+        guard connection != nil, ldsys_epoll_add(epoll, fd, events.rawValue | UInt32(LDSYS_PEER_SHUTDOWN)) == 0 else {
             return false
         }
         handlers[fd] = handler
@@ -104,7 +103,7 @@ final class Readiness {
     /// Forgets every handler; lws closes the epoll descriptor when it destroys the context.
     func close() {
         handlers.removeAll()
-        wsi = nil
+        connection = nil
     }
 
     deinit {

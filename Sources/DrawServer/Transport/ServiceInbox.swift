@@ -1,4 +1,3 @@
-import CLwsShim
 import DrawCore
 import Foundation
 
@@ -16,7 +15,7 @@ enum ServiceCommand: Sendable {
     case shutdown
     /// Run this on the service thread (`LiveDrawServer.onServiceThread`); tests use it to reach
     /// service-thread state such as `readiness` without a race.
-    case perform(@Sendable (LiveDrawServer) -> Void)
+    case perform(@Sendable () -> Void)
 }
 
 /// The only door into the service thread from outside.
@@ -28,22 +27,22 @@ enum ServiceCommand: Sendable {
 final class ServiceInbox: @unchecked Sendable {
     private let lock = NSLock()
     private var commands: [ServiceCommand] = []
-    /// The lws server to wake; `nil` before it exists and after it is destroyed, so a late
+    /// The lws context to wake; `nil` before it exists and after it is destroyed, so a late
     /// `post` never touches a freed context.
-    private var server: OpaquePointer?
+    private var context: LwsContext?
 
-    func attach(_ server: OpaquePointer) {
-        lock.withLock { self.server = server }
+    func attach(_ context: LwsContext) {
+        lock.withLock { self.context = context }
     }
 
     func detach() {
-        lock.withLock { server = nil }
+        lock.withLock { context = nil }
     }
 
     func post(_ command: ServiceCommand) {
         lock.withLock {
             commands.append(command)
-            if let server { ldlws_cancel_service(server) }
+            context?.wake()
         }
     }
 

@@ -79,7 +79,7 @@ extension RealSocketTests {
             #expect(results.wait())
             #expect(results.errors[0] == nil && results.errors[1] != nil, "the abort failed: the disk is full")
             #expect(full.wait(timeout: .now() + 10) == .success)
-            #expect(try store.record(id: plan.drawId)?.status == .aborted, "served from memory meanwhile")
+            #expect(Self.status(of: plan.drawId, in: store, on: thread) == .aborted, "served from memory meanwhile")
             #expect(try real.record(id: plan.drawId)?.status == .running)
 
             faulty.isFull = false
@@ -90,6 +90,17 @@ extension RealSocketTests {
             let record = try #require(try real.record(id: plan.drawId))
             #expect(record.status == .aborted && record.finishedAt == 9 && record.seed == plan.seed)
             #expect(store.pendingAborts.isEmpty)
+        }
+
+        /// A record's status as `store` serves it, read on the storage thread: the only thread that
+        /// may call it (debug builds trap on any other).
+        private static func status(of drawId: String, in store: RecoveringDrawStore,
+                                   on thread: StorageThread) -> DrawStatus? {
+            final class Answer: @unchecked Sendable { var status: DrawStatus? } // written before `done`
+            let answer = Answer(), done = DispatchSemaphore(value: 0)
+            #expect(thread.submit { answer.status = try? store.record(id: drawId)?.status; done.signal() })
+            #expect(done.wait(timeout: .now() + 10) == .success)
+            return answer.status
         }
 
         /// A JSON value as text with sorted keys, so two decodings compare by content.

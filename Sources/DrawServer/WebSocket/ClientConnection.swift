@@ -4,7 +4,7 @@ import DrawCore
 ///
 /// Ownership: lws' per-session slot holds a +1 reference (`Unmanaged.passRetained`) taken in
 /// `LWS_CALLBACK_ESTABLISHED` and released in `LWS_CALLBACK_CLOSED` (or, as a fallback, in
-/// `LWS_CALLBACK_WSI_DESTROY`); the `wsi` pointer is valid exactly that long.
+/// `LWS_CALLBACK_WSI_DESTROY`); its `connection` is valid exactly that long.
 final class ClientConnection {
     /// Why and how the server is closing this client.
     struct PendingClose {
@@ -17,7 +17,7 @@ final class ClientConnection {
         let drainRoom: Bool
     }
 
-    let wsi: OpaquePointer
+    let connection: Connection
     /// The room this client watches; `nil` for a client of an unknown room (about to be closed).
     var room: Room?
     /// Position in `room.members`, kept for O(1) removal; -1 when not a member.
@@ -31,7 +31,7 @@ final class ClientConnection {
     var strikes = 0
     var bucket: TokenBucket
 
-    /// The client's input, parsed as it is read (`LiveDrawServer+WebSocketInput`).
+    /// The client's input, parsed as it is read (`WebSocketInbound+Input`).
     var reader: FrameReader
     /// The socket the server reads this client's input from; -1 when it does not (not yet,
     /// or no longer: the peer hung up or the connection is closed).
@@ -45,8 +45,8 @@ final class ClientConnection {
     /// server's close frame, and once that is written the connection is closed.
     var peerClosed = false
 
-    init(wsi: OpaquePointer, bucket: TokenBucket, maxMessageBytes: Int) {
-        self.wsi = wsi
+    init(connection: Connection, bucket: TokenBucket, maxMessageBytes: Int) {
+        self.connection = connection
         self.bucket = bucket
         self.reader = FrameReader(maxMessageBytes: maxMessageBytes)
     }

@@ -1,7 +1,5 @@
-import CLwsShim
-
 /// Fan-out and the per-client outbound queue. Service thread only; no locks on this path.
-extension LiveDrawServer {
+extension RoomService {
     /// Seconds a closing client gets to take what it is owed and the close frame before lws
     /// drops it (a client that stopped reading never gets the frame). docs/PROTOCOL.md section 4.
     static let closeDeadlineSeconds: Int32 = 5
@@ -11,7 +9,7 @@ extension LiveDrawServer {
     /// WRITEABLE request. A client whose backlog passes `outboundQueueLimit` is closed as too
     /// slow (4408) instead of growing memory or holding the room back.
     func broadcast(_ bytes: [UInt8], in room: Room) {
-        guard !destroying else { return }
+        guard !loop.destroying else { return }
         room.append(OutboundMessage(bytes))
         let limit = config.outboundQueueLimit
         var i = 0
@@ -23,36 +21,36 @@ extension LiveDrawServer {
                 closeTooSlow(client) // swap-removes it: index i now holds another member
                 continue
             }
-            ldlws_request_writable(client.wsi)
+            client.connection.requestWritable()
             i += 1
         }
     }
 
     /// Queues a message for one client only (snapshot, error, pong).
     func sendPrivate(_ bytes: [UInt8], to client: ClientConnection) {
-        guard client.closing == nil, !destroying else { return }
+        guard client.closing == nil, !loop.destroying else { return }
         client.privateQueue.push(OutboundMessage(bytes))
         if client.backlog > config.outboundQueueLimit {
             closeTooSlow(client)
         } else {
-            ldlws_request_writable(client.wsi)
+            client.connection.requestWritable()
         }
     }
 
     /// SERVER_WRITEABLE: exactly one `lws_write` — the pong owed for the client's last ping,
     /// else a private message, else the next room message — or, when nothing is owed any more
     /// and a close is pending, the close frame. After the close handshake it closes the socket.
-    func writeNext(_ client: ClientConnection) -> Int32 {
+    func writeNext(_ client: ClientConnection) -> TransportReply {
         // Both close frames are through: -1 makes lws flush what it still holds, then shut the
         // socket down (no close frame of its own: lws_close_reason is never called).
-        if client.closeSent { return client.peerClosed ? -1 : 0 }
+        if client.closeSent { return client.peerClosed ? .hangUp : .proceed }
         if !client.peerClosed, client.closing == nil, let pong = client.pendingPong {
             // Before any queued message: it answers the most recent ping, and a control frame
             // never cuts into a data frame (lws sends each message whole).
             client.pendingPong = nil
-            guard Lws.writeControl(client.wsi, LDLWS_CONTROL_PONG, pong) else { return -1 }
-            if client.wantsWrite { ldlws_request_writable(client.wsi) }
-            return 0
+            guard client.connection.writeControl(.pong, pong) else { return .hangUp }
+            if client.wantsWrite { client.connection.requestWritable() }
+            return .proceed
         }
         // After the client's close, only the server's close frame goes out (RFC 6455 5.5.1).
         var message = client.peerClosed ? nil : client.privateQueue.pop()
@@ -65,24 +63,24 @@ extension LiveDrawServer {
             client.cursor += 1
             if message == nil, client.closing == nil {
                 closeTooSlow(client)
-                return 0
+                return .proceed
             }
         }
         if let message {
-            guard message.write(to: client.wsi) else { return -1 }
+            guard client.connection.write(message) else { return .hangUp }
             metrics.messageSent()
-            if client.wantsWrite { ldlws_request_writable(client.wsi) }
-            return 0
+            if client.wantsWrite { client.connection.requestWritable() }
+            return .proceed
         }
         if let close = client.closing {
-            guard Lws.writeControl(client.wsi, LDLWS_CONTROL_CLOSE, Self.closePayload(close)) else { return -1 }
+            guard client.connection.writeControl(.close, Self.closePayload(close)) else { return .hangUp }
             client.closeSent = true
-            if client.peerClosed { return -1 }
-            // Wait for the client's close, reading meanwhile (`clientReadable`), but not forever.
-            ldlws_close_deadline(client.wsi, Int32(clamping: config.closeHandshakeSeconds))
-            return 0
+            if client.peerClosed { return .hangUp }
+            // Wait for the client's close, reading meanwhile (`WebSocketInbound.readable`), but not forever.
+            client.connection.closeDeadline(seconds: Int32(clamping: config.closeHandshakeSeconds))
+            return .proceed
         }
-        return 0
+        return .proceed
     }
 
     /// A close frame's payload: the code, big-endian, then the reason cut to the 123 bytes a
@@ -100,14 +98,14 @@ extension LiveDrawServer {
     /// `deadlineSeconds` bounds the time until the close frame is written: if the peer never
     /// reads again, WRITEABLE never comes, and lws drops the connection then.
     func close(_ client: ClientConnection, code: UInt16?, reason: String, drainRoom: Bool,
-               deadlineSeconds: Int32 = LiveDrawServer.closeDeadlineSeconds) {
-        guard client.closing == nil, !destroying else { return }
+               deadlineSeconds: Int32 = RoomService.closeDeadlineSeconds) {
+        guard client.closing == nil, !loop.destroying else { return }
         client.beginClose(.init(code: code, reason: reason, drainRoom: drainRoom))
         client.pendingPong = nil
         client.reader.awaitClose() // what the client sends now is read only to find its close
         if !drainRoom { leaveRoom(client) }
-        ldlws_close_deadline(client.wsi, deadlineSeconds)
-        ldlws_request_writable(client.wsi)
+        client.connection.closeDeadline(seconds: deadlineSeconds)
+        client.connection.requestWritable()
     }
 
     func closeTooSlow(_ client: ClientConnection) {

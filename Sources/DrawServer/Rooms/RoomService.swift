@@ -1,9 +1,52 @@
 import DrawCore
 import DrawPresentation
+import Logging
 
-/// Rooms coming and going: creation, what a room makes on first use, idleness and eviction
-/// (the policy itself is `RoomRegistry`'s). Service thread only.
-extension LiveDrawServer {
+/// The rooms: the registry, what a room makes on first use (runner, timers), idleness and
+/// eviction (the policy itself is `RoomRegistry`'s), bus events, presence and fan-out
+/// (`RoomService+Events`, `RoomService+Fanout`). Service thread only.
+final class RoomService {
+    let config: ServerConfig
+    let clock: any DrawClock
+    let random: any RandomSource
+    let logger: Logger
+    let metrics: ServerMetrics
+    let loadPlayers: @Sendable () async throws(DrawError) -> MergeResult
+    /// The player lists' URLs, for the records.
+    let sources: DrawSources
+    unowned let loop: ServiceLoop
+    unowned let storage: ServerStorage
+    let bus: any RoomEventBus = InProcessRoomEventBus()
+    /// Every room: lookup, creation, eviction of idle ones (`RoomRegistry`).
+    let registry: RoomRegistry
+
+    init(config: ServerConfig, clock: any DrawClock, random: any RandomSource, logger: Logger, metrics: ServerMetrics,
+         loadPlayers: @escaping @Sendable () async throws(DrawError) -> MergeResult, sources: DrawSources,
+         loop: ServiceLoop, storage: ServerStorage) {
+        self.config = config
+        self.clock = clock
+        self.random = random
+        self.logger = logger
+        self.metrics = metrics
+        self.loadPlayers = loadPlayers
+        self.sources = sources
+        self.loop = loop
+        self.storage = storage
+        registry = RoomRegistry(maxRooms: config.maxRooms, idleNanos: config.roomIdleNanos, pinned: [RoomName.lobby])
+        registry.onEvict = { [unowned self] room, reason in self.roomEvicted(room, reason) }
+    }
+
+    var phase: ServerPhase { loop.phase }
+
+    /// Opens the lobby, which is never evicted.
+    func openLobby(hostKey: String) {
+        registry.insertPinned(makeRoom(name: RoomName.lobby, hostKey: hostKey))
+        metrics.rooms.record(registry.count)
+    }
+
+    /// Forgets every room (teardown).
+    func removeAll() { registry.removeAll() }
+
     /// Creates a room (`POST /api/rooms`). A `nil` name gets a generated one. At `maxRooms` the
     /// room unused the longest is freed to make space; `tooManyRooms` only when all are in use.
     func createRoom(named requested: String?) -> Result<(room: String, hostKey: String), ClientErrorCode> {
@@ -16,12 +59,12 @@ extension LiveDrawServer {
             name = generated
         }
         let key = HostKey.generate(using: random)
-        switch rooms.create(named: name, nowNanos: clock.monotonicNanos(), build: { makeRoom(name: $0, hostKey: key) }) {
+        switch registry.create(named: name, nowNanos: clock.monotonicNanos(), build: { makeRoom(name: $0, hostKey: key) }) {
         case .failure(.exists): return .failure(.roomExists)
         case .failure(.full): return .failure(.tooManyRooms)
         case .success: break
         }
-        metrics.rooms.record(rooms.count)
+        metrics.rooms.record(registry.count)
         logger.info("room created", metadata: ["room": "\(name)"])
         return .success((name, key))
     }
@@ -29,7 +72,7 @@ extension LiveDrawServer {
     private func generateRoomName() -> String? {
         for _ in 0..<8 {
             let name = "room-" + Hex.encode(random.bytes(5))
-            if rooms[name] == nil { return name }
+            if registry[name] == nil { return name }
         }
         return nil
     }
@@ -48,8 +91,8 @@ extension LiveDrawServer {
     /// The room's draw runner, made with its timer on the first draw.
     func runner(of room: Room) -> DrawRunner {
         if let runner = room.runner { return runner }
-        guard let server = lws else { preconditionFailure("draws start while the server runs") }
-        let inbox = self.inbox, load = self.loadPlayers
+        precondition(loop.isRunning, "draws start while the server runs")
+        let inbox = loop.inbox, load = self.loadPlayers
         let deps = DrawRunner.Dependencies(
             bus: bus, clock: clock, planner: PlanDraw(random: random, schedule: config.schedule),
             metrics: metrics, logger: logger, random: random, sources: sources,
@@ -61,9 +104,9 @@ extension LiveDrawServer {
                     inbox.post(.playersLoaded(room: room, attempt: attempt, result))
                 }
             },
-            record: recorder(room: room.name))
+            record: storage.recorder(room: room.name))
         let runner = DrawRunner(room: room.name, dependencies: deps)
-        runner.timer = LwsTimer(server: server, gate: timerGate) { [unowned runner] in runner.timerFired() }
+        runner.timer = loop.timer { [unowned runner] in runner.timerFired() }
         room.runner = runner
         return runner
     }
@@ -82,8 +125,8 @@ extension LiveDrawServer {
     private func timer(_ slot: ReferenceWritableKeyPath<Room, LwsTimer?>, of room: Room,
                        firing action: @autoclosure () -> () -> Void) -> LwsTimer {
         if let timer = room[keyPath: slot] { return timer }
-        guard let server = lws else { preconditionFailure("rooms are used while the server runs") }
-        let timer = LwsTimer(server: server, gate: timerGate, action: action())
+        precondition(loop.isRunning, "rooms are used while the server runs")
+        let timer = loop.timer(action())
         room[keyPath: slot] = timer
         return timer
     }
@@ -91,20 +134,20 @@ extension LiveDrawServer {
     /// Something happened in a room (a viewer came or went, a draw event, an answer from the
     /// storage thread): let the registry re-read whether it is idle.
     func roomActivity(_ room: Room) {
-        rooms.refresh(room, nowNanos: clock.monotonicNanos())
+        registry.refresh(room, nowNanos: clock.monotonicNanos())
     }
 
     func roomActivity(_ name: String) {
-        if let room = rooms[name] { roomActivity(room) }
+        if let room = registry[name] { roomActivity(room) }
     }
 
     /// Housekeeping: give back idle rooms' buffers, free rooms idle too long. Not during
     /// shutdown, which still walks every room.
-    func sweepRooms() {
-        guard !shuttingDown, !destroying else { return }
-        let before = rooms.count
-        rooms.sweep(nowNanos: clock.monotonicNanos())
-        if rooms.count != before { metrics.rooms.record(rooms.count) }
+    func sweep() {
+        guard !phase.shuttingDown, !loop.destroying else { return }
+        let before = registry.count
+        registry.sweep(nowNanos: clock.monotonicNanos())
+        if registry.count != before { metrics.rooms.record(registry.count) }
     }
 
     /// The registry let `room` go: nothing may call into it any more.

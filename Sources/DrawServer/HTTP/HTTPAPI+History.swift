@@ -11,7 +11,7 @@ import DrawPresentation
 /// revealed it — and published `finished` — first. A second connection could read the committed
 /// `finished` row before the broadcast. Reads are rare and take microseconds next to a draw's
 /// writes, so they cost the draws nothing noticeable.
-extension LiveDrawServer {
+extension HTTPAPI {
     /// The first page of one draw: enough to tell whether a room has any history at all.
     private static let probePage: DrawPageRequest = {
         do { return try DrawPageRequest(limit: 1) } catch { preconditionFailure("1 is within DrawPageRequest.limitRange") }
@@ -21,9 +21,9 @@ extension LiveDrawServer {
     /// the lobby is) is still served when the store has draws of it; 404 only for a room that is
     /// neither live nor recorded.
     func historyPage(room name: String, query: [String: String], _ exchange: HTTPExchange,
-                     _ wsi: OpaquePointer) -> HTTPResponse? {
+                     _ wsi: Connection) -> HTTPResponse? {
         guard RoomName.isValid(name) else { return .json(404, APIMessages.error(.unknownRoom)) }
-        guard let store else { return Self.noHistory }
+        guard let store = storage.store else { return Self.noHistory }
         let request: DrawPageRequest
         do {
             request = try DrawPageRequest.parse(limit: query["limit"], cursor: query["cursor"])
@@ -31,7 +31,7 @@ extension LiveDrawServer {
             let code = ClientErrorCode(error)
             return .json(code.httpStatus, APIMessages.error(code, message: error.message))
         }
-        let live = rooms[name] != nil, logger = self.logger
+        let live = rooms.registry[name] != nil, logger = self.logger
         return answerFromStorage(exchange, wsi) {
             do throws(StorageError) {
                 let page = try store.list(room: name, page: request)
@@ -51,9 +51,9 @@ extension LiveDrawServer {
 
     /// `GET /api/draws/ID`: the record, with `verified` for an ended draw. A malformed id is a 404
     /// without a look at the store.
-    func drawRecord(id: String, _ exchange: HTTPExchange, _ wsi: OpaquePointer) -> HTTPResponse? {
+    func drawRecord(id: String, _ exchange: HTTPExchange, _ wsi: Connection) -> HTTPResponse? {
         guard DrawIdentifier.isValid(id) else { return .json(404, APIMessages.error(.unknownDraw)) }
-        guard let store else { return Self.noHistory }
+        guard let store = storage.store else { return Self.noHistory }
         let logger = self.logger
         return answerFromStorage(exchange, wsi) {
             do throws(StorageError) {
@@ -74,12 +74,12 @@ extension LiveDrawServer {
     /// Returns `nil` (answer later), or a 503 when the storage thread no longer takes work.
     /// A connection waits for its answer before it can ask again, so reads in the queue never
     /// outnumber the connections (`maxConnections`).
-    private func answerFromStorage(_ exchange: HTTPExchange, _ wsi: OpaquePointer,
+    private func answerFromStorage(_ exchange: HTTPExchange, _ wsi: Connection,
                                    _ read: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse? {
-        guard let storage else { return .json(503, APIMessages.error(.storageUnavailable)) }
+        guard storage.thread != nil else { return .json(503, APIMessages.error(.storageUnavailable)) }
         lastReadNumber += 1
-        let number = lastReadNumber, inbox = self.inbox
-        pendingReads[number] = PendingRead(wsi: wsi, exchange: exchange)
+        let number = lastReadNumber, inbox = loop.inbox
+        pendingReads[number] = PendingRead(connection: wsi, exchange: exchange)
         guard storage.submit({ inbox.post(.storageAnswered(request: number, read())) }) else {
             pendingReads[number] = nil
             return .json(503, APIMessages.error(.storageUnavailable))
@@ -90,7 +90,7 @@ extension LiveDrawServer {
     /// A read came back: answer its request, unless the client has gone meanwhile.
     func storageAnswered(request: UInt64, _ response: HTTPResponse) {
         guard let pending = pendingReads.removeValue(forKey: request), let exchange = pending.exchange,
-              !destroying else { return }
-        respond(response, to: exchange, pending.wsi)
+              !loop.destroying else { return }
+        respond(response, to: exchange, pending.connection)
     }
 }

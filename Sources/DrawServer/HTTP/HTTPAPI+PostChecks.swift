@@ -1,20 +1,19 @@
-import CLwsShim
 import DrawPresentation
 
 /// Checks every API `POST` passes before its body is read. Service thread only.
-extension LiveDrawServer {
+extension HTTPAPI {
     /// A refusal for this `POST`, or `nil` to go on: `415` when it is not sent as JSON (so no
     /// cross-site page can send it unasked, see `JSONContentType`), then `429` when it would
     /// create a room and its address has created too many lately. The body is never read, so
     /// the connection closes after the answer.
-    func refusePost(_ wsi: OpaquePointer, route: HTTPRoute) -> HTTPResponse? {
-        guard JSONContentType.matches(Lws.header(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE)) else {
+    func refusePost(_ wsi: Connection, route: HTTPRoute) -> HTTPResponse? {
+        guard JSONContentType.matches(wsi.header(.contentType)) else {
             var r = HTTPResponse.json(415, APIMessages.error(.unsupportedMediaType))
             r.closeAfter = true
             return r
         }
         guard route == .rooms else { return nil }
-        let key = ClientAddress.budgetKey(for: Lws.peerAddress(wsi))
+        let key = ClientAddress.budgetKey(for: wsi.peerAddress)
         guard case .limited(let seconds) = roomCreations.take(key, nowNanos: clock.monotonicNanos()) else { return nil }
         metrics.roomCreationLimited()
         logger.debug("room creation rate-limited", metadata: ["address": "\(key)"])

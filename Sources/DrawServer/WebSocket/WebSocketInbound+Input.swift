@@ -1,5 +1,3 @@
-import CLwsShim
-
 /// WebSocket input: after the upgrade the server reads each connection's bytes itself and
 /// parses them with `FrameReader`; lws only writes. Service thread only.
 ///
@@ -25,20 +23,20 @@ import CLwsShim
 /// Input sent before the 101 response (in the same packet as the handshake) is read by lws
 /// while it parses the request and stays in lws' buffer; it never reaches the server (RFC 6455
 /// 4.1: a client must wait for the response before it sends frames).
-extension LiveDrawServer {
+extension WebSocketInbound {
     /// Most reads per readiness event: a client that sends without pause cannot hold the
     /// service thread (the socket is level-triggered, so the rest is read on the next turn).
     static let readsPerWakeup = 4
 
     /// Takes the connection's input over from lws. False when it cannot be watched.
     func takeOverInput(_ client: ClientConnection) -> Bool {
-        guard let readiness else { return false }
-        let fd = ldlws_ws_take_over_input(client.wsi)
+        guard let readiness = loop.readiness else { return false }
+        let fd = client.connection.takeOverInput()
         guard fd >= 0 else { return false }
-        // The client outlives the watch: it is unwatched in `clientClosed`, before lws frees
+        // The client outlives the watch: it is unwatched in `closed`, before lws frees
         // the session's reference and closes the socket.
         let watched = readiness.watch(fd, for: .readable) { [unowned self, unowned client] _ in
-            self.clientReadable(client)
+            self.readable(client)
         }
         guard watched else { return false }
         client.inputFD = fd
@@ -48,22 +46,22 @@ extension LiveDrawServer {
     /// Stops reading the client; call it before lws closes the socket (descriptors are reused).
     func stopReading(_ client: ClientConnection) {
         guard client.inputFD >= 0 else { return }
-        readiness?.unwatch(client.inputFD)
+        loop.readiness?.unwatch(client.inputFD)
         client.inputFD = -1
     }
 
     /// The socket is readable (or hung up, or failed: a read tells which).
-    func clientReadable(_ client: ClientConnection) {
+    func readable(_ client: ClientConnection) {
         var reads = 0
         var alive = false
         defer {
             // Once per wake-up, not per frame: lws keeps its timers in one sorted list, so each
             // confirmation walks it (O(connections)), and a frame can be a handful of bytes.
-            if alive { ldlws_validity_confirmed(client.wsi) }
+            if alive { client.connection.confirmValidity() }
         }
         while client.inputFD >= 0 {
-            var more: Int32 = 0
-            let n = ldlws_ws_read(client.wsi, client.inputFD, inputScratch.baseAddress, inputScratch.count, &more)
+            var more = false
+            let n = client.connection.read(client.inputFD, into: inputScratch, more: &more)
             guard n > 0 else {
                 if n != -1 { peerHungUp(client) } // 0: end of input; -2: error
                 return
@@ -76,7 +74,7 @@ extension LiveDrawServer {
             }
             reads += 1
             // TLS may hold decrypted bytes the socket no longer signals: always take them.
-            guard more != 0 || (n == inputScratch.count && reads < Self.readsPerWakeup) else { return }
+            guard more || (n == inputScratch.count && reads < Self.readsPerWakeup) else { return }
         }
     }
 
@@ -87,7 +85,7 @@ extension LiveDrawServer {
             logger.debug("websocket protocol violation", metadata: ["code": "\(code)", "reason": "\(reason)"])
             if peerClosed { client.peerClosed = true }
             if client.closing == nil {
-                close(client, code: code, reason: reason, drainRoom: false)
+                rooms.close(client, code: code, reason: reason, drainRoom: false)
             } else if peerClosed {
                 closeHandshakeDone(client)
             }
@@ -96,7 +94,7 @@ extension LiveDrawServer {
             client.peerClosed = true
             if client.closing == nil {
                 // Echo the client's code (RFC 6455 5.5.1); nothing queued is sent any more.
-                close(client, code: code, reason: "", drainRoom: false)
+                rooms.close(client, code: code, reason: "", drainRoom: false)
             } else {
                 closeHandshakeDone(client)
             }
@@ -108,7 +106,7 @@ extension LiveDrawServer {
         case .ping(let payload):
             if client.closing == nil {
                 client.pendingPong = payload
-                ldlws_request_writable(client.wsi)
+                client.connection.requestWritable()
             }
         case .pong:
             break
@@ -117,9 +115,9 @@ extension LiveDrawServer {
     }
 
     /// The client's close arrived while the server was closing: once the server's own close
-    /// frame is out, WRITEABLE closes the socket (`writeNext`).
+    /// frame is out, WRITEABLE closes the socket (`RoomService.writeNext`).
     private func closeHandshakeDone(_ client: ClientConnection) {
-        ldlws_request_writable(client.wsi)
+        client.connection.requestWritable()
     }
 
     /// End of input or a read error. The socket is no longer watched (it would stay readable);
@@ -128,10 +126,10 @@ extension LiveDrawServer {
     private func peerHungUp(_ client: ClientConnection) {
         stopReading(client)
         if client.peerClosed, !client.closeSent {
-            ldlws_request_writable(client.wsi) // bounded by the close deadline set in `close`
+            client.connection.requestWritable() // bounded by the close deadline set in `close`
             return
         }
         client.peerClosed = true
-        ldlws_kill(client.wsi)
+        client.connection.kill()
     }
 }

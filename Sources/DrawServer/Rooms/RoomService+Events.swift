@@ -2,8 +2,8 @@ import DrawCore
 import DrawPresentation
 
 /// Rooms: starting draws, applying bus events, presence. Service thread only. (Creating and
-/// freeing rooms: `LiveDrawServer+RoomLifecycle.swift`.)
-extension LiveDrawServer {
+/// freeing rooms: `RoomService.swift`.)
+extension RoomService {
     /// The bus subscriber: apply the event to the room's state, then fan it out — except a
     /// `loading`, which waits `loadingNoticeMs` and is dropped if the next event comes first.
     /// This is this node's presentation choice, so a networked bus changes nothing here.
@@ -44,7 +44,7 @@ extension LiveDrawServer {
     func startDraw(in room: Room, hostKey: String?) -> ClientErrorCode? {
         guard let hostKey, !hostKey.isEmpty else { return .unauthorized }
         guard HostKey.matches(hostKey, room.hostKey) else { return .forbidden }
-        guard !shuttingDown else { return .shuttingDown }
+        guard !phase.shuttingDown else { return .shuttingDown }
         return runner(of: room).start() ? nil : .drawRunning
     }
 
@@ -56,9 +56,9 @@ extension LiveDrawServer {
     /// Every join and leave comes through here, so this is also where the room's idleness is
     /// re-read (`RoomRegistry`).
     func viewersChanged(_ room: Room) {
-        guard !destroying else { return }
+        guard !loop.destroying else { return }
         roomActivity(room)
-        guard !shuttingDown, !room.isRunning else { return }
+        guard !phase.shuttingDown, !room.isRunning else { return }
         if let delay = room.presence.countChanged(viewers: room.viewers, nowNanos: clock.monotonicNanos()) {
             presenceTimer(of: room).schedule(afterNanos: delay)
         }
@@ -67,7 +67,7 @@ extension LiveDrawServer {
     /// The presence timer fired: broadcast the latest count if it changed — unless a draw
     /// started meanwhile, whose rounds carry it (and whose end re-arms the timer).
     func sendPresence(_ room: Room) {
-        guard !shuttingDown, !destroying else { return }
+        guard !phase.shuttingDown, !loop.destroying else { return }
         if room.isRunning {
             room.presence.skipped()
             return
@@ -80,5 +80,19 @@ extension LiveDrawServer {
     /// The snapshot a joining client gets first (and `GET /api/rooms/ROOM`, without `type`).
     func snapshot(of room: Room, asMessage: Bool) -> [UInt8] {
         WireMessages.snapshot(room.view(), serverTime: clock.epochMillis(), asMessage: asMessage)
+    }
+}
+
+extension RoomService {
+    /// A draw's players came back from their loading task (through the inbox).
+    func playersLoaded(room name: String, attempt: UInt64, _ result: Result<MergeResult, DrawError>) {
+        registry[name]?.runner?.playersLoaded(attempt: attempt, result)
+        roomActivity(name)
+    }
+
+    /// A draw write came back from the storage thread (through the inbox).
+    func recorded(room name: String, _ write: DrawWrite, error: StorageError?) {
+        registry[name]?.runner?.recorded(write, error: error)
+        roomActivity(name)
     }
 }

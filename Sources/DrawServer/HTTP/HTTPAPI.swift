@@ -1,0 +1,138 @@
+import DrawCore
+import DrawPresentation
+import Foundation
+import Logging
+
+/// The HTTP API: routing and the handlers (`+Endpoints`), health, metrics, static files, the
+/// history (`+History`), the checks before a POST body is read (`+PostChecks`). Service thread
+/// only.
+///
+/// A response is prepared in the request callbacks and written whole in the next
+/// HTTP_WRITEABLE (one `lws_write`); static files are streamed by lws' own file server.
+final class HTTPAPI {
+    let config: ServerConfig
+    let clock: any DrawClock
+    let logger: Logger
+    let metrics: ServerMetrics
+    let metricsText: (@Sendable () -> String)?
+    let staticFiles: StaticFiles
+    unowned let loop: ServiceLoop
+    unowned let rooms: RoomService
+    unowned let storage: ServerStorage
+    /// Room creations per client address (`POST /api/rooms`).
+    var roomCreations: AddressRateLimiter
+    /// Requests waiting for the storage thread, by request number.
+    var pendingReads: [UInt64: PendingRead] = [:]
+    var lastReadNumber: UInt64 = 0
+
+    init(config: ServerConfig, clock: any DrawClock, logger: Logger, metrics: ServerMetrics,
+         metricsText: (@Sendable () -> String)?, staticFiles: StaticFiles,
+         loop: ServiceLoop, rooms: RoomService, storage: ServerStorage) {
+        self.config = config
+        self.clock = clock
+        self.logger = logger
+        self.metrics = metrics
+        self.metricsText = metricsText
+        self.staticFiles = staticFiles
+        self.loop = loop
+        self.rooms = rooms
+        self.storage = storage
+        roomCreations = AddressRateLimiter(ratePerSecond: config.roomCreationPerMinute / 60,
+                                           burst: Double(config.roomCreationBurst),
+                                           capacity: config.roomCreationAddresses)
+    }
+
+    /// LWS_CALLBACK_HTTP: a request's headers are complete. `slot` is empty (a keep-alive
+    /// connection's earlier exchange was released).
+    func request(_ wsi: Connection, slot: SessionSlot, path: String) -> TransportReply {
+        let requested = wsi.method
+        // HEAD is GET without the body, wherever GET is allowed.
+        let method = requested == .head ? .get : requested
+        let route = HTTPRoute.match(path)
+        let exchange = HTTPExchange(route: route,
+                                    bearer: BearerToken.parse(wsi.header(.authorization)),
+                                    maxBody: config.maxBodyBytes)
+        exchange.headOnly = requested == .head
+        // The body the front door read; lws itself was told Content-Length: 0.
+        if let body = loop.frontDoor?.takeBody(wsi) { body.withUnsafeBytes { _ = exchange.appendBody($0) } }
+        slot.attach(exchange, kind: .http)
+        // A body we will not read means the connection cannot be reused.
+        let mayHaveBody = method == .post || method == .put || method == .patch
+
+        func fail(_ code: ClientErrorCode, _ message: String? = nil, close: Bool = mayHaveBody, allow: String? = nil) -> TransportReply {
+            var r = HTTPResponse.json(code.httpStatus, APIMessages.error(code, message: message))
+            r.closeAfter = close
+            r.extraHeader = allow.map { (name: "Allow", value: $0) }
+            respond(r, to: exchange, wsi)
+            return .proceed
+        }
+
+        if loop.phase.shuttingDown { return fail(.shuttingDown, close: true) }
+        if loop.openConnections.count > config.maxConnections { return fail(.tooManyConnections, close: true) }
+        let allowed = route.allowedMethods
+        guard !allowed.isEmpty else { return fail(.notFound) }
+        guard allowed.contains(method) else { return fail(.methodNotAllowed, allow: route.allowHeader) }
+
+        switch method {
+        case .post:
+            if let refusal = refusePost(wsi, route: route) {
+                respond(refusal, to: exchange, wsi)
+                return .proceed
+            }
+            if wsi.header(.transferEncoding) != nil {
+                return fail(.badJSON, "Send the request body with a Content-Length header.", close: true)
+            }
+            guard let lengthText = wsi.header(.contentLength) else {
+                // No Content-Length, no body: answer now (lws would otherwise wait for one).
+                var r = apiPost(exchange)
+                r.closeAfter = true
+                respond(r, to: exchange, wsi)
+                return .proceed
+            }
+            guard let length = Int(lengthText.trimmingBlanks()), length >= 0 else {
+                return fail(.badJSON, "Bad Content-Length.", close: true)
+            }
+            if length > config.maxBodyBytes { return fail(.bodyTooLarge, close: true) }
+            // The body (even an empty one) arrives through HTTP_BODY / HTTP_BODY_COMPLETION.
+            return .proceed
+        default:
+            if case .staticFile(let p) = route { return serveStatic(wsi, exchange, p) }
+            // `nil`: the storage thread answers later (see `answerFromStorage`).
+            if let response = apiGet(route, wsi, exchange) { respond(response, to: exchange, wsi) }
+            return .proceed
+        }
+    }
+
+    /// LWS_CALLBACK_HTTP_BODY: a chunk of the request body.
+    func body(_ wsi: Connection, _ exchange: HTTPExchange, _ chunk: UnsafeRawBufferPointer) {
+        guard exchange.response == nil else { return }
+        if !exchange.appendBody(chunk) {
+            var r = HTTPResponse.json(413, APIMessages.error(.bodyTooLarge))
+            r.closeAfter = true
+            respond(r, to: exchange, wsi)
+        }
+    }
+
+    /// LWS_CALLBACK_HTTP_BODY_COMPLETION: the whole body is in.
+    func bodyComplete(_ wsi: Connection, _ exchange: HTTPExchange) {
+        guard exchange.response == nil else { return }
+        respond(apiPost(exchange), to: exchange, wsi)
+    }
+
+    /// LWS_CALLBACK_HTTP_WRITEABLE: one `lws_write` with the whole response, then end the
+    /// transaction (keep-alive) or close.
+    func writable(_ wsi: Connection, _ exchange: HTTPExchange) -> TransportReply {
+        guard let r = exchange.takeResponse() else { return .proceed }
+        guard wsi.respond(r), !r.closeAfter else { return .hangUp }
+        return wsi.completeTransaction() ? .proceed : .hangUp
+    }
+
+    /// Sets the exchange's response and asks for the WRITEABLE that sends it.
+    func respond(_ r: HTTPResponse, to exchange: HTTPExchange, _ wsi: Connection) {
+        var r = r
+        r.headOnly = exchange.headOnly
+        r.closeAfter = r.closeAfter || loop.closesEveryResponse
+        exchange.setResponse(r)
+        wsi.requestWritable()
+    }
+}

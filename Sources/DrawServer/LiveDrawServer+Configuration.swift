@@ -1,0 +1,83 @@
+import DrawCore
+import DrawPresentation
+import Foundation
+
+/// The configuration's checks and what `init` derives from it: the lws context's settings, the
+/// front door's, and the descriptor budget they must fit in. Run during `init` only.
+extension LiveDrawServer {
+    /// Hard cap on accepted sockets beyond `maxConnections`: those past the soft limit still get
+    /// a 503, these are refused before any memory is spent on them (by the front door).
+    static let hardConnectionSlack = 64
+
+    static func validate(_ c: ServerConfig) throws(ServerStartError) {
+        guard (0...65535).contains(c.port) else { throw .invalidConfig("port \(c.port) is out of range") }
+        guard c.maxMessageBytes > 0, c.maxBodyBytes > 0, c.outboundQueueLimit > 0, c.maxConnections > 0,
+              c.maxStrikes > 0, c.maxRooms > 0, c.closeHandshakeSeconds > 0, c.roomIdleMs > 0,
+              c.roomCreationBurst > 0, c.roomCreationPerMinute > 0, c.roomCreationAddresses > 0,
+              c.headTimeoutMs > 0, c.slowHeadAfterMs > 0, c.slowHeadsPerAddress >= 0 else {
+            throw .invalidConfig("limits must be positive")
+        }
+        if let key = c.lobbyHostKey, !HostKey.isWellFormed(key) {
+            throw .invalidConfig("the lobby host key must be \(HostKey.length) lowercase hex characters")
+        }
+        switch (c.tlsCertPath, c.tlsKeyPath) {
+        case (nil, nil): break
+        case (let cert?, let key?):
+            for path in [cert, key] where !FileManager.default.isReadableFile(atPath: path) {
+                throw .unreadableTLSFile(path)
+            }
+        default: throw .incompleteTLS
+        }
+    }
+
+    /// The lws context, without a listener: connections come from the front door, bound to
+    /// `port` (which lws only reports).
+    static func contextSettings(_ config: ServerConfig, port: Int) -> LwsContext.Settings {
+        var s = LwsContext.Settings()
+        s.port = port
+        s.headerDataBytes = config.requestLimits.lwsHeaderTableBytes
+        s.headerTables = config.headerTables
+        s.idlePingSeconds = config.idlePingSeconds
+        s.idleTimeoutSeconds = config.idleTimeoutSeconds
+        s.tlsCertPath = config.tlsCertPath
+        s.tlsKeyPath = config.tlsKeyPath
+        s.subprotocol = WireMessages.subprotocol
+        return s
+    }
+
+    static func frontDoorSettings(_ config: ServerConfig) -> FrontDoor.Settings {
+        var s = FrontDoor.Settings()
+        s.limits = config.requestLimits
+        s.headTimeoutNanos = UInt64(config.headTimeoutMs) * 1_000_000
+        s.slowAfterNanos = UInt64(config.slowHeadAfterMs) * 1_000_000
+        s.slowPerAddress = config.slowHeadsPerAddress
+        s.headerTables = max(1, config.headerTables)
+        s.maxConnections = config.maxConnections
+        s.hardSlack = hardConnectionSlack
+        s.readsHeads = config.tlsCertPath == nil
+        return s
+    }
+
+    /// Raises the descriptor limit as far as allowed, then lowers `maxConnections` to what it
+    /// leaves room for (issue 11, finding 4): the one-line notice says so, or the start fails
+    /// when not even one connection fits.
+    static func fitToDescriptors(_ config: ServerConfig) throws(ServerStartError) -> (ServerConfig, String?) {
+        let limit = DescriptorBudget.raiseSoftLimit()
+        let room = DescriptorBudget.connections(forLimit: limit, slack: hardConnectionSlack)
+        guard room >= 1 else {
+            throw .tooFewDescriptors(limit: limit, needed: DescriptorBudget.reserve + hardConnectionSlack)
+        }
+        guard config.maxConnections > room else { return (config, nil) }
+        var fitted = config
+        fitted.maxConnections = room
+        let notice = "max connections lowered from \(config.maxConnections) to \(room) (--max-connections): "
+            + "the process may open \(limit) file descriptors (ulimit -n) and keeps "
+            + "\(DescriptorBudget.reserve + hardConnectionSlack) for files, list fetches, the database and 503 answers"
+        return (fitted, notice)
+    }
+}
+
+extension ServerConfig {
+    /// The request limits the front door applies (the body limit is `maxBodyBytes`).
+    var requestLimits: RequestLimits { RequestLimits(maxBodyBytes: maxBodyBytes) }
+}

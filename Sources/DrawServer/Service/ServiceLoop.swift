@@ -1,0 +1,79 @@
+/// The service loop: the lws context, the inbox other threads post to, the timers, the
+/// descriptors we read ourselves, the front door, and the count of open connections. It runs
+/// on the service thread (threading rule 1 on `LiveDrawServer`) and checks so in debug builds.
+final class ServiceLoop {
+    let context: LwsContext
+    /// The only door in from other threads (rule 2).
+    let inbox = ServiceInbox()
+    /// Closes every timer at once before the context goes away.
+    let timerGate = TimerGate()
+    /// The service thread, checked at its entry points in debug builds (threading rule 1).
+    let thread = ThreadOwner(name: "service")
+    /// Descriptors we read ourselves before (or instead of) lws; see `Readiness`.
+    private(set) var readiness: Readiness?
+    /// Accepts every connection and reads its request before lws does; see `FrontDoor`.
+    var frontDoor: FrontDoor?
+    /// Every accepted connection (HTTP or WebSocket) still open, for `maxConnections`.
+    var openConnections = Set<Connection>()
+    /// Set while the context is being destroyed: callbacks then only release memory.
+    private(set) var destroying = false
+    /// The loop ends after the current turn.
+    var exitRequested = false
+    private var housekeeping: LwsTimer?
+    let metrics: ServerMetrics
+    /// How far shutdown has come; every owner reads it.
+    let phase = ServerPhase()
+
+    /// A loop over `context`, with its readiness set. `nil` when the set cannot be made.
+    init?(context: LwsContext, metrics: ServerMetrics) {
+        self.context = context
+        self.metrics = metrics
+        guard let watcher = Readiness(context: context, owner: thread) else { return nil }
+        readiness = watcher
+    }
+
+    /// A timer on this loop.
+    func timer(_ action: @escaping () -> Void) -> LwsTimer {
+        LwsTimer(context: context, gate: timerGate, action: action)
+    }
+
+    /// Runs `tick` once a second from the first turn of `run`, on the service thread.
+    func startHousekeeping(_ tick: @escaping () -> Void) {
+        housekeeping = timer { [unowned self] in
+            tick()
+            self.housekeeping?.schedule(afterNanos: 1_000_000_000)
+        }
+    }
+
+    /// Services lws until `exitRequested`. Call it once, on the thread that is the service thread
+    /// from now on; `first` runs before the first turn. False when lws failed.
+    func run(first: () -> Void) -> Bool {
+        thread.claim()
+        housekeeping?.schedule(afterNanos: 1_000_000_000)
+        first()
+        while !exitRequested {
+            guard context.service() else { return false }
+        }
+        return true
+    }
+
+    /// Ends the service: no more timers, no more wake-ups, then lws closes every connection
+    /// (their last events run here, on the service thread) and frees the context.
+    func tearDown() {
+        guard context.server != nil else { return }
+        metrics.flush()
+        destroying = true
+        timerGate.close()
+        inbox.detach()
+        frontDoor?.close()
+        readiness?.close()
+        context.destroy()
+        readiness = nil
+        frontDoor = nil
+        // Timers are cancelled and detached, so freeing them no longer touches lws.
+        housekeeping = nil
+    }
+
+    /// Whether lws still runs (between `init` and `tearDown`).
+    var isRunning: Bool { context.server != nil }
+}

@@ -1,0 +1,72 @@
+import DrawCore
+import Logging
+
+/// The draw store's side of the server: the store, the one thread that calls it (threading
+/// rule 5 on `LiveDrawServer`), and what the service thread hands that thread: draw writes,
+/// history reads, the shutdown barrier. Results come back through the inbox (rule 2).
+///
+/// Service thread only, except `close()` (see there).
+final class ServerStorage {
+    /// Where draws are recorded (the caller's store, holding aborts it cannot take yet); `nil`:
+    /// no records and no history endpoints.
+    let store: RecoveringDrawStore?
+    /// The one thread that calls `store`; `nil` without a store and once `close()` ran. Set and
+    /// cleared on the thread that owns the server's lifecycle (`init`, then the end of `run()` or
+    /// `deinit`), read on the service thread in between.
+    private(set) var thread: StorageThread?
+    private let inbox: ServiceInbox
+    private let logger: Logger
+
+    /// Starts the storage thread when there is a store.
+    init(store: (any DrawRecordStore)?, inbox: ServiceInbox, logger: Logger) {
+        self.store = store.map { RecoveringDrawStore($0) }
+        self.inbox = inbox
+        self.logger = logger
+        if let recovering = self.store { thread = StorageThread(store: recovering) }
+    }
+
+    /// The runner's `record` dependency for room `room`: each write runs on the storage thread
+    /// and its result comes back through the inbox as `.recorded`. `nil` without a store.
+    func recorder(room: String) -> ((DrawWrite) -> Void)? {
+        guard let thread, store != nil else { return nil }
+        let inbox = self.inbox
+        return { write in
+            // Rule 5: the store is called on the storage thread only; the result goes back by
+            // the inbox (rule 2).
+            thread.submit(write) { error in inbox.post(.recorded(room: room, write, error: error)) }
+        }
+    }
+
+    /// Runs `job` on the storage thread. False when it no longer takes work (or there is none).
+    func submit(_ job: @escaping StorageThread.Job) -> Bool {
+        thread?.submit(job) ?? false
+    }
+
+    /// Shutdown's first phase: queue a barrier behind every write submitted so far (the aborts'
+    /// records included). False without a store: there is nothing to wait for.
+    func awaitDrain() -> Bool {
+        guard let thread else { return false }
+        let inbox = self.inbox
+        return thread.submit { inbox.post(.storageDrained) }
+    }
+
+    /// Jobs queued and not done (logs).
+    var pending: Int { thread?.pending ?? 0 }
+
+    /// Ends the storage thread and closes the store, once the service loop is over (end of
+    /// `run()`) or from `deinit`; never concurrently with the service thread. Writes still queued
+    /// (the shutdown grace ran out) then fail as `closed`; their draws stay `running` on disk and
+    /// the next start marks them `interrupted`, which is exactly what a crash would have left.
+    func close() {
+        guard let thread else { return }
+        self.thread = nil
+        thread.finish()
+        let left = thread.pending
+        if left > 0 {
+            logger.warning("closing the draw store with writes still queued; the next start marks their draws interrupted",
+                           metadata: ["queued": "\(left)"])
+        }
+        // Waits for the call in progress, if any (SQLiteDrawStore takes its lock).
+        store?.close()
+    }
+}

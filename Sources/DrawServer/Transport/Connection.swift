@@ -1,0 +1,62 @@
+import CLwsShim
+
+/// One libwebsockets connection (HTTP or WebSocket), as the rest of the server sees it: a handle
+/// with the operations it needs, so no other folder holds a `wsi` or calls the shim.
+///
+/// Valid from lws' WSI_CREATE to its WSI_DESTROY; an owner that keeps one longer (a request
+/// waiting for the storage thread) must know by other means that the connection is still there.
+/// Service thread only, like every lws call (threading rule 1 on `LiveDrawServer`).
+struct Connection: Hashable {
+    let wsi: OpaquePointer
+
+    // MARK: writing
+
+    /// Asks lws for a WRITEABLE event on this connection.
+    @inline(__always)
+    func requestWritable() { ldlws_request_writable(wsi) }
+
+    /// Sends one WebSocket text message: exactly one `lws_write`. False when the connection
+    /// failed and should be closed.
+    @inline(__always)
+    func write(_ message: OutboundMessage) -> Bool { message.write(to: wsi) }
+
+    /// The control frames the server sends itself.
+    enum ControlFrame {
+        case pong
+        case close
+
+        var shim: ldlws_control { self == .pong ? LDLWS_CONTROL_PONG : LDLWS_CONTROL_CLOSE }
+    }
+
+    /// Sends one control frame (at most 125 bytes). False when the connection failed and should
+    /// be closed.
+    func writeControl(_ kind: ControlFrame, _ payload: [UInt8]) -> Bool {
+        payload.withUnsafeBufferPointer { ldlws_write_control(wsi, kind.shim, $0.baseAddress, $0.count) == 0 }
+    }
+
+    // MARK: lifetime
+
+    /// lws drops the connection `seconds` from now unless it closes earlier.
+    func closeDeadline(seconds: Int32) { ldlws_close_deadline(wsi, seconds) }
+
+    /// Drops the connection on lws' next turn, without a close frame.
+    func kill() { ldlws_kill(wsi) }
+
+    /// Tells lws the peer is alive (valid input arrived), so its idle ping and hang-up wait.
+    func confirmValidity() { ldlws_validity_confirmed(wsi) }
+
+    // MARK: WebSocket input we read ourselves
+
+    /// Stops lws from reading the connection; returns the socket to read it from, or -1.
+    func takeOverInput() -> Int32 { ldlws_ws_take_over_input(wsi) }
+
+    /// Reads input into `buffer` (through the TLS session for wss). Returns the count read,
+    /// 0 at end of input, -1 when nothing is there now, -2 on error; `more` tells whether TLS
+    /// holds decrypted bytes the socket no longer signals.
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, more: inout Bool) -> Int {
+        var pending: Int32 = 0
+        let n = ldlws_ws_read(wsi, fd, buffer.baseAddress, buffer.count, &pending)
+        more = pending != 0
+        return n
+    }
+}

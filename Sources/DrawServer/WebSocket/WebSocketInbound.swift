@@ -1,0 +1,125 @@
+import DrawCore
+import DrawPresentation
+import Logging
+
+/// WebSocket clients coming in: upgrade checks (`+Upgrade`), join, messages, limits and strikes,
+/// close; their input is read and framed in `+Input`. What goes out to them is the rooms'
+/// (`RoomService+Fanout`). Service thread only.
+final class WebSocketInbound {
+    let config: ServerConfig
+    let clock: any DrawClock
+    let logger: Logger
+    let metrics: ServerMetrics
+    unowned let loop: ServiceLoop
+    unowned let rooms: RoomService
+    /// Every connected client.
+    private(set) var clients: [ObjectIdentifier: ClientConnection] = [:]
+    /// Where WebSocket input is read to, for one connection at a time (`readable`): the size of
+    /// the largest TLS record, so one read takes a whole record.
+    let inputScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
+
+    init(config: ServerConfig, clock: any DrawClock, logger: Logger, metrics: ServerMetrics,
+         loop: ServiceLoop, rooms: RoomService) {
+        self.config = config
+        self.clock = clock
+        self.logger = logger
+        self.metrics = metrics
+        self.loop = loop
+        self.rooms = rooms
+    }
+
+    deinit { inputScratch.deallocate() }
+
+    var phase: ServerPhase { loop.phase }
+
+    /// ESTABLISHED: the client joins its room and gets its snapshot first.
+    func established(_ connection: Connection, slot: SessionSlot) {
+        release(slot) // an HTTP exchange left from an earlier keep-alive request
+        let client = ClientConnection(connection: connection,
+                                      bucket: TokenBucket(ratePerSecond: config.rateLimitPerSecond,
+                                                          burst: config.rateLimitBurst),
+                                      maxMessageBytes: config.maxMessageBytes)
+        slot.attach(client, kind: .webSocket)
+        clients[ObjectIdentifier(client)] = client
+        metrics.viewers.record(clients.count)
+
+        // First, so that even the closes below read the client's answer.
+        guard takeOverInput(client) else {
+            logger.error("cannot watch a WebSocket's input; closing it")
+            rooms.close(client, code: CloseCode.internalError, reason: "server error", drainRoom: false)
+            return
+        }
+        if phase.shuttingDown {
+            rooms.close(client, code: CloseCode.goingAway, reason: "server shutting down", drainRoom: false)
+            return
+        }
+        let path = connection.uri ?? ""
+        let name = path.hasPrefix("/ws/") ? String(path.dropFirst(4)) : ""
+        guard RoomName.isValid(name), let room = rooms.registry[name] else {
+            rooms.sendPrivate(WireMessages.error(.unknownRoom), to: client)
+            rooms.close(client, code: CloseCode.unknownRoom, reason: "unknown room", drainRoom: false)
+            return
+        }
+        room.add(client)
+        // The snapshot describes the room up to the ring's current end; the cursor starts
+        // there, so every later broadcast follows it, in order, with nothing missing.
+        rooms.sendPrivate(rooms.snapshot(of: room, asMessage: true), to: client)
+        rooms.viewersChanged(room)
+    }
+
+    /// RECEIVE: input lws parsed itself, which it no longer does once `takeOverInput` ran — except
+    /// for a connection whose input could not be taken over. Nothing here is trusted (lws
+    /// checked no mask, and its lengths are the peer's): the connection is failed with 1002,
+    /// without arithmetic on anything the peer sent.
+    func received(_ client: ClientConnection) {
+        rooms.close(client, code: CloseCode.protocolError, reason: "unexpected input", drainRoom: false)
+    }
+
+    /// One complete client message: rate limit, then `ping` / `start`, else an error and a strike.
+    func handleMessage(_ bytes: [UInt8], binary: Bool, from client: ClientConnection) {
+        guard client.bucket.take(nowNanos: clock.monotonicNanos()) else { return reject(.rateLimited, client) }
+        guard !binary else { return reject(.binaryNotSupported, client) }
+        switch ClientMessage.parse(bytes) {
+        case .failure(let code):
+            reject(code, client)
+        case .success(.ping(let id)):
+            rooms.sendPrivate(WireMessages.pong(id: id, serverTime: clock.epochMillis()), to: client)
+        case .success(.start(let hostKey)):
+            guard let room = client.room else { return reject(.unknownRoom, client) }
+            if let refusal = rooms.startDraw(in: room, hostKey: hostKey) { reject(refusal, client) }
+        }
+    }
+
+    /// An `error` message and a strike; at `maxStrikes`, close with 1008.
+    private func reject(_ code: ClientErrorCode, _ client: ClientConnection) {
+        rooms.sendPrivate(WireMessages.error(code), to: client)
+        client.strikes += 1
+        if client.strikes >= config.maxStrikes {
+            rooms.close(client, code: CloseCode.policyViolation, reason: "too many bad messages", drainRoom: false)
+        }
+    }
+
+    /// Releases what the connection's slot holds: an HTTP exchange is dropped, a client closed.
+    /// Any of a connection's last callbacks may call it; only the first finds anything.
+    func release(_ slot: SessionSlot?) {
+        guard let slot else { return }
+        switch slot.kind {
+        case .http: _ = slot.take(.http, as: HTTPExchange.self)
+        case .webSocket: if let client = slot.take(.webSocket, as: ClientConnection.self) { closed(client) }
+        case .none: break
+        }
+    }
+
+    /// CLOSED: stop reading (before lws closes the socket), leave the room, forget the client.
+    private func closed(_ client: ClientConnection) {
+        stopReading(client)
+        rooms.leaveRoom(client)
+        clients[ObjectIdentifier(client)] = nil
+        metrics.viewers.record(clients.count)
+        // Not while shutdown still waits for the records: `run()` closes the store right after.
+        if phase.closingClients && clients.isEmpty { loop.exitRequested = true }
+    }
+
+    /// Forgets every client (teardown).
+    func removeAll() { clients.removeAll() }
+}
