@@ -27,7 +27,8 @@ public final class RedisLinkStatus: @unchecked Sendable {
     /// The state now.
     public var state: RedisLinkState { lock.withLock { current } }
 
-    /// Why the link last went down (never holds the password), or `nil` if it never did.
+    /// The last error seen: why the link last went down, or a command Redis refused on it (a
+    /// subscription the ACL forbids). Never holds the password; `nil` if there was none.
     public var lastError: String? { lock.withLock { error } }
 
     /// How many times the link came up; above 1 means it reconnected.
