@@ -26,7 +26,7 @@ let package = Package(
         ),
 
         // MARK: Data — libcurl HTTP client, DTOs, mappers, repositories, adapters for Core ports,
-        // and the SQLite draw store.
+        // the SQLite draw store and the Redis client (hiredis).
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -38,7 +38,16 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "DrawData", dependencies: ["DrawCore", "CCurlShim", "CSQLite"]),
+        // hiredis: the Redis client of cluster mode (issue 14). Debian 12's 0.14 has no TLS.
+        // Its pkg-config adds -D_FILE_OFFSET_BITS=64, which SwiftPM drops with a warning
+        // ("prohibited flag"); harmless: no hiredis call we make takes an off_t.
+        .systemLibrary(
+            name: "CHiredis",
+            pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"])]
+        ),
+        .target(name: "CHiredisShim", dependencies: ["CHiredis"]),
+        .target(name: "DrawData", dependencies: ["DrawCore", "CCurlShim", "CSQLite", "CHiredisShim"]),
 
         // MARK: Presentation — domain events to wire messages. UI-agnostic.
         .target(name: "DrawPresentation", dependencies: ["DrawCore"]),

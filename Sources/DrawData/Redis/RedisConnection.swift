@@ -1,0 +1,92 @@
+import Foundation
+
+/// A blocking connection for commands: one command at a time, each waiting for its reply.
+///
+/// Safe to call from any thread (a lock serialises the commands), but every call blocks for up
+/// to the command timeout, so call it from a thread that may wait (like the storage thread),
+/// never from the service thread.
+///
+/// Connects on the first command, and again on the first command after the connection broke (a
+/// command that was cut off is not sent again: it may have run).
+/// While Redis is unreachable, commands fail at once with `unavailable` until the backoff delay
+/// has passed, so callers (a draw being refused with 503) do not each wait for a connect timeout.
+public final class RedisConnection: @unchecked Sendable {
+    // @unchecked Sendable: `context`, `failures` and `retryAt` are guarded by `lock`.
+    public let configuration: RedisConfiguration
+    /// Up after a command got through; down after a failure; connecting while it tries.
+    public let link = RedisLinkStatus()
+
+    private let lock = NSLock()
+    private var context: RedisContext?
+    private var failures = 0
+    private var retryAt: ContinuousClock.Instant?
+    private var closed = false
+
+    public init(configuration: RedisConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Sends one command (any bytes per argument) and returns its reply. An error reply is a
+    /// `.error` value, not a throw; throws only when no reply came.
+    public func command(_ arguments: [[UInt8]]) throws(RedisError) -> RedisReply {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { throw .closed }
+        let context = try connected()
+        do {
+            return try context.command(arguments)
+        } catch {
+            // The stream is out of step (or gone): never reuse it. No backoff yet: a connection
+            // that sat idle through a Redis restart fails once, and the next command should
+            // simply reconnect; a refused reconnect starts the backoff.
+            self.context = nil
+            link.set(.down, error: error.description)
+            throw error
+        }
+    }
+
+    /// `command` with text arguments (UTF-8).
+    public func command(_ arguments: String...) throws(RedisError) -> RedisReply {
+        try command(arguments.map { Array($0.utf8) })
+    }
+
+    /// Drops the connection; later commands throw `closed`.
+    public func close() {
+        lock.withLock {
+            closed = true
+            context = nil
+        }
+        link.set(.down)
+    }
+
+    /// The open context, connecting first if there is none and the backoff allows. Lock held.
+    private func connected() throws(RedisError) -> RedisContext {
+        if let context { return context }
+        let now = ContinuousClock.now
+        if let retryAt, now < retryAt {
+            let ms = (retryAt - now).components
+            throw .unavailable(address: "\(configuration.url.host):\(configuration.url.port)",
+                               retryInMs: Int(ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000))
+        }
+        link.set(.connecting)
+        do {
+            let fresh = try RedisContext(url: configuration.url, connectTimeoutMs: configuration.connectTimeoutMs,
+                                         commandTimeoutMs: configuration.commandTimeoutMs)
+            context = fresh
+            failures = 0
+            retryAt = nil
+            link.set(.up)
+            return fresh
+        } catch {
+            noteFailure(error)
+            throw error
+        }
+    }
+
+    /// A connect attempt failed: wait before the next.
+    private func noteFailure(_ error: RedisError) {
+        failures = min(failures + 1, 64)
+        retryAt = ContinuousClock.now + .milliseconds(configuration.backoff.delayMs(afterFailures: failures))
+        link.set(.down, error: error.description)
+    }
+}

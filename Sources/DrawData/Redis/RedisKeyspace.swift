@@ -1,0 +1,27 @@
+/// The names live-draw uses in Redis, in one place (docs/SCALING.md lists them).
+///
+/// Everything starts with `prefix`, so several deployments (or a test per Redis) can share one
+/// Redis: keys and channels of one never meet the other's. Pub/sub channels are not scoped by
+/// Redis' database number, so the prefix is what separates them.
+public struct RedisKeyspace: Sendable, Hashable {
+    public static let defaultPrefix = "live-draw:"
+
+    public let prefix: String
+
+    public init(prefix: String = RedisKeyspace.defaultPrefix) {
+        self.prefix = prefix
+    }
+
+    /// The room's draw lease: a string holding the owner id, with a TTL.
+    public func leaseKey(room: String) -> String { "\(prefix)lease:\(room)" }
+
+    /// The pub/sub channel of the room's events.
+    public func eventChannel(room: String) -> String { "\(prefix)events:\(room)" }
+
+    /// The room a channel name belongs to, or `nil` if it is not one of ours.
+    public func room(ofEventChannel channel: String) -> String? {
+        let head = "\(prefix)events:"
+        guard channel.hasPrefix(head) else { return nil }
+        return String(channel.dropFirst(head.count))
+    }
+}
