@@ -4,13 +4,16 @@ import DrawCore
 /// written by exactly one function.
 extension WireMessages {
     static func writePlayer(_ p: Player, into w: inout JSONWriter) {
-        w.beginObject()
+        w.beginObject(); writePlayerFields(p, into: &w); w.endObject()
+    }
+
+    /// userId, name, username, regDate, void: a player's fields, inside an object already begun.
+    static func writePlayerFields(_ p: Player, into w: inout JSONWriter) {
         w.field("userId", p.userId)
         w.field("name", p.name)
         w.field("username", p.username)
         w.field("regDate", p.regDate.description)
         w.field("void", p.isVoid)
-        w.endObject()
     }
 
     static func writePlayers(_ players: [Player], into w: inout JSONWriter) {
@@ -94,15 +97,7 @@ extension WireMessages {
         guard let picks else { w.null(); return }
         w.beginArray()
         for pick in picks {
-            let p = pick.player
-            w.beginObject()
-            w.field("index", pick.pickIndex)
-            w.field("userId", p.userId)
-            w.field("name", p.name)
-            w.field("username", p.username)
-            w.field("regDate", p.regDate.description)
-            w.field("void", p.isVoid)
-            w.endObject()
+            w.beginObject(); w.field("index", pick.pickIndex); writePlayerFields(pick.player, into: &w); w.endObject()
         }
         w.endArray()
     }

@@ -50,11 +50,7 @@ import Testing
         let winnerPicks: [Slot]?
     }
 
-    static let vectors: Vectors = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../vectors/fairness.json").standardized
-        return try! JSONDecoder().decode(Vectors.self, from: Data(contentsOf: url))
-    }()
+    static let vectors = try! JSONDecoder().decode(Vectors.self, from: FairnessVectorTests.vectorsFile)
 
     @Test(arguments: vectors.records)
     func recordVerdictMatchesTheVector(_ e: Entry) throws {

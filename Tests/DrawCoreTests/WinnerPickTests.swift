@@ -53,16 +53,7 @@ struct WinnerPickTests {
 
     static func record(_ plan: DrawPlan, status: DrawStatus, winners: Int? = nil,
                        slots: [WinnerPick]? = nil) -> DrawRecord {
-        DrawRecord(drawId: plan.drawId, room: "lobby", status: status, createdAt: 1, startedAt: 2,
-                   finishedAt: status.isEnded ? 3 : nil, sources: DrawSources(usersURL: "u", lotteryURL: "l"),
-                   entrants: plan.entrants, warnings: [], commitment: plan.commitment,
-                   entrantsHash: plan.entrantsHash, schedule: plan.schedule,
-                   plannedRounds: plan.rounds.map {
-                       RecordedRound(round: $0.round, offsetMs: $0.offsetMs, pickIndex: $0.pickIndex,
-                                     player: $0.player, sentAt: Double($0.round))
-                   },
-                   plannedDrawn: plan.outcome.drawn, storedSeed: plan.seed, failure: nil, abortReason: nil,
-                   winners: winners ?? plan.winners, plannedWinnerPicks: slots ?? plan.winnerPicks)
+        DrawRecordTests.record(status, shown: plan.rounds.count, plan: plan, winners: winners, slots: slots)
     }
 
     @Test func recordsVerifyTheirSlots() throws {
