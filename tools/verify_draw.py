@@ -36,11 +36,30 @@ def pick_index(seed: bytes, draw_id: str, rnd: int, n: int) -> int:
         block += 1
 
 
-def verify(draw_id, seed_hex, entrants, rounds=10, commitment=None, entrants_hash=None, shown=None):
+def winner_picks(seed: bytes, draw_id: str, rounds: int, n: int, k: int) -> list:
+    """The entrant indices of winner slots 1..k (docs/FAIRNESS.md section 5): slot s continues the
+    rounds' stream with message number rounds + s - 1 and picks among the n - s + 1 entrants not
+    drawn yet, in list order. Slot 1 is the last round's pick."""
+    remaining = list(range(n))
+    picks = []
+    for s in range(1, k + 1):
+        picks.append(remaining.pop(pick_index(seed, draw_id, rounds + s - 1, len(remaining))))
+    return picks
+
+
+def valid_winner_count(k, n):
+    return isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= n
+
+
+def verify(draw_id, seed_hex, entrants, rounds=10, commitment=None, entrants_hash=None, shown=None, winners=None):
     """Recomputes `rounds` picks and checks what the record claims. `shown` is the claimed pick
-    of each round checked (a prefix of the draw for a stopped one)."""
+    of each round checked (a prefix of the draw for a stopped one). With `winners` (k) the report
+    also has `winnerPicks`, the k recomputed slots (None when k is not within 1..entrants)."""
     seed = bytes.fromhex(seed_hex)
     report = {"picks": [pick_index(seed, draw_id, r, len(entrants)) for r in range(1, rounds + 1)]}
+    if winners is not None:
+        report["winnerPicks"] = winner_picks(seed, draw_id, rounds, len(entrants), winners) \
+            if rounds >= 1 and valid_winner_count(winners, len(entrants)) else None
     report["commitmentOk"] = commitment is None or hashlib.sha256(seed).hexdigest() == commitment
     report["entrantsHashOk"] = entrants_hash is None or \
         hashlib.sha256(canonical_entrants(entrants)).hexdigest() == entrants_hash
@@ -75,7 +94,7 @@ def verify_document(draw):
     `roundsChecked` says how many rounds that covered. A stopped draw has no outcome."""
     rounds, claimed = claim_of(draw)
     report = verify(draw["drawId"], draw["seed"], draw["entrants"], rounds,
-                    draw.get("commitment"), draw.get("entrantsHash"), claimed)
+                    draw.get("commitment"), draw.get("entrantsHash"), claimed, winners_of(draw))
     report["roundsChecked"] = rounds
     if claimed is not None and len(claimed) != rounds:
         report["roundsOk"] = False  # a record must claim every round it says was drawn (or shown)
@@ -88,8 +107,29 @@ def verify_document(draw):
         winner = (draw.get("winner") or {}).get("userId")
         report["outcomeOk"] = draw["outcome"] == report["outcome"] and \
             winner == (None if drawn["void"] else drawn["userId"])
-    report["ok"] = all(report.get(k, True) for k in ("commitmentOk", "entrantsHashOk", "roundsOk", "outcomeOk"))
+        if "winnerPicks" in report:
+            report["winnersOk"] = slots_match(draw.get("winnerPicks"), report["winnerPicks"], draw["entrants"])
+    report["ok"] = all(report.get(k, True)
+                       for k in ("commitmentOk", "entrantsHashOk", "roundsOk", "outcomeOk", "winnersOk"))
     return report
+
+
+def winners_of(draw):
+    """The winner count a draw claims, or None for a one-winner draw (which has no slot list):
+    `winners` appears only in draws with more than one winner (or a slot list), and a stopped
+    draw decided no slot."""
+    if is_stopped(draw) or ("winners" not in draw and "winnerPicks" not in draw):
+        return None
+    return draw.get("winners", 1)
+
+
+def slots_match(claimed, expected, entrants):
+    """Every recomputed slot is claimed, in order, naming the entrant at its index (void flag
+    included, since it decides whether the slot wins)."""
+    if expected is None or not isinstance(claimed, list) or len(claimed) != len(expected):
+        return False
+    return all(isinstance(c, dict) and c.get("index") == i and c.get("userId") == entrants[i]["userId"]
+               and c.get("void") == entrants[i]["void"] for c, i in zip(claimed, expected))
 
 
 def rounds_of(draw):

@@ -61,6 +61,7 @@ public enum RecordMessages {
         w.key("picks"); WireMessages.writePicks(r.rounds.map(\.pickIndex), into: &w)
         w.field("roundsShown", r.roundsShown)
         WireMessages.writeOutcome(r.outcome, into: &w)
+        WireMessages.writeWinnerSlots(winners: r.winners, picks: r.status == .finished ? r.winnerPicks : nil, into: &w)
         w.field("seed", orNull: r.seed?.hex)
         w.key("failure")
         if let failure = r.failure {

@@ -4,13 +4,16 @@ import DrawCore
 /// written by exactly one function.
 extension WireMessages {
     static func writePlayer(_ p: Player, into w: inout JSONWriter) {
-        w.beginObject()
+        w.beginObject(); writePlayerFields(p, into: &w); w.endObject()
+    }
+
+    /// userId, name, username, regDate, void: a player's fields, inside an object already begun.
+    static func writePlayerFields(_ p: Player, into w: inout JSONWriter) {
         w.field("userId", p.userId)
         w.field("name", p.name)
         w.field("username", p.username)
         w.field("regDate", p.regDate.description)
         w.field("void", p.isVoid)
-        w.endObject()
     }
 
     static func writePlayers(_ players: [Player], into w: inout JSONWriter) {
@@ -35,7 +38,8 @@ extension WireMessages {
         w.endObject()
     }
 
-    /// drawId, entrants, warnings, commitment, entrantsHash, schedule, startedAt.
+    /// drawId, entrants, warnings, commitment, entrantsHash, schedule, winners (only when more
+    /// than one), startedAt.
     static func writePlanHeader(_ plan: DrawPlan, startedAt: Double, into w: inout JSONWriter) {
         w.field("drawId", plan.drawId)
         w.key("entrants"); writePlayers(plan.entrants, into: &w)
@@ -43,6 +47,8 @@ extension WireMessages {
         w.field("commitment", plan.commitment)
         w.field("entrantsHash", plan.entrantsHash)
         w.key("schedule"); writeSchedule(plan.schedule, into: &w)
+        // Published before round 1 so the count cannot be chosen after the seed is known.
+        if plan.winners > 1 { w.field("winners", plan.winners) }
         w.field("startedAt", millis: startedAt)
     }
 
@@ -81,10 +87,26 @@ extension WireMessages {
         }
     }
 
+    /// winners, winnerPicks: written only for a draw with more than one winner, so a one-winner
+    /// message or record keeps the exact bytes it always had. `picks` is `nil` when no slot was
+    /// decided (a record of a draw that did not finish): `winnerPicks` is then `null`.
+    static func writeWinnerSlots(winners: Int, picks: [WinnerPick]?, into w: inout JSONWriter) {
+        guard winners > 1 else { return }
+        w.field("winners", winners)
+        w.key("winnerPicks")
+        guard let picks else { w.null(); return }
+        w.beginArray()
+        for pick in picks {
+            w.beginObject(); w.field("index", pick.pickIndex); writePlayerFields(pick.player, into: &w); w.endObject()
+        }
+        w.endArray()
+    }
+
     static func writeFinishedBody(_ f: FinishedDraw, into w: inout JSONWriter) {
         let plan = f.plan
         w.field("drawId", plan.drawId)
         writeOutcome(plan.outcome, into: &w)
+        writeWinnerSlots(winners: plan.winners, picks: plan.winnerPicks, into: &w)
         w.field("seed", plan.seed.hex)
         w.field("commitment", plan.commitment)
         w.field("entrantsHash", plan.entrantsHash)

@@ -17,6 +17,8 @@ import Testing
         let seed: String
         let entrants: [Entrant]
         let rounds: Int
+        /// Absent for a one-winner case.
+        let winners: Int?
         let expected: Expected
         var testDescription: String { name }
     }
@@ -39,6 +41,8 @@ import Testing
         let canonicalEntrants: String
         let drawnIndex: Int
         let outcome: String
+        /// Winner slots 1…winners, for a case with `winners`.
+        let winnerPicks: [Int]?
     }
 
     struct Pick: Decodable, CustomTestStringConvertible {
@@ -51,19 +55,26 @@ import Testing
         var testDescription: String { "\(drawId):\(round)" }
     }
 
-    static let vectors: Vectors = {
+    /// Tests/vectors/fairness.json, as bytes, for every suite that reads it.
+    static let vectorsFile: Data = {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../vectors/fairness.json").standardized
-        return try! JSONDecoder().decode(Vectors.self, from: Data(contentsOf: url))
+        return try! Data(contentsOf: url)
     }()
+
+    static let vectors = try! JSONDecoder().decode(Vectors.self, from: vectorsFile)
 
     @Test(arguments: vectors.cases)
     func planMatchesTheVector(_ c: Case) throws {
         let seed = try #require(Seed(hex: c.seed))
         let entrants = c.entrants.map(\.player)
         let schedule = try #require(RoundSchedule(rounds: c.rounds, pace: .fixed(intervalMs: 400)))
-        let plan = DrawPlan.make(drawId: c.drawId, entrants: entrants, seed: seed, schedule: schedule)
+        let plan = DrawPlan.make(drawId: c.drawId, entrants: entrants, seed: seed, schedule: schedule,
+                                 winners: c.winners ?? 1)
         #expect(plan.rounds.map(\.pickIndex) == c.expected.picks)
+        // Slot 1 is the last round's pick, so a one-winner plan is what it always was.
+        #expect(plan.winnerPicks.map(\.pickIndex) == c.expected.winnerPicks ?? [c.expected.drawnIndex])
+        #expect(plan.winnerPicks.map(\.player) == plan.winnerPicks.map { entrants[$0.pickIndex] })
         #expect(plan.commitment == c.expected.commitment)
         #expect(plan.entrantsHash == c.expected.entrantsHash)
         #expect(String(decoding: EntrantsEncoding.canonicalJSON(entrants), as: UTF8.self) == c.expected.canonicalEntrants)

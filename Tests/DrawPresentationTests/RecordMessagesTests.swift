@@ -18,7 +18,8 @@ struct RecordMessagesTests {
                           warnings: plan.warnings, commitment: plan.commitment, entrantsHash: plan.entrantsHash,
                           schedule: plan.schedule, plannedRounds: rounds, plannedDrawn: plan.outcome.drawn,
                           storedSeed: plan.seed, failure: nil,
-                          abortReason: status == .aborted ? "server_shutdown" : nil)
+                          abortReason: status == .aborted ? "server_shutdown" : nil,
+                          winners: plan.winners, plannedWinnerPicks: plan.winners > 1 ? plan.winnerPicks : nil)
     }
 
     @Test func aRunningRecordHasNoSeedNoOutcomeAndOnlyTheRoundsShown() throws {

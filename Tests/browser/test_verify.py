@@ -62,6 +62,7 @@ import('/js/verify.js').then(async (v) => {
       commitment: await v.sha256Hex(seed),
       canonical: v.canonicalEntrants(c.entrants),
       entrantsHash: await v.sha256Hex(new TextEncoder().encode(v.canonicalEntrants(c.entrants))),
+      winnerPicks: c.winners ? await v.computeWinnerPicks(seed, c.drawId, c.entrants.length, c.rounds, c.winners) : null,
     });
   }
   const picks = [];
@@ -129,13 +130,15 @@ def test_shared_vectors_agree(open_page):
     for case, got in zip(VECTORS["cases"], out["cases"]):
         e = case["expected"]
         assert got == {"picks": e["picks"], "commitment": e["commitment"], "canonical": e["canonicalEntrants"],
-                       "entrantsHash": e["entrantsHash"]}, case["name"]
+                       "entrantsHash": e["entrantsHash"], "winnerPicks": e.get("winnerPicks")}, case["name"]
     assert out["picks"] == [p["index"] for p in VECTORS["picks"]]
     for entry, got in zip(VECTORS["records"], out["records"]):
         verdict = entry["verdict"]
         assert got["ok"] is verdict["ok"], entry["name"]
         assert ("outcome" in got["ids"]) is (verdict["outcome"] is not None), entry["name"]
         assert sum(i.startswith("round-") for i in got["ids"]) == verdict["roundsChecked"], entry["name"]
+        slots = verdict.get("winnerPicks")  # one item per slot of a several-winner draw, none otherwise
+        assert sum(i.startswith("winner-") for i in got["ids"]) == (len(slots) if slots else 0), entry["name"]
 
 
 def test_example_pasted_by_a_user_verifies_and_tampering_is_caught(open_page):

@@ -24,8 +24,9 @@ def test_case_inputs_give_the_expected_plan(case):
     seed = bytes.fromhex(case["seed"])
     assert verify_draw.canonical_entrants(case["entrants"]).decode("utf-8") == e["canonicalEntrants"]
     rep = verify_draw.verify(case["drawId"], case["seed"], case["entrants"], case["rounds"],
-                             e["commitment"], e["entrantsHash"], e["picks"])
+                             e["commitment"], e["entrantsHash"], e["picks"], case.get("winners"))
     assert rep["picks"] == e["picks"]
+    assert rep.get("winnerPicks") == e.get("winnerPicks")
     assert rep["commitmentOk"] and rep["entrantsHashOk"] and rep["roundsOk"]
     assert hashlib.sha256(seed).hexdigest() == e["commitment"]
     assert rep["outcome"] == e["outcome"]
@@ -53,3 +54,25 @@ def test_record_verdicts(entry, tmp_path):
     assert run.returncode == (0 if verdict["ok"] else 1)
     assert report["outcome"] == verdict["outcome"]
     assert report["roundsChecked"] == verdict["roundsChecked"]
+    # A one-winner draw's report keeps its old shape; a k-winner one lists the recomputed slots.
+    assert report.get("winnerPicks", "absent") == verdict.get("winnerPicks", "absent")
+
+
+def test_vectors_cover_several_winners():
+    """k = 2 and 3, k = number of entrants, void entries among the slots and none."""
+    with_k = [c for c in VECTORS["cases"] if c.get("winners", 1) > 1]
+    assert {2, 3} <= {c["winners"] for c in with_k}
+    assert any(c["winners"] == len(c["entrants"]) for c in with_k)
+    void_in = [any(c["entrants"][i]["void"] for i in c["expected"]["winnerPicks"]) for c in with_k]
+    assert any(void_in) and not all(void_in)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 10])
+def test_winner_slots_are_distinct_and_slot_1_is_the_last_round(n):
+    seed = bytes(range(32))
+    for rounds in (1, 5):
+        last = verify_draw.pick_index(seed, "k", rounds, n)
+        for k in range(1, n + 1):
+            slots = verify_draw.winner_picks(seed, "k", rounds, n, k)
+            assert slots[0] == last and len(set(slots)) == k
+            assert slots == verify_draw.winner_picks(seed, "k", rounds, n, n)[:k]  # more winners only add slots

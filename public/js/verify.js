@@ -36,6 +36,23 @@ export async function computePicks(seed, drawId, n, rounds) {
   return picks;
 }
 
+/**
+ * The entrant indexes of winner slots 1…k (docs/FAIRNESS.md section 5): slot s continues the
+ * rounds' stream with message number rounds + s − 1, picking among the n − s + 1 entrants not
+ * drawn yet, in list order. Slot 1 is therefore the last round's pick.
+ */
+export async function computeWinnerPicks(seed, drawId, n, rounds, k) {
+  const key = await crypto.subtle.importKey('raw', seed, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const remaining = Array.from({ length: n }, (_, i) => i);
+  const picks = [];
+  for (let s = 1; s <= k; s++) {
+    const m = remaining.length;
+    const position = await pickIndex(key, `${drawId}:${rounds + s - 1}`, m, Math.floor(2 ** 32 / m) * m);
+    picks.push(remaining.splice(position, 1)[0]);
+  }
+  return picks;
+}
+
 async function pickIndex(key, message, n, limit) {
   for (let block = 0; ; block++) {
     const text = block === 0 ? message : `${message}:${block}`;
@@ -108,8 +125,35 @@ export async function verifyRecord(record, { seen = null, announcedCommitment = 
   if (!isStopped(record)) {
     add('outcome', outcomeLabel(entrants[picks[picks.length - 1]]), outcomeMatches(record, entrants[picks[picks.length - 1]]),
       `The record says: ${record.outcome === 'void' ? 'no winner' : 'winner ' + (record.winner?.name ?? '?')}`);
+    if ('winners' in record || 'winnerPicks' in record) await addWinnerSlots(record, seed, rounds, add);
   }
   return { drawId: record.drawId, ok: items.every((it) => it.ok), items };
+}
+
+/**
+ * One item per winner slot of a draw with several winners (a one-winner draw has no slot list:
+ * its outcome above is its only slot). A count outside 1…entrants cannot be recomputed.
+ */
+async function addWinnerSlots(record, seed, rounds, add) {
+  const { entrants } = record;
+  const k = record.winners ?? 1;
+  const claimed = Array.isArray(record.winnerPicks) ? record.winnerPicks : [];
+  if (!Number.isInteger(k) || k < 1 || k > entrants.length || rounds < 1) {
+    add('winners', `${k} winners among ${entrants.length} entrants`, false, 'Not a winner count this draw can have');
+    return;
+  }
+  const slots = await computeWinnerPicks(seed, record.drawId, entrants.length, rounds, k);
+  const count = Math.max(k, claimed.length);
+  for (let i = 0; i < count; i++) {
+    const index = slots[i];
+    const c = claimed[i];
+    const p = entrants[index];
+    const ok = p !== undefined && c?.index === index && c?.userId === p.userId && c?.void === p.void;
+    const label = p === undefined ? `Winner ${i + 1}: not a slot of this draw`
+      : `Winner ${i + 1}: ${p.void ? `${nameAt(entrants, index)} is void, no winner` : nameAt(entrants, index)}`;
+    add(`winner-${i + 1}`, label, ok,
+      ok ? '' : `Recomputed ${p ? nameAt(entrants, index) : 'nothing'}; record says ${c ? nameAt(entrants, c.index) : 'nothing'}`);
+  }
 }
 
 /** Stopped by the server (aborted) or by its crash (interrupted): nothing was decided. */

@@ -7,6 +7,10 @@ public enum MergeWarning: Sendable, Hashable {
     case duplicateEntry(userId: Int)
     /// The user list has the same id more than once; the first user wins.
     case duplicateUser(userId: Int)
+    /// A plain-text list has the same name on two lines (`userId` is the later entrant's id,
+    /// `firstUserId` the first one's). Both are entered: two people may share a name, so only the
+    /// host can tell a typo from a namesake.
+    case duplicateName(userId: Int, firstUserId: Int)
 
     /// A stable machine-readable code.
     public var code: String {
@@ -14,6 +18,7 @@ public enum MergeWarning: Sendable, Hashable {
         case .unknownUser: return "unknown_user"
         case .duplicateEntry: return "duplicate_entry"
         case .duplicateUser: return "duplicate_user"
+        case .duplicateName: return "duplicate_name"
         }
     }
 
@@ -21,6 +26,7 @@ public enum MergeWarning: Sendable, Hashable {
     public var userId: Int {
         switch self {
         case .unknownUser(let id), .duplicateEntry(let id), .duplicateUser(let id): return id
+        case .duplicateName(let id, _): return id
         }
     }
 
@@ -33,6 +39,8 @@ public enum MergeWarning: Sendable, Hashable {
             return "User \(id) is in the lottery list more than once; entered once only."
         case .duplicateUser(let id):
             return "User id \(id) appears more than once in the user list; the first one was used."
+        case .duplicateName(let id, let first):
+            return "Entrant \(id) has the same name as entrant \(first); both are entered."
         }
     }
 }

@@ -1,8 +1,8 @@
 /// Everything a draw will do, fixed before round 1: who is in it, what each round shows and when,
 /// and the outcome. The server only carries it out.
 ///
-/// A plan is a pure function of (entrants, seed, draw id, schedule): `DrawPlan.make` recomputes
-/// it, which is what makes a finished draw verifiable.
+/// A plan is a pure function of (entrants, seed, draw id, schedule, winners): `DrawPlan.make`
+/// recomputes it, which is what makes a finished draw verifiable.
 public struct DrawPlan: Sendable, Hashable {
     public let drawId: String
     /// The players, in lottery-list order; pick indices refer to this order.
@@ -18,31 +18,50 @@ public struct DrawPlan: Sendable, Hashable {
     public let schedule: RoundSchedule
     /// Rounds 1...schedule.rounds, in order.
     public let rounds: [PlannedRound]
-    /// Decided by the last round's pick.
+    /// Slot 1's result, decided by the last round's pick: the whole result of a one-winner draw.
     public let outcome: DrawOutcome
+    /// Winner slots 1…`winners`, each a different entrant; slot 1 is the last round's pick
+    /// (`docs/FAIRNESS.md`, section 5).
+    public let winnerPicks: [WinnerPick]
+
+    /// How many winners the draw picks (k); published in `started` when more than one.
+    public var winners: Int { winnerPicks.count }
+
+    /// The players who won, in slot order: the slots whose entry is not void.
+    public var winningPlayers: [Player] { winnerPicks.filter(\.isWinner).map(\.player) }
 
     /// Milliseconds after the start at which the result is announced.
     public var finishOffsetMs: Int { schedule.finishOffsetMs }
 
     /// Computes the plan deterministically. `entrants` must not be empty (a `MergeResult`
-    /// guarantees that).
+    /// guarantees that), and `winners` must be within 1…`entrants.count` (the caller checks a
+    /// requested count against the list first: see `isValidWinnerCount`).
     public static func make(drawId: String, entrants: [Player], warnings: [MergeWarning] = [],
-                            seed: Seed, schedule: RoundSchedule) -> DrawPlan {
+                            seed: Seed, schedule: RoundSchedule, winners: Int = 1) -> DrawPlan {
         precondition(!entrants.isEmpty, "a plan needs at least one entrant")
+        precondition(isValidWinnerCount(winners, entrants: entrants.count), "1 ≤ winners ≤ entrants")
         let offsets = schedule.roundOffsetsMs
         let rounds = (1...schedule.rounds).map { r -> PlannedRound in
             let i = PickDerivation.index(seed: seed, drawId: drawId, round: r, count: entrants.count)
             return PlannedRound(round: r, offsetMs: offsets[r - 1], pickIndex: i, player: entrants[i])
         }
+        let slots = PickDerivation.winnerIndices(seed: seed, drawId: drawId, rounds: schedule.rounds,
+                                                 count: entrants.count, winners: winners)
+        let picks = slots.enumerated().map { WinnerPick(slot: $0.offset + 1, pickIndex: $0.element, player: entrants[$0.element]) }
         return DrawPlan(drawId: drawId, entrants: entrants, warnings: warnings, seed: seed,
                         commitment: seed.commitment, entrantsHash: EntrantsEncoding.hash(entrants),
                         schedule: schedule, rounds: rounds,
-                        outcome: DrawOutcome(drawn: rounds[rounds.count - 1].player))
+                        outcome: DrawOutcome(drawn: rounds[rounds.count - 1].player), winnerPicks: picks)
+    }
+
+    /// Whether a draw among `entrants` entrants can pick `winners` different ones.
+    public static func isValidWinnerCount(_ winners: Int, entrants: Int) -> Bool {
+        winners >= 1 && winners <= entrants
     }
 
     private init(drawId: String, entrants: [Player], warnings: [MergeWarning], seed: Seed,
                  commitment: String, entrantsHash: String, schedule: RoundSchedule,
-                 rounds: [PlannedRound], outcome: DrawOutcome) {
+                 rounds: [PlannedRound], outcome: DrawOutcome, winnerPicks: [WinnerPick]) {
         self.drawId = drawId
         self.entrants = entrants
         self.warnings = warnings
@@ -52,5 +71,6 @@ public struct DrawPlan: Sendable, Hashable {
         self.schedule = schedule
         self.rounds = rounds
         self.outcome = outcome
+        self.winnerPicks = winnerPicks
     }
 }

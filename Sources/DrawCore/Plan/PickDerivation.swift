@@ -27,4 +27,36 @@ public enum PickDerivation {
             block += 1
         }
     }
+
+    /// The entrant indices (0-based) of winner slots 1…`winners`, all different.
+    ///
+    /// Slot `s` continues the rounds' stream: it is `index(round: rounds + s - 1, count: n - s + 1)`,
+    /// a position among the entrants not drawn by slots 1…s-1, in list order. So slot 1 is the last
+    /// round's pick, and a one-winner draw is exactly what it was before slots existed.
+    /// - Precondition: `rounds >= 1` and `1 <= winners <= count`.
+    public static func winnerIndices(seed: Seed, drawId: String, rounds: Int, count: Int, winners: Int) -> [Int] {
+        precondition(rounds >= 1, "slot 1 is the last round's pick")
+        precondition(winners >= 1 && winners <= count, "1 ≤ winners ≤ entrants")
+        var taken: [Int] = []  // ascending, so a position maps to an index in O(k)
+        var picks: [Int] = []
+        picks.reserveCapacity(winners)
+        for slot in 1...winners {
+            let position = index(seed: seed, drawId: drawId, round: rounds + slot - 1, count: count - slot + 1)
+            let picked = entrantIndex(atRemainingPosition: position, taken: taken)
+            picks.append(picked)
+            taken.insert(picked, at: taken.firstIndex { $0 > picked } ?? taken.count)
+        }
+        return picks
+    }
+
+    /// The index of the `position`-th (0-based) entrant whose index is not in `taken` (ascending):
+    /// each taken index at or before the running answer pushes it one further.
+    static func entrantIndex(atRemainingPosition position: Int, taken: [Int]) -> Int {
+        var index = position
+        for t in taken {
+            guard t <= index else { break }
+            index += 1
+        }
+        return index
+    }
 }

@@ -11,7 +11,9 @@ extension DrawRecord {
     /// reveal anything but the seed the draw committed to.
     public func aborted(reason: String, finishedAt: Double, seed: Seed) -> DrawRecord? {
         guard status == .running, let schedule, !entrants.isEmpty, seed.commitment == commitment else { return nil }
-        let plan = DrawPlan.make(drawId: drawId, entrants: entrants, warnings: warnings, seed: seed, schedule: schedule)
+        guard DrawPlan.isValidWinnerCount(winners, entrants: entrants.count) else { return nil }
+        let plan = DrawPlan.make(drawId: drawId, entrants: entrants, warnings: warnings, seed: seed,
+                                 schedule: schedule, winners: winners)
         var sentAt: [Int: Double] = [:]
         for r in rounds { sentAt[r.round] = r.sentAt }
         let planned = plan.rounds.map {
@@ -22,7 +24,7 @@ extension DrawRecord {
                           finishedAt: finishedAt, sources: sources, entrants: entrants, warnings: warnings,
                           commitment: commitment, entrantsHash: entrantsHash, schedule: schedule,
                           plannedRounds: planned, plannedDrawn: plan.outcome.drawn, storedSeed: seed,
-                          failure: nil, abortReason: reason)
+                          failure: nil, abortReason: reason, winners: winners)
     }
 }
 

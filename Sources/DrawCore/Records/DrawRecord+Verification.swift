@@ -4,17 +4,25 @@ public struct DrawVerificationInputs: Sendable, Hashable {
     public let seed: Seed
     public let entrants: [Player]
     public let schedule: RoundSchedule
+    /// The draw's winner count (k); 1 for a one-winner draw.
+    public let winners: Int
 
-    public init(drawId: String, seed: Seed, entrants: [Player], schedule: RoundSchedule) {
+    public init(drawId: String, seed: Seed, entrants: [Player], schedule: RoundSchedule, winners: Int = 1) {
         self.drawId = drawId
         self.seed = seed
         self.entrants = entrants
         self.schedule = schedule
+        self.winners = winners
     }
 
+    /// Whether `winners` is a count these entrants can give (1…entrants); a record claiming
+    /// another cannot be recomputed, so it does not verify.
+    public var hasValidWinnerCount: Bool { DrawPlan.isValidWinnerCount(winners, entrants: entrants.count) }
+
     /// The plan these inputs determine: the same function the server planned the draw with.
+    /// - Precondition: `hasValidWinnerCount`.
     public func recomputedPlan() -> DrawPlan {
-        DrawPlan.make(drawId: drawId, entrants: entrants, seed: seed, schedule: schedule)
+        DrawPlan.make(drawId: drawId, entrants: entrants, seed: seed, schedule: schedule, winners: winners)
     }
 }
 
@@ -26,9 +34,17 @@ public struct DrawVerification: Sendable, Hashable {
     public let entrantsHashMatches: Bool
     /// Rounds whose recorded pick differs from the recomputed one (1-based); empty when all agree.
     public let mismatchedRounds: [Int]
+    /// The recorded winner count is within 1…entrants.
+    public let winnerCountValid: Bool
+    /// Winner slots (1-based) whose recorded entry differs from the recomputed one, or that are
+    /// missing or extra; empty when all agree (and always for a draw that did not finish).
+    public let mismatchedWinnerSlots: [Int]
 
     /// Everything agrees.
-    public var isValid: Bool { commitmentMatches && entrantsHashMatches && mismatchedRounds.isEmpty }
+    public var isValid: Bool {
+        commitmentMatches && entrantsHashMatches && mismatchedRounds.isEmpty && winnerCountValid
+            && mismatchedWinnerSlots.isEmpty
+    }
 }
 
 extension DrawRecord {
@@ -36,13 +52,19 @@ extension DrawRecord {
     /// draws (no seed, no entrants).
     public var verificationInputs: DrawVerificationInputs? {
         guard let seed, let schedule, !entrants.isEmpty else { return nil }
-        return DrawVerificationInputs(drawId: drawId, seed: seed, entrants: entrants, schedule: schedule)
+        return DrawVerificationInputs(drawId: drawId, seed: seed, entrants: entrants, schedule: schedule,
+                                      winners: winners)
     }
 
     /// Recomputes the draw from its revealed seed and compares every recorded value; `nil` when
     /// there is nothing to verify yet (see `verificationInputs`).
     public func verify() -> DrawVerification? {
-        guard let inputs = verificationInputs else { return nil }
+        guard var inputs = verificationInputs else { return nil }
+        let countValid = inputs.hasValidWinnerCount
+        if !countValid {  // still check what can be checked: the rounds do not depend on k
+            inputs = DrawVerificationInputs(drawId: drawId, seed: inputs.seed, entrants: entrants,
+                                            schedule: inputs.schedule)
+        }
         let plan = inputs.recomputedPlan()
         let mismatched = rounds.filter { recorded in
             recorded.round < 1 || recorded.round > plan.rounds.count
@@ -50,6 +72,20 @@ extension DrawRecord {
         }.map(\.round)
         return DrawVerification(commitmentMatches: plan.commitment == commitment,
                                 entrantsHashMatches: plan.entrantsHash == entrantsHash,
-                                mismatchedRounds: mismatched)
+                                mismatchedRounds: mismatched, winnerCountValid: countValid,
+                                mismatchedWinnerSlots: countValid ? mismatchedSlots(against: plan) : [])
+    }
+
+    /// Slots whose recorded pick is not the recomputed one. Only a finished draw claims slots;
+    /// it must claim all k of them, in order, each naming the entrant at its index.
+    private func mismatchedSlots(against plan: DrawPlan) -> [Int] {
+        guard status == .finished else { return [] }
+        let expected = plan.winnerPicks
+        let count = max(expected.count, winnerPicks.count)
+        return (0..<count).compactMap { i -> Int? in
+            guard i < expected.count, i < winnerPicks.count else { return i + 1 }
+            let claimed = winnerPicks[i]
+            return claimed == expected[i] ? nil : i + 1
+        }
     }
 }

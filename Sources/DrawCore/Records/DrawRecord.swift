@@ -6,7 +6,8 @@
 /// - while `running`, `rounds` holds only the rounds already shown; once the draw has ended it holds
 ///   every planned round (the revealed seed makes them computable anyway), `sentAt` telling which
 ///   were shown;
-/// - `outcome` is only set for a `finished` draw: an aborted or interrupted one announced no result.
+/// - `outcome` and `winnerPicks` are only set for a `finished` draw: an aborted or interrupted one
+///   announced no result.
 public struct DrawRecord: Sendable, Hashable {
     public let drawId: String
     public let room: String
@@ -29,8 +30,13 @@ public struct DrawRecord: Sendable, Hashable {
     public let schedule: RoundSchedule?
     /// See the type's reveal rules.
     public let rounds: [RecordedRound]
-    /// The result; only for a `finished` draw.
+    /// The result of slot 1 (the last round's pick); only for a `finished` draw.
     public let outcome: DrawOutcome?
+    /// How many winners the draw picks (k), fixed before round 1; 1 for every draw before
+    /// several winners existed.
+    public let winners: Int
+    /// Winner slots 1…k (`docs/FAIRNESS.md`, section 5); only for a `finished` draw, else empty.
+    public let winnerPicks: [WinnerPick]
     /// The revealed seed; never set while the draw is `running`.
     public let seed: Seed?
     /// Why a `failed` draw failed.
@@ -43,11 +49,15 @@ public struct DrawRecord: Sendable, Hashable {
     ///   - plannedRounds: every round the plan had, shown or not.
     ///   - plannedDrawn: the last round's pick, whatever the status.
     ///   - storedSeed: the seed as stored; dropped here unless the draw has ended.
+    ///   - winners: the draw's winner count (k).
+    ///   - plannedWinnerPicks: every slot as stored; `nil` for a one-winner draw, whose only slot
+    ///     is the last planned round's pick (`plannedDrawn`).
     public init(drawId: String, room: String, status: DrawStatus, createdAt: Double, startedAt: Double?,
                 finishedAt: Double?, sources: DrawSources, entrants: [Player], warnings: [MergeWarning],
                 commitment: String?, entrantsHash: String?, schedule: RoundSchedule?,
                 plannedRounds: [RecordedRound], plannedDrawn: Player?, storedSeed: Seed?,
-                failure: DrawFailure?, abortReason: String?) {
+                failure: DrawFailure?, abortReason: String?,
+                winners: Int = 1, plannedWinnerPicks: [WinnerPick]? = nil) {
         self.drawId = drawId
         self.room = room
         self.status = status
@@ -62,6 +72,16 @@ public struct DrawRecord: Sendable, Hashable {
         self.schedule = schedule
         self.rounds = status.isEnded ? plannedRounds : plannedRounds.filter(\.wasShown)
         self.outcome = status == .finished ? plannedDrawn.map(DrawOutcome.init(drawn:)) : nil
+        self.winners = winners
+        if status != .finished {
+            self.winnerPicks = []
+        } else if let plannedWinnerPicks {
+            self.winnerPicks = plannedWinnerPicks
+        } else if let plannedDrawn, let last = plannedRounds.last {
+            self.winnerPicks = [WinnerPick(slot: 1, pickIndex: last.pickIndex, player: plannedDrawn)]
+        } else {
+            self.winnerPicks = []
+        }
         self.seed = status.isEnded ? storedSeed : nil
         self.failure = failure
         self.abortReason = abortReason

@@ -18,6 +18,9 @@ enum StoredJSON {
     struct WarningJSON: Codable {
         let code: String
         let userId: Int
+        /// Only `duplicate_name` has it; absent (not `null`) for the others, so their stored form
+        /// is what it always was.
+        let firstUserId: Int?
     }
 
     struct ScheduleJSON: Codable {
@@ -50,7 +53,12 @@ enum StoredJSON {
     }
 
     static func warnings(_ warnings: [MergeWarning]) -> String {
-        encode(warnings.map { WarningJSON(code: $0.code, userId: $0.userId) })
+        encode(warnings.map { (w: MergeWarning) -> WarningJSON in
+            if case .duplicateName(let id, let first) = w {
+                return WarningJSON(code: w.code, userId: id, firstUserId: first)
+            }
+            return WarningJSON(code: w.code, userId: w.userId, firstUserId: nil)
+        })
     }
 
     static func schedule(_ s: RoundSchedule) -> String {
@@ -93,6 +101,9 @@ enum StoredJSON {
             case "unknown_user": return .unknownUser(userId: w.userId)
             case "duplicate_entry": return .duplicateEntry(userId: w.userId)
             case "duplicate_user": return .duplicateUser(userId: w.userId)
+            case "duplicate_name":
+                guard let first = w.firstUserId else { throw Invalid(description: "duplicate_name without firstUserId") }
+                return .duplicateName(userId: w.userId, firstUserId: first)
             default: throw Invalid(description: "unknown warning code \(w.code)")
             }
         }

@@ -6,8 +6,10 @@ struct DrawRecordTests {
     static let plan = DrawPlan.make(drawId: Fixtures.exampleDrawId, entrants: Fixtures.samplePlayers,
                                     seed: Fixtures.exampleSeed, schedule: .original)
 
-    /// A record as a store would build it, with rounds 1...shown stamped.
-    static func record(_ status: DrawStatus, shown: Int) -> DrawRecord {
+    /// A record as a store would build it, with rounds 1...shown stamped; `winners` and `slots`
+    /// default to the plan's.
+    static func record(_ status: DrawStatus, shown: Int, plan: DrawPlan = plan, winners: Int? = nil,
+                       slots: [WinnerPick]? = nil) -> DrawRecord {
         DrawRecord(drawId: plan.drawId, room: "lobby", status: status, createdAt: 1, startedAt: 2,
                    finishedAt: status.isEnded ? 3 : nil, sources: DrawSources(usersURL: "u", lotteryURL: "l"),
                    entrants: plan.entrants, warnings: [], commitment: plan.commitment,
@@ -16,7 +18,8 @@ struct DrawRecordTests {
                        RecordedRound(round: $0.round, offsetMs: $0.offsetMs, pickIndex: $0.pickIndex,
                                      player: $0.player, sentAt: $0.round <= shown ? Double($0.round) : nil)
                    },
-                   plannedDrawn: plan.outcome.drawn, storedSeed: plan.seed, failure: nil, abortReason: nil)
+                   plannedDrawn: plan.outcome.drawn, storedSeed: plan.seed, failure: nil, abortReason: nil,
+                   winners: winners ?? plan.winners, plannedWinnerPicks: slots ?? plan.winnerPicks)
     }
 
     @Test func runningRecordNeverHoldsTheSeedTheFutureRoundsOrTheOutcome() {

@@ -17,7 +17,7 @@ enum StoreFixtures {
     ]
 
     static let allWarnings: [MergeWarning] = [.unknownUser(userId: 999), .duplicateEntry(userId: 22),
-                                              .duplicateUser(userId: 4)]
+                                              .duplicateUser(userId: 4), .duplicateName(userId: 7, firstUserId: 3)]
 
     static let decelerating = RoundSchedule(rounds: 10, pace: .decelerating(firstMs: 100, lastMs: 900))!
 
