@@ -63,6 +63,9 @@ public final class LiveDrawServer: @unchecked Sendable {
     ///     calls it only from its storage thread, and closes it when `run()` returns (or on
     ///     `deinit` if `run()` never ran). `nil`: no records, and the history endpoints answer
     ///     `404 not_found`. If `init` throws, the store stays the caller's.
+    ///   - roomStore: where rooms are kept for good (in the executable the same SQLite store as
+    ///     `store`), called on the same storage thread. Used only with a `store`. `nil`: rooms
+    ///     live in memory only, as long as the process (`--data-dir off`).
     ///   - sources: the player lists' URLs, kept in every record.
     public init(config: ServerConfig,
                 loadPlayers: @escaping @Sendable () async throws(DrawError) -> MergeResult,
@@ -70,6 +73,7 @@ public final class LiveDrawServer: @unchecked Sendable {
                 logger: Logger,
                 metricsText: (@Sendable () -> String)? = nil,
                 store: (any DrawRecordStore)? = nil,
+                roomStore: (any RoomStore)? = nil,
                 sources: DrawSources = DrawSources(usersURL: "", lotteryURL: "")) throws(ServerStartError) {
         try LiveDrawServer.validate(config)
         guard let files = StaticFiles(folder: config.publicDir) else {
@@ -101,7 +105,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         if let clampNotice { logger.warning("\(clampNotice)") }
         self.loop = loop
         // Started only now: a failed init leaves no thread behind.
-        storage = ServerStorage(store: store, inbox: loop.inbox, logger: logger)
+        storage = ServerStorage(store: store, rooms: roomStore, inbox: loop.inbox, logger: logger)
         rooms = RoomService(config: config, clock: clock, random: random, logger: logger, metrics: metrics,
                             loadPlayers: loadPlayers, sources: sources, loop: loop, storage: storage)
         webSockets = WebSocketInbound(config: config, clock: clock, logger: logger, metrics: metrics,
@@ -118,6 +122,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         loop.startHousekeeping { [unowned self] in
             self.metrics.flush()
             self.rooms.sweep()
+            self.rooms.expireRoomsIfDue()
             self.rooms.sendHeartbeats()
         }
         logger.info("listening", metadata: ["host": "\(config.host)", "port": "\(port)",

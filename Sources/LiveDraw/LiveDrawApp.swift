@@ -52,6 +52,7 @@ struct LiveDrawApp {
                                         logger: logger,
                                         metricsText: { registry.emitToString() },
                                         store: store,
+                                        roomStore: store,
                                         sources: DrawSources(usersURL: configuration.usersURL,
                                                              lotteryURL: configuration.lotteryURL))
         } catch {
