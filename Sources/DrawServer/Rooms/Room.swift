@@ -111,6 +111,12 @@ final class Room {
 
     // MARK: events
 
+    /// The last result as the history has it, for a room brought back after a restart; a draw
+    /// that finished here meanwhile is newer and stays.
+    func restoreLastResult(_ result: FinishedDraw) {
+        if lastResult == nil { lastResult = result }
+    }
+
     /// Keeps a finished draw's result for snapshots. Returns the wire message to broadcast.
     func apply(_ event: DrawEvent) -> [UInt8] {
         if case .finished(let plan, let startedAt, let finishedAt) = event {

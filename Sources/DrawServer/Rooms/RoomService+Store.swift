@@ -135,7 +135,7 @@ extension RoomService {
 
     /// The latest finished draw of `room` among its last `search` draws, rebuilt from its record.
     /// Storage thread only.
-    private static func lastResult(of room: String, in store: RecoveringDrawStore,
+    static func lastResult(of room: String, in store: RecoveringDrawStore,
                                    search: Int) throws(StorageError) -> FinishedDraw? {
         let request: DrawPageRequest
         do { request = try DrawPageRequest(limit: search) } catch { return nil }

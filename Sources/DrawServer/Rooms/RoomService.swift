@@ -46,9 +46,22 @@ final class RoomService {
 
     /// Opens the lobby, which is never evicted. It is not in the room store: its key comes from
     /// the configuration (the data directory's `lobby.key` or the operator's file) at every start.
+    /// Its last result comes from the history, read first thing on the storage thread (a viewer
+    /// who joins in the few milliseconds before sees none).
     func openLobby(hostKey: String) {
-        registry.insertPinned(makeRoom(name: RoomName.lobby, keyHash: HostKeyHash(of: hostKey)))
+        let lobby = makeRoom(name: RoomName.lobby, keyHash: HostKeyHash(of: hostKey))
+        registry.insertPinned(lobby)
         metrics.rooms.record(registry.count)
+        let search = Self.lastResultSearch
+        _ = storage.drawJob({ store throws(StorageError) in
+            try Self.lastResult(of: RoomName.lobby, in: store, search: search)
+        }) { [unowned self, unowned lobby] result in
+            switch result {
+            case .success(let last?): lobby.restoreLastResult(last)
+            case .success(nil): break
+            case .failure(let error): logger.warning("could not read the lobby's last result", metadata: ["error": "\(error)"])
+            }
+        }
     }
 
     /// Forgets every room (teardown).

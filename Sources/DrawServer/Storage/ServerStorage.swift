@@ -62,6 +62,19 @@ final class ServerStorage {
         thread?.submit(job) ?? false
     }
 
+    /// Runs `read` against the draw store on the storage thread, then `then` with its result on
+    /// the service thread. False, with nothing run, without a store or once the thread is done.
+    func drawJob<T: Sendable>(_ read: @escaping @Sendable (RecoveringDrawStore) throws(StorageError) -> T,
+                              then: @escaping (Result<T, StorageError>) -> Void) -> Bool {
+        guard let store, let thread else { return false }
+        let inbox = self.inbox, callback = ServiceCallback(then)
+        return thread.submit {
+            let result: Result<T, StorageError>
+            do throws(StorageError) { result = .success(try read(store)) } catch { result = .failure(error) }
+            inbox.post(.storageReturned { callback(result) })
+        }
+    }
+
     /// Shutdown's first phase: queue a barrier behind every write submitted so far (the aborts'
     /// records included). False without a store: there is nothing to wait for.
     func awaitDrain() -> Bool {
