@@ -20,9 +20,9 @@ import Logging
 ///    way; so does `stop()`.
 /// 3. Timers (`lws_sul_schedule`) are armed only on the service thread.
 /// 4. Exactly one `lws_write` per `SERVER_WRITEABLE` / `HTTP_WRITEABLE`.
-/// 5. The draw store is called only on the storage thread (`StorageThread`): one serial thread
-///    for every write and history read, never the service thread (a write waits for fsync) and
-///    never the cooperative pool. Results come back through the inbox like everything else.
+/// 5. The draw store and the room store are called only on the storage thread (`StorageThread`):
+///    one serial thread for every write, history read and room lookup, never the service thread
+///    (a write waits for fsync) and never the cooperative pool. Results come back through the inbox like everything else.
 ///
 /// Debug builds check rules 1 and 5 (`ThreadOwner`). The class is `@unchecked Sendable`
 /// because its owners are service-thread state (rule 1) reached only through the inbox, and
