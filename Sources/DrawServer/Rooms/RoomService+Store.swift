@@ -79,10 +79,12 @@ extension RoomService {
 
     /// Calls `body` with the room named `name`: at once when it is in memory, else once the
     /// store has answered (`unknownRoom` when it keeps no such room; `busy` over the load caps;
-    /// `storageUnavailable`; `tooManyRooms` when memory is full of rooms in use).
+    /// `storageUnavailable`; `tooManyRooms` when memory is full of rooms in use; `shuttingDown`).
     func withRoom(named name: String, _ body: @escaping (Result<Room, ClientErrorCode>) -> Void) {
         if let room = registry[name] { return body(room.deleting ? .failure(.unknownRoom) : .success(room)) }
-        guard RoomName.isValid(name), storage.rooms != nil, !phase.shuttingDown else { return body(.failure(.unknownRoom)) }
+        guard RoomName.isValid(name), storage.rooms != nil else { return body(.failure(.unknownRoom)) }
+        // Not "unknown": the room may well exist, and a page told so would stop reconnecting.
+        guard !phase.shuttingDown else { return body(.failure(.shuttingDown)) }
         switch loads.add(body, for: name) {
         case .joined:
             return

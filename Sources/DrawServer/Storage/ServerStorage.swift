@@ -36,13 +36,8 @@ final class ServerStorage {
     /// store or the thread no longer takes work.
     func roomJob<T: Sendable>(_ job: @escaping @Sendable (any RoomStore) throws(StorageError) -> T,
                               then: @escaping (Result<T, StorageError>) -> Void) -> Bool {
-        guard let rooms, let thread else { return false }
-        let inbox = self.inbox, callback = ServiceCallback(then)
-        return thread.submit {
-            let result: Result<T, StorageError>
-            do throws(StorageError) { result = .success(try job(rooms)) } catch { result = .failure(error) }
-            inbox.post(.storageReturned { callback(result) })
-        }
+        guard let rooms else { return false }
+        return run(job, on: rooms, then: then)
     }
 
     /// The runner's `record` dependency for room `room`: each write runs on the storage thread
@@ -66,11 +61,20 @@ final class ServerStorage {
     /// the service thread. False, with nothing run, without a store or once the thread is done.
     func drawJob<T: Sendable>(_ read: @escaping @Sendable (RecoveringDrawStore) throws(StorageError) -> T,
                               then: @escaping (Result<T, StorageError>) -> Void) -> Bool {
-        guard let store, let thread else { return false }
+        guard let store else { return false }
+        return run(read, on: store, then: then)
+    }
+
+    /// Runs `job` on `store` on the storage thread and hands its result to `then` on the service
+    /// thread, through the inbox (`ServiceCommand.storageReturned`).
+    private func run<Store: Sendable, T: Sendable>(_ job: @escaping @Sendable (Store) throws(StorageError) -> T,
+                                                   on store: Store,
+                                                   then: @escaping (Result<T, StorageError>) -> Void) -> Bool {
+        guard let thread else { return false }
         let inbox = self.inbox, callback = ServiceCallback(then)
         return thread.submit {
             let result: Result<T, StorageError>
-            do throws(StorageError) { result = .success(try read(store)) } catch { result = .failure(error) }
+            do throws(StorageError) { result = .success(try job(store)) } catch { result = .failure(error) }
             inbox.post(.storageReturned { callback(result) })
         }
     }

@@ -71,6 +71,9 @@ final class WebSocketInbound {
             rooms.sendPrivate(WireMessages.error(.unknownRoom), to: client)
             rooms.close(client, code: CloseCode.unknownRoom, reason: "unknown room", drainRoom: false)
             return
+        case .failure(.shuttingDown):
+            rooms.close(client, code: CloseCode.goingAway, reason: "server shutting down", drainRoom: false)
+            return
         case .failure(let code):
             // busy, storage unavailable, memory full: the room may well exist; try again later.
             rooms.sendPrivate(WireMessages.error(code), to: client)

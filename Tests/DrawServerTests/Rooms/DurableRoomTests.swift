@@ -8,16 +8,6 @@ import Testing
 /// a room freed from memory comes back from the store with its key; expiry follows the server's
 /// clock (moved on, not slept through) and spares a room being watched.
 @Suite struct DurableRoomTests {
-    /// Polls `GET /api/rooms/ROOM` until `done`, for at most a few seconds.
-    private func waitForRoom(_ port: Int, _ room: String, _ done: (TestHTTP.Response) -> Bool) throws -> Bool {
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline {
-            if done(try TestHTTP.request(port: port, "GET", "/api/rooms/\(room)")) { return true }
-            Thread.sleep(forTimeInterval: 0.02) // between polls of a bounded wait
-        }
-        return false
-    }
-
     @Test func a201MeansTheRoomIsKeptWithTheHashOfItsKey() throws {
         let dir = try TestDataDirectory()
         let store = try dir.open()
@@ -67,7 +57,7 @@ import Testing
         _ = try viewer.receive(type: "snapshot")
         clock.advance(seconds: 2 * 86_400)
         // The housekeeping tick asks the store; no request is needed.
-        #expect(try waitForRoom(p, "old") { $0.status == 404 })
+        #expect(try TestHTTP.waitForRoom(p, "old") { $0.status == 404 })
         #expect(try TestHTTP.startDraw(port: p, room: "old", key: oldKey) == 404)
         #expect(try TestHTTP.request(port: p, "GET", "/api/rooms/watched").status == 200)
         #expect(try store.room(named: "watched") != nil, "a watched room is touched before it could expire")
