@@ -6,6 +6,7 @@ Real processes on real SQLite files: every restart is a new process on the same 
 docs/PROTOCOL.md section 5, docs/STORAGE.md ("Rooms").
 """
 import asyncio
+import contextlib
 import hashlib
 import signal
 import time
@@ -24,17 +25,24 @@ def _restart(srv, sig=signal.SIGTERM):
     return srv.restart()
 
 
+@contextlib.asynccontextmanager
+async def _viewer(srv, room: str):
+    """A viewer of `room`, past its snapshot; closed on the way out."""
+    viewer = await WSClient.open(srv.ws_url(room), name="viewer")
+    try:
+        await viewer.expect("snapshot")
+        yield viewer
+    finally:
+        await viewer.close()
+
+
 def _watch_draw(srv, room: str, key: str) -> list:
     """Starts a draw in `room` with `key` while a viewer watches; the viewer's messages to the end."""
     async def scenario():
-        viewer = await WSClient.open(srv.ws_url(room), name="viewer")
-        try:
-            await viewer.expect("snapshot")
+        async with _viewer(srv, room) as viewer:
             resp = await asyncio.to_thread(http.start_draw, srv, room, key)
             assert resp.status == 202, resp.body
             return await viewer.collect_draw(timeout=20)
-        finally:
-            await viewer.close()
 
     return run(scenario(), timeout=30)
 
@@ -105,14 +113,14 @@ def test_delete_needs_the_key_tells_viewers_and_frees_the_name(launch):
     assert status == 403 and body["error"]["code"] == "forbidden", body
 
     async def scenario():
-        viewer = await WSClient.open(srv.ws_url("doomed"), name="viewer")
-        await viewer.expect("snapshot")
-        resp = await asyncio.to_thread(http.request, srv, "DELETE", "/api/rooms/doomed",
-                                       headers={"Authorization": f"Bearer {key}"})
-        assert resp.status == 204 and resp.body == b"", (resp.status, resp.body)
-        closed, before = await viewer.expect_close(timeout=5)
-        assert [m.type for m in before] == ["error"] and before[0]["code"] == "room_deleted", [m.raw for m in before]
-        assert closed.code == 4404, closed
+        async with _viewer(srv, "doomed") as viewer:
+            resp = await asyncio.to_thread(http.request, srv, "DELETE", "/api/rooms/doomed",
+                                           headers={"Authorization": f"Bearer {key}"})
+            assert resp.status == 204 and resp.body == b"", (resp.status, resp.body)
+            closed, before = await viewer.expect_close(timeout=5)
+            assert [m.type for m in before] == ["error"] and before[0]["code"] == "room_deleted", \
+                [m.raw for m in before]
+            assert closed.code == 4404, closed
 
     run(scenario(), timeout=20)
     status, body = http.api(srv, "GET", "/api/rooms/doomed")
@@ -175,9 +183,7 @@ def test_rooms_unused_past_the_expiry_are_deleted_but_not_while_watched(launch):
     finished = _watch_draw(srv, "stale", old["hostKey"])[-1]
 
     async def scenario():
-        viewer = await WSClient.open(srv.ws_url("watched"), name="viewer")
-        try:
-            await viewer.expect("snapshot")
+        async with _viewer(srv, "watched") as viewer:
             deadline = time.monotonic() + 15
             while (await asyncio.to_thread(http.api, srv, "GET", "/api/rooms/stale"))[0] != 404:
                 assert time.monotonic() < deadline, "the stale room never expired"
@@ -186,8 +192,6 @@ def test_rooms_unused_past_the_expiry_are_deleted_but_not_while_watched(launch):
             await asyncio.sleep(3)
             await viewer.barrier()
             assert (await asyncio.to_thread(http.api, srv, "GET", "/api/rooms/watched"))[0] == 200
-        finally:
-            await viewer.close()
 
     run(scenario(), timeout=40)
     _expect_unknown_over_ws(srv, "stale")
@@ -230,16 +234,12 @@ def test_kill_9_while_drawing_keeps_the_room_key_and_history(launch):
     done = _watch_draw(srv, "crash-draw", room["hostKey"])[-1]
 
     async def until_round_2():
-        viewer = await WSClient.open(srv.ws_url("crash-draw"), name="viewer")
-        try:
-            await viewer.expect("snapshot")
+        async with _viewer(srv, "crash-draw") as viewer:
             assert (await asyncio.to_thread(http.start_draw, srv, "crash-draw", room["hostKey"])).status == 202
             started, _ = await viewer.wait_for(lambda m: m.type == "started", timeout=10)
             await viewer.wait_for(lambda m: m.type == "round" and m["round"] == 2, timeout=10)
             srv.kill()
             return started["drawId"]
-        finally:
-            await viewer.close()
 
     interrupted = run(until_round_2(), timeout=30)
     srv.restart()
