@@ -22,6 +22,17 @@ public enum APIMessages {
         return w.bytes
     }
 
+    /// `200` body of a key rotation (`POST /api/rooms/ROOM/key`): the new key, shown once.
+    public static func keyRotated(room: String, hostKey: String) -> [UInt8] {
+        var w = JSONWriter(capacity: 200)
+        w.beginObject()
+        w.field("room", room)
+        w.field("hostKey", hostKey)
+        w.field("hostUrl", hostPath(room: room, hostKey: hostKey))
+        w.endObject()
+        return w.bytes
+    }
+
     /// `202` body when a draw was accepted.
     public static func drawAccepted(room: String) -> [UInt8] {
         var w = JSONWriter(capacity: 64)

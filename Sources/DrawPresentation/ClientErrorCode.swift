@@ -38,6 +38,10 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
     case requestTimeout = "request_timeout"
     /// HTTP: a protocol version other than HTTP/1.0 and HTTP/1.1.
     case httpVersionNotSupported = "http_version_not_supported"
+    /// Too many rooms are being loaded from the store at once; try again shortly.
+    case busy = "busy"
+    /// The room was deleted by its host (sent to its viewers before the close with 4404).
+    case roomDeleted = "room_deleted"
 
     /// The sentence sent when no more specific one applies.
     public var defaultMessage: String {
@@ -70,6 +74,8 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .headersTooLarge: return "The request headers are larger than this server accepts."
         case .requestTimeout: return "The request did not arrive in time."
         case .httpVersionNotSupported: return "Only HTTP/1.0 and HTTP/1.1 are supported."
+        case .busy: return "The server is busy loading rooms; try again shortly."
+        case .roomDeleted: return "This room was deleted by its host."
         }
     }
 
@@ -80,13 +86,13 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
              .badLimit, .badCursor, .badRequest: return 400
         case .unauthorized: return 401
         case .forbidden: return 403
-        case .unknownRoom, .unknownDraw, .notFound: return 404
+        case .unknownRoom, .unknownDraw, .notFound, .roomDeleted: return 404
         case .methodNotAllowed: return 405
         case .drawRunning, .roomExists: return 409
         case .bodyTooLarge: return 413
         case .unsupportedMediaType: return 415
         case .rateLimited: return 429
-        case .tooManyConnections, .tooManyRooms, .shuttingDown, .storageUnavailable: return 503
+        case .tooManyConnections, .tooManyRooms, .shuttingDown, .storageUnavailable, .busy: return 503
         case .internalError: return 500
         case .requestTimeout: return 408
         case .uriTooLong: return 414

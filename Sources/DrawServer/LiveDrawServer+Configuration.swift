@@ -14,7 +14,8 @@ extension LiveDrawServer {
         guard c.maxMessageBytes > 0, c.maxBodyBytes > 0, c.outboundQueueLimit > 0, c.maxConnections > 0,
               c.maxStrikes > 0, c.maxRooms > 0, c.closeHandshakeSeconds > 0, c.roomIdleMs > 0,
               c.roomCreationBurst > 0, c.roomCreationPerMinute > 0, c.roomCreationAddresses > 0,
-              c.headTimeoutMs > 0, c.slowHeadAfterMs > 0, c.slowHeadsPerAddress >= 0 else {
+              c.headTimeoutMs > 0, c.slowHeadAfterMs > 0, c.slowHeadsPerAddress >= 0,
+              c.roomExpiryMs.isFinite, c.roomExpiryMs > 0 else {
             throw .invalidConfig("limits must be positive")
         }
         if let key = c.lobbyHostKey, !HostKey.isWellFormed(key) {

@@ -20,9 +20,9 @@ import Logging
 ///    way; so does `stop()`.
 /// 3. Timers (`lws_sul_schedule`) are armed only on the service thread.
 /// 4. Exactly one `lws_write` per `SERVER_WRITEABLE` / `HTTP_WRITEABLE`.
-/// 5. The draw store is called only on the storage thread (`StorageThread`): one serial thread
-///    for every write and history read, never the service thread (a write waits for fsync) and
-///    never the cooperative pool. Results come back through the inbox like everything else.
+/// 5. The draw store and the room store are called only on the storage thread (`StorageThread`):
+///    one serial thread for every write, history read and room lookup, never the service thread
+///    (a write waits for fsync) and never the cooperative pool. Results come back through the inbox like everything else.
 ///
 /// Debug builds check rules 1 and 5 (`ThreadOwner`). The class is `@unchecked Sendable`
 /// because its owners are service-thread state (rule 1) reached only through the inbox, and
@@ -63,6 +63,9 @@ public final class LiveDrawServer: @unchecked Sendable {
     ///     calls it only from its storage thread, and closes it when `run()` returns (or on
     ///     `deinit` if `run()` never ran). `nil`: no records, and the history endpoints answer
     ///     `404 not_found`. If `init` throws, the store stays the caller's.
+    ///   - roomStore: where rooms are kept for good (in the executable the same SQLite store as
+    ///     `store`), called on the same storage thread. Used only with a `store`. `nil`: rooms
+    ///     live in memory only, as long as the process (`--data-dir off`).
     ///   - sources: the player lists' URLs, kept in every record.
     public init(config: ServerConfig,
                 loadPlayers: @escaping @Sendable () async throws(DrawError) -> MergeResult,
@@ -70,6 +73,7 @@ public final class LiveDrawServer: @unchecked Sendable {
                 logger: Logger,
                 metricsText: (@Sendable () -> String)? = nil,
                 store: (any DrawRecordStore)? = nil,
+                roomStore: (any RoomStore)? = nil,
                 sources: DrawSources = DrawSources(usersURL: "", lotteryURL: "")) throws(ServerStartError) {
         try LiveDrawServer.validate(config)
         guard let files = StaticFiles(folder: config.publicDir) else {
@@ -101,7 +105,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         if let clampNotice { logger.warning("\(clampNotice)") }
         self.loop = loop
         // Started only now: a failed init leaves no thread behind.
-        storage = ServerStorage(store: store, inbox: loop.inbox, logger: logger)
+        storage = ServerStorage(store: store, rooms: roomStore, inbox: loop.inbox, logger: logger)
         rooms = RoomService(config: config, clock: clock, random: random, logger: logger, metrics: metrics,
                             loadPlayers: loadPlayers, sources: sources, loop: loop, storage: storage)
         webSockets = WebSocketInbound(config: config, clock: clock, logger: logger, metrics: metrics,
@@ -118,6 +122,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         loop.startHousekeeping { [unowned self] in
             self.metrics.flush()
             self.rooms.sweep()
+            self.rooms.expireRoomsIfDue()
             self.rooms.sendHeartbeats()
         }
         logger.info("listening", metadata: ["host": "\(config.host)", "port": "\(port)",

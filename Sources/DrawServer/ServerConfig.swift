@@ -71,9 +71,14 @@ public struct ServerConfig: Sendable {
     /// Most rooms that may exist at once, the lobby included. At the limit a new room takes the
     /// place of the room unused the longest; only when every room is in use is creating refused.
     public var maxRooms: Int = 10_000
-    /// A room nobody watches and where no draw runs is freed after this long (the lobby never).
-    /// Freed rooms are gone, name and host key, until rooms are durable (issue 13).
+    /// A room nobody watches and where no draw runs is freed from memory after this long (the
+    /// lobby never). With a room store it stays kept there and loads again on its next use;
+    /// without one (no data directory) it is gone, name and host key.
     public var roomIdleMs: Int = 24 * 60 * 60 * 1000
+    /// A room kept in the store and unused this long (no draw started, no key rotated since it was
+    /// created) is deleted; its draws' history stays. Checked about once a minute (more often for
+    /// expiry times under two minutes, for tests). A room with viewers is never expired.
+    public var roomExpiryMs: Double = 90 * 24 * 60 * 60 * 1000
     /// Rooms one client address (IPv6: one /64) may create at once, then
     /// `roomCreationPerMinute`; beyond, `POST /api/rooms` answers 429 with `Retry-After`.
     public var roomCreationBurst: Int = 20
@@ -91,6 +96,12 @@ public struct ServerConfig: Sendable {
     public var lobbyHostKey: String?
 
     public init() {}
+
+    /// How often the store is asked to expire rooms: once a minute, or every half expiry time
+    /// when that is shorter, at least a second apart.
+    var roomExpiryCheckNanos: UInt64 {
+        UInt64(min(60_000, max(1000, roomExpiryMs / 2))) * 1_000_000
+    }
 
     /// `roomIdleMs` in nanoseconds, for the monotonic clock (a negative value counts as 0, a
     /// product past UInt64 as forever: never wrap to a short idle time).

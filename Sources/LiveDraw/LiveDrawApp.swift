@@ -52,6 +52,7 @@ struct LiveDrawApp {
                                         logger: logger,
                                         metricsText: { registry.emitToString() },
                                         store: store,
+                                        roomStore: store,
                                         sources: DrawSources(usersURL: configuration.usersURL,
                                                              lotteryURL: configuration.lotteryURL))
         } catch {
@@ -77,7 +78,7 @@ struct LiveDrawApp {
     /// before it takes a port.
     private func openStore(clock: SystemClock, logger: Logger) throws(StorageError) -> SQLiteDrawStore? {
         guard let directory = configuration.dataDirectory else {
-            logger.info("--data-dir off: draws are not recorded")
+            logger.notice("--data-dir off: draws are not recorded, and rooms last only as long as this process")
             return nil
         }
         let store = try SQLiteDrawStore(configuration: .init(dataDirectory: directory))

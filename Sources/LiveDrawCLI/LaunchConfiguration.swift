@@ -47,6 +47,9 @@ public struct LaunchConfiguration: Sendable {
         public static let maxRooms = 1...1_000_000
         /// Up to a year.
         public static let roomIdleSeconds = 1...31_536_000
+        /// Up to ten years.
+        public static let roomExpiryDays = 1...3650
+        public static let roomExpirySeconds = 1...315_360_000
         public static let roomCreationBurst = 1...1_000_000
         public static let roomCreationPerMinute = 1...1_000_000
     }
@@ -70,6 +73,7 @@ public struct LaunchConfiguration: Sendable {
         server.maxRooms = try Self.check(o.maxRooms, in: Limits.maxRooms, "max-rooms")
         // In range, so the product fits: a year is 3.2e10 ms.
         server.roomIdleMs = try Self.check(o.roomIdleSeconds, in: Limits.roomIdleSeconds, "room-idle-seconds") * 1000
+        server.roomExpiryMs = try Self.roomExpiryMs(days: o.roomExpiryDays, seconds: o.roomExpirySeconds)
         server.roomCreationBurst = try Self.check(o.roomCreationBurst, in: Limits.roomCreationBurst, "room-creation-burst")
         server.roomCreationPerMinute = Double(try Self.check(o.roomCreationPerMinute, in: Limits.roomCreationPerMinute,
                                                              "room-creation-per-minute"))
@@ -118,6 +122,12 @@ public struct LaunchConfiguration: Sendable {
             throw ConfigurationError("--\(option) must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
         }
         return value
+    }
+
+    /// The room expiry in milliseconds: `seconds` (for tests) when given, else `days`.
+    private static func roomExpiryMs(days: Int, seconds: Int?) throws(ConfigurationError) -> Double {
+        if let seconds { return Double(try check(seconds, in: Limits.roomExpirySeconds, "room-expiry-seconds")) * 1000 }
+        return Double(try check(days, in: Limits.roomExpiryDays, "room-expiry-days")) * 86_400_000
     }
 
     /// The timeout must leave the client time to answer the ping, or every quiet client would

@@ -100,8 +100,14 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Most rooms at once, the lobby included; at the limit a new room replaces the one unused the longest, and creating is refused only when every room is in use. (env: LIVE_DRAW_MAX_ROOMS)")
     public var maxRooms: Int = LaunchOptions.server.maxRooms
 
-    @Option(help: "Seconds a room may stay unused (no viewers, no draw) before it is freed, name and host key with it; never the lobby. (env: LIVE_DRAW_ROOM_IDLE_SECONDS)")
+    @Option(help: "Seconds a room may stay unused (no viewers, no draw) before it is freed from memory; it stays in the data directory and comes back on its next use (with --data-dir off it is gone, name and host key). Never the lobby. (env: LIVE_DRAW_ROOM_IDLE_SECONDS)")
     public var roomIdleSeconds: Int = LaunchOptions.server.roomIdleMs / 1000
+
+    @Option(help: "Days a room kept in the data directory may go without activity (created, a draw started, its key rotated) before it is deleted; its draw history stays. Rooms with viewers never expire; the lobby never. (env: LIVE_DRAW_ROOM_EXPIRY_DAYS)")
+    public var roomExpiryDays: Int = LaunchOptions.defaultRoomExpiryDays
+
+    @Option(help: "For tests: the room expiry in seconds, instead of --room-expiry-days. (env: LIVE_DRAW_ROOM_EXPIRY_SECONDS)")
+    public var roomExpirySeconds: Int?
 
     @Option(help: "Rooms one client address may create at once, before --room-creation-per-minute applies; beyond, 429. (env: LIVE_DRAW_ROOM_CREATION_BURST)")
     public var roomCreationBurst: Int = LaunchOptions.server.roomCreationBurst
@@ -127,6 +133,10 @@ public struct LaunchOptions: ParsableCommand {
     @Flag(help: "Write a new lobby host key to the key file at start, and say so in the startup lines; host links with the old key stop working. (no env: set in the environment, it would rotate the key at every start)")
     public var rotateLobbyKey = false
 
+    /// Rooms expire after 90 days without activity: generous, so a yearly or quarterly event's
+    /// room is still there, yet abandoned rooms do not pile up for ever.
+    public static let defaultRoomExpiryDays = 90
+
     /// Recording is on by default: a public draw needs a public record, and a crash must not lose
     /// an announced draw. `off` is the explicit opt-out.
     public static let defaultDataDir = "data"
@@ -145,7 +155,8 @@ public struct LaunchOptions: ParsableCommand {
         "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes", "fetch-redirects",
         "max-message-bytes", "outbound-queue", "close-timeout-seconds",
         "idle-ping-seconds", "idle-timeout-seconds", "heartbeat-seconds", "max-connections", "head-timeout-ms",
-        "slow-heads-per-address", "max-rooms", "room-idle-seconds", "room-creation-burst", "room-creation-per-minute",
+        "slow-heads-per-address", "max-rooms", "room-idle-seconds", "room-expiry-days",
+        "room-expiry-seconds", "room-creation-burst", "room-creation-per-minute",
         "allowed-origins",
         "tls-cert", "tls-key", "data-dir", "lobby-key-file", "log-level",
     ]

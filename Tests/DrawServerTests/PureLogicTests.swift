@@ -192,7 +192,10 @@ import Testing
     @Test func methodsPerEndpoint() {
         #expect(HTTPRoute.rooms.allowedMethods == [.post])
         #expect(HTTPRoute.draws("x").allowedMethods == [.get, .post])
-        #expect(HTTPRoute.room("x").allowedMethods == [.get])
+        #expect(HTTPRoute.room("x").allowedMethods == [.get, .delete])
+        #expect(HTTPRoute.roomKey("x").allowedMethods == [.post])
+        #expect(HTTPRoute.match("/api/rooms/x/key") == .roomKey("x"))
+        #expect(HTTPRoute.room("x").allowHeader == "GET, HEAD, DELETE")
         #expect(HTTPRoute.draw("x").allowedMethods == [.get])
         #expect(HTTPRoute.unknownAPI.allowedMethods.isEmpty)
     }

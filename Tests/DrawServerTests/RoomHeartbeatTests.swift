@@ -1,3 +1,4 @@
+import DrawCore
 import DrawPresentation
 @testable import DrawServer
 import Foundation
@@ -10,7 +11,7 @@ import Testing
     private static let second: UInt64 = 1_000_000_000
 
     private static func room(_ name: String) -> Room {
-        Room(name: name, hostKey: "k", outboundQueueLimit: 8, presenceIntervalMs: 10)
+        Room(name: name, keyHash: HostKeyHash(of: "k"), outboundQueueLimit: 8, presenceIntervalMs: 10)
     }
 
     private static func watch(_ room: Room) {

@@ -12,16 +12,6 @@ extension RealSocketTests {
             (r.json?["error"] as? [String: Any])?["code"] as? String
         }
 
-        /// Polls `GET /api/rooms/ROOM` until `done` holds, for at most 5 s.
-        private func waitForRoom(_ port: Int, _ room: String, _ done: (TestHTTP.Response) -> Bool) throws -> Bool {
-            let deadline = Date().addingTimeInterval(5)
-            while Date() < deadline {
-                if done(try TestHTTP.request(port: port, "GET", "/api/rooms/\(room)")) { return true }
-                Thread.sleep(forTimeInterval: 0.02) // between polls of a bounded wait
-            }
-            return false
-        }
-
         @Test func apiPostsThatAreNotJSONGet415AndChangeNothing() throws {
             let running = try RunningServer()
             defer { running.stop() }
@@ -93,9 +83,9 @@ extension RealSocketTests {
             // The watched room's idle time starts when its last viewer leaves; the housekeeping
             // tick frees it without any request.
             viewer = nil
-            #expect(try waitForRoom(p, "watched") { $0.json?["viewers"] as? Int == 0 })
+            #expect(try TestHTTP.waitForRoom(p, "watched") { $0.json?["viewers"] as? Int == 0 })
             clock.advance(seconds: 61)
-            #expect(try waitForRoom(p, "watched") { $0.status == 404 })
+            #expect(try TestHTTP.waitForRoom(p, "watched") { $0.status == 404 })
             #expect(try TestHTTP.request(port: p, "GET", "/api/rooms/lobby").status == 200)
         }
 
@@ -118,7 +108,7 @@ extension RealSocketTests {
             #expect(errorCode(full) == "too_many_rooms")
             // Once c is unused again, it makes way.
             c = nil
-            #expect(try waitForRoom(p, "c") { $0.json?["viewers"] as? Int == 0 })
+            #expect(try TestHTTP.waitForRoom(p, "c") { $0.json?["viewers"] as? Int == 0 })
             #expect(try TestHTTP.request(port: p, "POST", "/api/rooms", json: #"{"name":"d"}"#).status == 201)
             #expect(try TestHTTP.request(port: p, "GET", "/api/rooms/c").status == 404)
             #expect(try TestHTTP.request(port: p, "GET", "/api/rooms/b").status == 200)

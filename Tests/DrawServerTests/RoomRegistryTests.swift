@@ -1,3 +1,4 @@
+import DrawCore
 import DrawPresentation
 @testable import DrawServer
 import Testing
@@ -22,7 +23,7 @@ import Testing
     }
 
     private static func room(_ name: String) -> Room {
-        Room(name: name, hostKey: "k", outboundQueueLimit: 8, presenceIntervalMs: 10)
+        Room(name: name, keyHash: HostKeyHash(of: "k"), outboundQueueLimit: 8, presenceIntervalMs: 10)
     }
 
     @discardableResult

@@ -41,7 +41,8 @@ extension RealSocketTests {
             #expect(try TestHTTP.request(port: p, "POST", "/api/rooms", json: #"{"name":"Team A"}"#).status == 400)
             #expect(try TestHTTP.request(port: p, "POST", "/api/rooms", json: "{nope").status == 400)
             #expect(try TestHTTP.request(port: p, "POST", "/api/rooms", json: String(repeating: " ", count: 17_000)).status == 413)
-            #expect(try TestHTTP.request(port: p, "DELETE", "/api/rooms/team-a").status == 405)
+            #expect(try TestHTTP.request(port: p, "PUT", "/api/rooms/team-a").status == 405)
+            #expect(try TestHTTP.request(port: p, "DELETE", "/api/rooms/team-a").status == 401, "deleting needs the key")
             #expect(try TestHTTP.request(port: p, "GET", "/api/rooms/nope").status == 404)
             let draws = "/api/rooms/team-a/draws"
             #expect(try TestHTTP.request(port: p, "POST", draws, json: "").status == 401)

@@ -164,7 +164,7 @@ def test_unknown_room_state_is_404(shared_server):
 
 @pytest.mark.parametrize("method,path", [
     ("DELETE", "/api/rooms"), ("GET", "/api/rooms"), ("PUT", "/api/rooms"),
-    ("POST", "/api/rooms/lobby"), ("DELETE", "/api/rooms/lobby"), ("PUT", "/api/rooms/lobby"),
+    ("POST", "/api/rooms/lobby"), ("DELETE", "/api/rooms/lobby/key"), ("PUT", "/api/rooms/lobby"),
     ("PUT", "/api/rooms/lobby/draws"), ("DELETE", "/api/rooms/lobby/draws"),
     ("POST", "/healthz"), ("DELETE", "/healthz"), ("POST", "/metrics"),
 ])

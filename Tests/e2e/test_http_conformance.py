@@ -64,10 +64,12 @@ def test_headers_over_the_limit_are_431(shared_server, head):
     ("TRACE", "/", "GET, HEAD"),
     ("OPTIONS", "/api/rooms", "POST"),
     ("OPTIONS", "/api/rooms/lobby/draws", "GET, HEAD, POST"),
-    ("PUT", "/api/rooms/lobby", "GET, HEAD"),
-    ("CONNECT", "127.0.0.1:443", "GET, HEAD, POST"),
-    ("OPTIONS", "*", "GET, HEAD, POST"),
+    ("PUT", "/api/rooms/lobby", "GET, HEAD, DELETE"),
+    ("PUT", "/api/rooms/lobby/key", "POST"),
+    ("CONNECT", "127.0.0.1:443", "GET, HEAD, POST, DELETE"),
+    ("OPTIONS", "*", "GET, HEAD, POST, DELETE"),
     ("POST", "/healthz", "GET, HEAD"),       # answered by the API's own routing
+    ("DELETE", "/healthz", "GET, HEAD"),     # so is DELETE
 ])
 def test_other_methods_get_405_json_with_allow(shared_server, method, path, allow):
     status, headers, body = _raw(shared_server, f"{method} {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())

@@ -95,10 +95,23 @@ def test_cross_site_simple_requests_are_refused_with_415(launch):
 
 
 def test_an_unused_room_is_freed_and_the_lobby_stays(launch):
-    server = launch(room_idle_seconds=1)
+    # Without a data directory a freed room is gone for good.
+    server = launch(room_idle_seconds=1, data_dir="off")
     assert http.create_room(server, "brief").status == 201
     deadline = time.monotonic() + 10  # 1 s idle, then the next once-a-second sweep
     while http.request(server, "GET", "/api/rooms/brief").status != 404:
         assert time.monotonic() < deadline, "the idle room was not freed within 10 s"
         time.sleep(0.1)  # between polls of a bounded wait
     assert http.request(server, "GET", "/api/rooms/lobby").status == 200
+
+
+def test_an_unused_room_leaves_memory_but_not_the_data_dir(launch):
+    server = launch(room_idle_seconds=1)
+    key = http.created_room(server, "napping")["hostKey"]
+    deadline = time.monotonic() + 10
+    while 'livedraw_rooms_evicted_total{reason="idle"} 1' not in http.request(server, "GET", "/metrics").body.decode():
+        assert time.monotonic() < deadline, "the idle room was not freed from memory within 10 s"
+        time.sleep(0.1)  # between polls of a bounded wait
+    # Freed from memory only: the next use loads it again, key and all.
+    assert http.request(server, "GET", "/api/rooms/napping").status == 200
+    assert http.start_draw(server, "napping", key).status == 202

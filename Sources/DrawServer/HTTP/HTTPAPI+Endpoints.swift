@@ -12,8 +12,9 @@ extension HTTPAPI {
             metrics.flush()
             return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", body: Array(metricsText().utf8))
         case .room(let name):
-            guard RoomName.isValid(name), let room = rooms.registry[name] else { return .json(404, APIMessages.error(.unknownRoom)) }
-            return .json(200, rooms.snapshot(of: room, asMessage: false))
+            return withRoom(name, exchange, wsi) { [unowned self] room, reply in
+                reply(.json(200, rooms.snapshot(of: room, asMessage: false)))
+            }
         case .draws(let name):
             return historyPage(room: name, query: wsi.queryArguments, exchange, wsi)
         case .draw(let id):
@@ -23,7 +24,8 @@ extension HTTPAPI {
         }
     }
 
-    func apiPost(_ exchange: HTTPExchange) -> HTTPResponse {
+    /// A POST's response, or `nil` when it comes later (the store is asked first).
+    func apiPost(_ exchange: HTTPExchange, _ wsi: Connection) -> HTTPResponse? {
         switch exchange.route {
         case .rooms:
             let name: String?
@@ -31,21 +33,52 @@ extension HTTPAPI {
             case .success(let n): name = n
             case .failure(let code): return .json(code.httpStatus, APIMessages.error(code))
             }
-            switch rooms.createRoom(named: name) {
-            case .success(let created):
-                return .json(201, APIMessages.roomCreated(room: created.room, hostKey: created.hostKey))
-            case .failure(let code):
-                return .json(code.httpStatus, APIMessages.error(code))
+            let reply = later(exchange, wsi)
+            rooms.createRoom(named: name) { result in
+                switch result {
+                case .success(let created):
+                    reply(.json(201, APIMessages.roomCreated(room: created.room, hostKey: created.hostKey)))
+                case .failure(let code):
+                    reply(.json(code.httpStatus, APIMessages.error(code)))
+                }
             }
+            return nil
         case .draws(let name):
-            guard RoomName.isValid(name), let room = rooms.registry[name] else { return .json(404, APIMessages.error(.unknownRoom)) }
-            if let refusal = rooms.startDraw(in: room, hostKey: exchange.bearer) {
-                return .json(refusal.httpStatus, APIMessages.error(refusal))
+            let bearer = exchange.bearer
+            return withRoom(name, exchange, wsi) { [unowned self] room, reply in
+                if let refusal = rooms.startDraw(in: room, hostKey: bearer) {
+                    return reply(.json(refusal.httpStatus, APIMessages.error(refusal)))
+                }
+                reply(.json(202, APIMessages.drawAccepted(room: name)))
             }
-            return .json(202, APIMessages.drawAccepted(room: name))
+        case .roomKey(let name):
+            let bearer = exchange.bearer
+            return withRoom(name, exchange, wsi) { [unowned self] room, reply in
+                rooms.rotateKey(of: room, hostKey: bearer) { result in
+                    switch result {
+                    case .success(let key): reply(.json(200, APIMessages.keyRotated(room: name, hostKey: key)))
+                    case .failure(let refusal): reply(Self.refused(refusal))
+                    }
+                }
+            }
         default:
             return .json(404, APIMessages.error(.notFound))
         }
+    }
+
+    /// A DELETE's response, or `nil` when it comes later.
+    func apiDelete(_ route: HTTPRoute, _ exchange: HTTPExchange, _ wsi: Connection) -> HTTPResponse? {
+        guard case .room(let name) = route else { return .json(404, APIMessages.error(.notFound)) }
+        let bearer = exchange.bearer
+        return withRoom(name, exchange, wsi) { [unowned self] room, reply in
+            rooms.deleteRoom(room, hostKey: bearer) { refusal in
+                reply(refusal.map(Self.refused) ?? HTTPResponse(status: 204, contentType: "application/json", body: []))
+            }
+        }
+    }
+
+    static func refused(_ refusal: HostRefusal) -> HTTPResponse {
+        .json(refusal.code.httpStatus, APIMessages.error(refusal.code, message: refusal.message))
     }
 
     /// Serves a file from the public folder — only ever from inside it (see `StaticFiles`).

@@ -17,9 +17,9 @@ extension HTTPAPI {
         do { return try DrawPageRequest(limit: 1) } catch { preconditionFailure("1 is within DrawPageRequest.limitRange") }
     }()
 
-    /// `GET /api/rooms/ROOM/draws?limit=N&cursor=C`. A room that is not live (after a restart only
-    /// the lobby is) is still served when the store has draws of it; 404 only for a room that is
-    /// neither live nor recorded.
+    /// `GET /api/rooms/ROOM/draws?limit=N&cursor=C`. A room that is not in memory is still served
+    /// when the store keeps it or has draws of it (a deleted or expired room's history stays); 404
+    /// only for a room that is neither.
     func historyPage(room name: String, query: [String: String], _ exchange: HTTPExchange,
                      _ wsi: Connection) -> HTTPResponse? {
         guard RoomName.isValid(name) else { return .json(404, APIMessages.error(.unknownRoom)) }
@@ -31,11 +31,13 @@ extension HTTPAPI {
             let code = ClientErrorCode(error)
             return .json(code.httpStatus, APIMessages.error(code, message: error.message))
         }
-        let live = rooms.registry[name] != nil, logger = self.logger
+        let live = rooms.registry[name] != nil, logger = self.logger, kept = storage.rooms
         return answerFromStorage(exchange, wsi) {
             do throws(StorageError) {
                 let page = try store.list(room: name, page: request)
-                if page.draws.isEmpty && !live {
+                // A room kept in the store but not in memory is a room, draws or not.
+                let isKept = page.draws.isEmpty && !live ? try kept?.room(named: name) != nil : false
+                if page.draws.isEmpty && !live && !isKept {
                     // An empty page past a recorded room's last draw is still that room's.
                     var known = false
                     if request.after != nil { known = !(try store.list(room: name, page: Self.probePage)).draws.isEmpty }

@@ -84,9 +84,8 @@ final class HTTPAPI {
             }
             guard let lengthText = wsi.header(.contentLength) else {
                 // No Content-Length, no body: answer now (lws would otherwise wait for one).
-                var r = apiPost(exchange)
-                r.closeAfter = true
-                respond(r, to: exchange, wsi)
+                exchange.closeAfter = true
+                if let r = apiPost(exchange, wsi) { respond(r, to: exchange, wsi) }
                 return .proceed
             }
             guard let length = Int(lengthText.trimmingBlanks()), length >= 0 else {
@@ -94,6 +93,9 @@ final class HTTPAPI {
             }
             if length > config.maxBodyBytes { return fail(.bodyTooLarge, close: true) }
             // The body (even an empty one) arrives through HTTP_BODY / HTTP_BODY_COMPLETION.
+            return .proceed
+        case .delete:
+            if let response = apiDelete(route, exchange, wsi) { respond(response, to: exchange, wsi) }
             return .proceed
         default:
             if case .staticFile(let p) = route { return serveStatic(wsi, exchange, p) }
@@ -116,7 +118,7 @@ final class HTTPAPI {
     /// LWS_CALLBACK_HTTP_BODY_COMPLETION: the whole body is in.
     func bodyComplete(_ wsi: Connection, _ exchange: HTTPExchange) {
         guard exchange.response == nil else { return }
-        respond(apiPost(exchange), to: exchange, wsi)
+        if let r = apiPost(exchange, wsi) { respond(r, to: exchange, wsi) }
     }
 
     /// LWS_CALLBACK_HTTP_WRITEABLE: one `lws_write` with the whole response, then end the
@@ -131,7 +133,7 @@ final class HTTPAPI {
     func respond(_ r: HTTPResponse, to exchange: HTTPExchange, _ wsi: Connection) {
         var r = r
         r.headOnly = exchange.headOnly
-        r.closeAfter = r.closeAfter || loop.closesEveryResponse
+        r.closeAfter = r.closeAfter || exchange.closeAfter || loop.closesEveryResponse
         exchange.setResponse(r)
         wsi.requestWritable()
     }

@@ -30,6 +30,8 @@ final class HTTPExchange {
     let maxBody: Int
     /// A HEAD request: answered like GET, without the body.
     var headOnly = false
+    /// Close the connection after the response, whenever it comes (a POST whose body was not read).
+    var closeAfter = false
     /// Set once; written on the next HTTP_WRITEABLE.
     private(set) var response: HTTPResponse?
     private(set) var responseSent = false

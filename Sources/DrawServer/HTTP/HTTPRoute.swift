@@ -8,6 +8,8 @@ enum HTTPRoute: Equatable {
     case room(String)
     /// `/api/rooms/ROOM/draws`: GET pages the room's history, POST starts a draw.
     case draws(String)
+    /// `/api/rooms/ROOM/key`: POST rotates the room's host key.
+    case roomKey(String)
     /// `/api/draws/ID`: one draw's record (the id is validated by the handler).
     case draw(String)
     /// Any other `/api/…` path.
@@ -33,14 +35,16 @@ enum HTTPRoute: Equatable {
         let room = String(parts[3])
         if parts.count == 4 { return .room(room) }
         if parts.count == 5, parts[4] == "draws" { return .draws(room) }
+        if parts.count == 5, parts[4] == "key" { return .roomKey(room) }
         return .unknownAPI
     }
 
     /// The methods each endpoint accepts (others get 405); none for an unknown API path (404).
     var allowedMethods: Set<HTTPMethod> {
         switch self {
-        case .health, .metrics, .room, .draw, .staticFile: return [.get]
-        case .rooms: return [.post]
+        case .health, .metrics, .draw, .staticFile: return [.get]
+        case .room: return [.get, .delete]
+        case .rooms, .roomKey: return [.post]
         case .draws: return [.get, .post]
         case .unknownAPI: return []
         }
@@ -51,11 +55,12 @@ enum HTTPRoute: Equatable {
         let allowed = allowedMethods
         guard !allowed.isEmpty else { return nil }
         let names = (allowed.contains(.get) ? ["GET", "HEAD"] : []) + (allowed.contains(.post) ? ["POST"] : [])
+            + (allowed.contains(.delete) ? ["DELETE"] : [])
         return names.joined(separator: ", ")
     }
 
     /// The `Allow` header for targets that name no path (`OPTIONS *`, CONNECT's `host:port`).
-    static let serverAllow = "GET, HEAD, POST"
+    static let serverAllow = "GET, HEAD, POST, DELETE"
 }
 
 /// The request methods the server tells apart.

@@ -11,8 +11,14 @@ import DrawPresentation
 /// networked bus would need a session fed from the events it receives; there is none today.)
 final class Room {
     let name: String
-    /// UTF-8 of the hex host key, compared in constant time. Never logged or sent.
-    let hostKey: [UInt8]
+    /// The hash of the room's host key (the key itself is never kept, see `HostKeyHash`);
+    /// replaced when the host rotates the key. Never logged or sent.
+    var keyHash: HostKeyHash
+    /// When the store last heard of the room's activity (epoch ms), as far as this node knows: the
+    /// expiry check touches rooms in use whose last touch is getting old (`RoomService+Expiry`).
+    var touchedAtMs: Double = 0
+    /// Being deleted (`DELETE /api/rooms/ROOM` waits for the store): no draw may start meanwhile.
+    var deleting = false
     private(set) var members = ContiguousArray<ClientConnection>()
     /// Recent broadcasts; clients hold cursors into it.
     private(set) var ring: BroadcastRing<OutboundMessage>
@@ -39,9 +45,11 @@ final class Room {
     /// How long the room has been quiet, for its heartbeats (`RoomHeartbeat`).
     var heartbeatQuiet: RoomHeartbeat.Quiet?
 
-    init(name: String, hostKey: String, outboundQueueLimit: Int, presenceIntervalMs: Int) {
+    init(name: String, keyHash: HostKeyHash, outboundQueueLimit: Int, presenceIntervalMs: Int,
+         lastResult: FinishedDraw? = nil) {
         self.name = name
-        self.hostKey = Array(hostKey.utf8)
+        self.keyHash = keyHash
+        self.lastResult = lastResult
         ring = BroadcastRing(capacity: max(1, outboundQueueLimit))
         self.presenceIntervalMs = presenceIntervalMs
         presence = PresenceCoalescer(intervalMs: presenceIntervalMs)
@@ -102,6 +110,12 @@ final class Room {
     }
 
     // MARK: events
+
+    /// The last result as the history has it, for a room brought back after a restart; a draw
+    /// that finished here meanwhile is newer and stays.
+    func restoreLastResult(_ result: FinishedDraw) {
+        if lastResult == nil { lastResult = result }
+    }
 
     /// Keeps a finished draw's result for snapshots. Returns the wire message to broadcast.
     func apply(_ event: DrawEvent) -> [UInt8] {

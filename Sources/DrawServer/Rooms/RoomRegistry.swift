@@ -10,9 +10,10 @@
 /// A room that goes idle also gives back its buffers (ring, timers, runner) at the next sweep,
 /// not at once: the moment it goes idle is usually inside one of its own timers or runner calls.
 ///
-/// Evicted rooms are gone: their names are free again and their host keys no longer work
-/// (durable rooms are issue 13). That change should only have to touch this type: `evict`
-/// becomes "unload", and a miss in `room(named:)` "load from the store".
+/// Eviction only unloads: with a room store, an evicted room stays kept there, its name taken and
+/// its key valid, and comes back on the next lookup that misses here (`RoomService+Store`). Without
+/// one (`--data-dir off`), an evicted room is gone. Rooms leave for good only by `remove`
+/// (deleted by their host, or expired in the store).
 final class RoomRegistry {
     /// Why a room was evicted (metrics, logs).
     enum EvictionReason: String {
@@ -20,6 +21,10 @@ final class RoomRegistry {
         case idle
         /// The least recently used idle room, to make space for a new one at `maxRooms`.
         case capacity
+        /// Deleted by its host (`DELETE /api/rooms/ROOM`).
+        case deleted
+        /// Expired in the store (idle longer than the room expiry).
+        case expired
     }
 
     /// Why a creation was refused.
@@ -114,6 +119,16 @@ final class RoomRegistry {
         }
         return nil
     }
+
+    /// Takes `name` out of memory for good (deleted, expired); `onEvict` runs with `reason`.
+    /// Pinned rooms stay.
+    func remove(named name: String, reason: EvictionReason) {
+        guard !pinned.contains(name) else { return }
+        evict(name, reason)
+    }
+
+    /// Whether creating a room now would be refused as `full` (every room in use at `maxRooms`).
+    var isFull: Bool { byName.count >= maxRooms && oldestIdle() == nil }
 
     /// Forgets every room (server teardown).
     func removeAll() {

@@ -43,9 +43,12 @@ extension RoomService {
     /// Starts a draw after checking the host key in constant time. `nil` means accepted.
     func startDraw(in room: Room, hostKey: String?) -> ClientErrorCode? {
         guard let hostKey, !hostKey.isEmpty else { return .unauthorized }
-        guard HostKey.matches(hostKey, room.hostKey) else { return .forbidden }
+        guard room.keyHash.matches(hostKey) else { return .forbidden }
         guard !phase.shuttingDown else { return .shuttingDown }
-        return runner(of: room).start() ? nil : .drawRunning
+        guard !room.deleting else { return .unknownRoom }
+        guard runner(of: room).start() else { return .drawRunning }
+        touch(room)
+        return nil
     }
 
     /// A viewer joined or left: arm the room's coalescing presence timer (if not armed).

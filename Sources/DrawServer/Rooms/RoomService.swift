@@ -17,8 +17,12 @@ final class RoomService {
     unowned let loop: ServiceLoop
     unowned let storage: ServerStorage
     let bus: any RoomEventBus = InProcessRoomEventBus()
-    /// Every room: lookup, creation, eviction of idle ones (`RoomRegistry`).
+    /// Every room in memory: lookup, creation, eviction of idle ones (`RoomRegistry`).
     let registry: RoomRegistry
+    /// Lookups waiting for a room to come back from the store (`RoomService+Store`).
+    var loads: LoadWaiters<(Result<Room, ClientErrorCode>) -> Void>
+    /// When the store was last asked to expire rooms (monotonic), `nil` before the first time.
+    var lastExpiry: UInt64?
 
     init(config: ServerConfig, clock: any DrawClock, random: any RandomSource, logger: Logger, metrics: ServerMetrics,
          loadPlayers: @escaping @Sendable () async throws(DrawError) -> MergeResult, sources: DrawSources,
@@ -33,55 +37,44 @@ final class RoomService {
         self.loop = loop
         self.storage = storage
         registry = RoomRegistry(maxRooms: config.maxRooms, idleNanos: config.roomIdleNanos, pinned: [RoomName.lobby])
+        loads = LoadWaiters(maxNames: Self.maxLoadsInFlight, maxPerName: config.maxConnections,
+                            maxTotal: config.maxConnections)
         registry.onEvict = { [unowned self] room, reason in self.roomEvicted(room, reason) }
     }
 
     var phase: ServerPhase { loop.phase }
 
-    /// Opens the lobby, which is never evicted.
+    /// Opens the lobby, which is never evicted. It is not in the room store: its key comes from
+    /// the configuration (the data directory's `lobby.key` or the operator's file) at every start.
+    /// Its last result comes from the history, read first thing on the storage thread (a viewer
+    /// who joins in the few milliseconds before sees none).
     func openLobby(hostKey: String) {
-        registry.insertPinned(makeRoom(name: RoomName.lobby, hostKey: hostKey))
+        let lobby = makeRoom(name: RoomName.lobby, keyHash: HostKeyHash(of: hostKey))
+        registry.insertPinned(lobby)
         metrics.rooms.record(registry.count)
+        let search = Self.lastResultSearch
+        _ = storage.drawJob({ store throws(StorageError) in
+            try Self.lastResult(of: RoomName.lobby, in: store, search: search)
+        }) { [unowned self, unowned lobby] result in
+            switch result {
+            case .success(let last?): lobby.restoreLastResult(last)
+            case .success(nil): break
+            case .failure(let error): logger.warning("could not read the lobby's last result", metadata: ["error": "\(error)"])
+            }
+        }
     }
 
     /// Forgets every room (teardown).
-    func removeAll() { registry.removeAll() }
-
-    /// Creates a room (`POST /api/rooms`). A `nil` name gets a generated one. At `maxRooms` the
-    /// room unused the longest is freed to make space; `tooManyRooms` only when all are in use.
-    func createRoom(named requested: String?) -> Result<(room: String, hostKey: String), ClientErrorCode> {
-        let name: String
-        if let requested {
-            guard RoomName.isValid(requested) else { return .failure(.badRoomName) }
-            name = requested
-        } else {
-            guard let generated = generateRoomName() else { return .failure(.internalError) }
-            name = generated
-        }
-        let key = HostKey.generate(using: random)
-        switch registry.create(named: name, nowNanos: clock.monotonicNanos(), build: { makeRoom(name: $0, hostKey: key) }) {
-        case .failure(.exists): return .failure(.roomExists)
-        case .failure(.full): return .failure(.tooManyRooms)
-        case .success: break
-        }
-        metrics.rooms.record(registry.count)
-        logger.info("room created", metadata: ["room": "\(name)"])
-        return .success((name, key))
-    }
-
-    private func generateRoomName() -> String? {
-        for _ in 0..<8 {
-            let name = "room-" + Hex.encode(random.bytes(5))
-            if registry[name] == nil { return name }
-        }
-        return nil
+    func removeAll() {
+        registry.removeAll()
+        loads.removeAll()
     }
 
     /// Builds a room and subscribes it to the bus. Its runner and timers come on first use
     /// (`runner(of:)`, `presenceTimer(of:)`, `loadingTimer(of:)`): most rooms never need them.
-    func makeRoom(name: String, hostKey: String) -> Room {
-        let room = Room(name: name, hostKey: hostKey, outboundQueueLimit: config.outboundQueueLimit,
-                        presenceIntervalMs: config.presenceIntervalMs)
+    func makeRoom(name: String, keyHash: HostKeyHash, lastResult: FinishedDraw? = nil) -> Room {
+        let room = Room(name: name, keyHash: keyHash, outboundQueueLimit: config.outboundQueueLimit,
+                        presenceIntervalMs: config.presenceIntervalMs, lastResult: lastResult)
         bus.subscribe(room: name) { [unowned self, unowned room] event in
             self.deliver(event, to: room)
         }

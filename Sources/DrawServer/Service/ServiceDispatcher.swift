@@ -91,6 +91,8 @@ final class ServiceDispatcher: TransportHandler {
                 rooms.recorded(room: room, write, error: error)
             case .storageAnswered(let request, let response):
                 http.storageAnswered(request: request, response)
+            case .storageReturned(let continuation):
+                continuation()
             case .storageDrained:
                 shutdown.storageDrained()
             case .shutdown:

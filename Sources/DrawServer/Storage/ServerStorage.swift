@@ -3,7 +3,8 @@ import Logging
 
 /// The draw store's side of the server: the store, the one thread that calls it (threading
 /// rule 5 on `LiveDrawServer`), and what the service thread hands that thread: draw writes,
-/// history reads, the shutdown barrier. Results come back through the inbox (rule 2).
+/// history reads, room lookups and changes (`roomJob`), the shutdown barrier. Results come back
+/// through the inbox (rule 2).
 ///
 /// Service thread only, except `close()` (see there).
 final class ServerStorage {
@@ -14,15 +15,29 @@ final class ServerStorage {
     /// cleared on the thread that owns the server's lifecycle (`init`, then the end of `run()` or
     /// `deinit`), read on the service thread in between.
     private(set) var thread: StorageThread?
+    /// Where rooms are kept (the same SQLite store in the executable); `nil`: rooms live in memory
+    /// only, as long as the process. Only with a draw store: it shares its thread.
+    let rooms: CheckedRoomStore?
     private let inbox: ServiceInbox
     private let logger: Logger
 
     /// Starts the storage thread when there is a store.
-    init(store: (any DrawRecordStore)?, inbox: ServiceInbox, logger: Logger) {
-        self.store = store.map { RecoveringDrawStore($0) }
+    init(store: (any DrawRecordStore)?, rooms: (any RoomStore)?, inbox: ServiceInbox, logger: Logger) {
+        let recovering = store.map { RecoveringDrawStore($0) }
+        self.store = recovering
+        self.rooms = recovering.flatMap { recovering in rooms.map { CheckedRoomStore($0, owner: recovering.owner) } }
         self.inbox = inbox
         self.logger = logger
-        if let recovering = self.store { thread = StorageThread(store: recovering) }
+        if let recovering { thread = StorageThread(store: recovering) }
+    }
+
+    /// Runs `job` against the room store on the storage thread, then `then` with its result on
+    /// the service thread (through the inbox). False, with nothing run, when there is no room
+    /// store or the thread no longer takes work.
+    func roomJob<T: Sendable>(_ job: @escaping @Sendable (any RoomStore) throws(StorageError) -> T,
+                              then: @escaping (Result<T, StorageError>) -> Void) -> Bool {
+        guard let rooms else { return false }
+        return run(job, on: rooms, then: then)
     }
 
     /// The runner's `record` dependency for room `room`: each write runs on the storage thread
@@ -40,6 +55,28 @@ final class ServerStorage {
     /// Runs `job` on the storage thread. False when it no longer takes work (or there is none).
     func submit(_ job: @escaping StorageThread.Job) -> Bool {
         thread?.submit(job) ?? false
+    }
+
+    /// Runs `read` against the draw store on the storage thread, then `then` with its result on
+    /// the service thread. False, with nothing run, without a store or once the thread is done.
+    func drawJob<T: Sendable>(_ read: @escaping @Sendable (RecoveringDrawStore) throws(StorageError) -> T,
+                              then: @escaping (Result<T, StorageError>) -> Void) -> Bool {
+        guard let store else { return false }
+        return run(read, on: store, then: then)
+    }
+
+    /// Runs `job` on `store` on the storage thread and hands its result to `then` on the service
+    /// thread, through the inbox (`ServiceCommand.storageReturned`).
+    private func run<Store: Sendable, T: Sendable>(_ job: @escaping @Sendable (Store) throws(StorageError) -> T,
+                                                   on store: Store,
+                                                   then: @escaping (Result<T, StorageError>) -> Void) -> Bool {
+        guard let thread else { return false }
+        let inbox = self.inbox, callback = ServiceCallback(then)
+        return thread.submit {
+            let result: Result<T, StorageError>
+            do throws(StorageError) { result = .success(try job(store)) } catch { result = .failure(error) }
+            inbox.post(.storageReturned { callback(result) })
+        }
     }
 
     /// Shutdown's first phase: queue a barrier behind every write submitted so far (the aborts'

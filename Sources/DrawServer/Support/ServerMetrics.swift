@@ -20,6 +20,7 @@ final class ServerMetrics {
     private let slowDisconnects = Counter(label: "livedraw_slow_client_disconnects_total")
     private var roomsEvicted: [String: Counter] = [:]
     private let roomCreationsLimited = Counter(label: "livedraw_room_creations_limited_total")
+    private let roomLoadsRefused = Counter(label: "livedraw_room_loads_refused_total")
     /// How late each round's fan-out started compared with when it was due: its planned time, or
     /// one gap after the previous round when that one was late (`DrawPacer`), so a late round
     /// counts once, not again in every round after it.
@@ -57,7 +58,11 @@ final class ServerMetrics {
 
     func slowClientDisconnected() { slowDisconnects.increment() }
 
-    /// A room was freed from memory; `reason` is `idle` or `capacity` (`RoomRegistry`).
+    /// A lookup of an unloaded room was answered `busy`: too many loads in flight (`LoadWaiters`).
+    func roomLoadRefused() { roomLoadsRefused.increment() }
+
+    /// A room was freed from memory; `reason` is `idle`, `capacity`, `deleted` or `expired`
+    /// (`RoomRegistry`).
     func roomEvicted(reason: String) {
         counter(&roomsEvicted, "livedraw_rooms_evicted_total", "reason", reason).increment()
     }

@@ -8,6 +8,8 @@ enum CloseCode {
     static let policyViolation: UInt16 = 1008
     static let messageTooBig: UInt16 = 1009
     static let internalError: UInt16 = 1011
+    /// The room could not be loaded right now (too many loads at once, the store unavailable).
+    static let tryAgainLater: UInt16 = 1013
     static let unknownRoom: UInt16 = 4404
     static let tooSlow: UInt16 = 4408
 

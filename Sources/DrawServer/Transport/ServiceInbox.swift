@@ -9,6 +9,9 @@ enum ServiceCommand: Sendable {
     case recorded(room: String, DrawWrite, error: StorageError?)
     /// A history read returned from the storage thread: the response for waiting request `request`.
     case storageAnswered(request: UInt64, HTTPResponse)
+    /// A room-store job returned from the storage thread: its continuation, to run here
+    /// (`ServerStorage.roomJob`).
+    case storageReturned(@Sendable () -> Void)
     /// Every storage job submitted before shutdown began has run (the shutdown barrier).
     case storageDrained
     /// `stop()` was called.

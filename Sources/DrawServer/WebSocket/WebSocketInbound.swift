@@ -55,9 +55,29 @@ final class WebSocketInbound {
         }
         let path = connection.uri ?? ""
         let name = path.hasPrefix("/ws/") ? String(path.dropFirst(4)) : ""
-        guard RoomName.isValid(name), let room = rooms.registry[name] else {
+        // A room not in memory is loaded from the store first; the client waits, in no room.
+        rooms.withRoom(named: name) { [unowned self] found in self.join(client, found) }
+    }
+
+    /// The client's room was found (or not): join it and send the snapshot first, or say why not
+    /// and close. A client that went away while its room loaded is left alone.
+    private func join(_ client: ClientConnection, _ found: Result<Room, ClientErrorCode>) {
+        guard clients[ObjectIdentifier(client)] === client, client.closing == nil, client.room == nil else { return }
+        let room: Room
+        switch found {
+        case .success(let r):
+            room = r
+        case .failure(let code) where code == .unknownRoom:
             rooms.sendPrivate(WireMessages.error(.unknownRoom), to: client)
             rooms.close(client, code: CloseCode.unknownRoom, reason: "unknown room", drainRoom: false)
+            return
+        case .failure(.shuttingDown):
+            rooms.close(client, code: CloseCode.goingAway, reason: "server shutting down", drainRoom: false)
+            return
+        case .failure(let code):
+            // busy, storage unavailable, memory full: the room may well exist; try again later.
+            rooms.sendPrivate(WireMessages.error(code), to: client)
+            rooms.close(client, code: CloseCode.tryAgainLater, reason: "try again later", drainRoom: false)
             return
         }
         room.add(client)

@@ -43,9 +43,11 @@ final class RunningServer: @unchecked Sendable {
     static let sources = DrawSources(usersURL: "http://127.0.0.1:1/users.json", lotteryURL: "file:///tmp/lottery.json")
 
     /// - Parameter store: recorded draws and history endpoints; the server closes it on `stop()`.
+    /// - Parameter roomStore: where rooms are kept (used only with `store`; usually the same one).
     /// - Parameter clock: the server's clock; tests that move time on pass a `ShiftableClock`.
     init(configure: (inout ServerConfig) -> Void = { _ in },
          store: (any DrawRecordStore)? = nil,
+         roomStore: (any RoomStore)? = nil,
          clock: any DrawClock = SystemTestClock(),
          loadPlayers: @escaping @Sendable () async throws(DrawError) -> MergeResult = {
              MergeResult(players: RunningServer.players, warnings: [])
@@ -66,7 +68,8 @@ final class RunningServer: @unchecked Sendable {
         logger.logLevel = .warning
         server = try LiveDrawServer(config: config, loadPlayers: loadPlayers, random: SystemTestRandom(),
                                     clock: clock, logger: logger,
-                                    metricsText: { "livedraw_test 1\n" }, store: store, sources: Self.sources)
+                                    metricsText: { "livedraw_test 1\n" }, store: store, roomStore: roomStore,
+                                    sources: Self.sources)
         let s = server, d = done
         let thread = Thread { s.run(); d.signal() }
         thread.start()

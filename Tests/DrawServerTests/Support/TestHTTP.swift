@@ -40,4 +40,14 @@ enum TestHTTP {
         if !headers.keys.contains(where: { $0.lowercased() == "content-type" }) { headers["Content-Type"] = "application/json" }
         return try request(port: port, method, path, headers: headers, body: Array(json.utf8), source: source)
     }
+
+    /// Polls `GET /api/rooms/ROOM` until `done` says so, for at most a few seconds. False on timeout.
+    static func waitForRoom(_ port: Int, _ room: String, _ done: (Response) -> Bool) throws -> Bool {
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            if done(try request(port: port, "GET", "/api/rooms/\(room)")) { return true }
+            Thread.sleep(forTimeInterval: 0.02) // between polls of a bounded wait
+        }
+        return false
+    }
 }

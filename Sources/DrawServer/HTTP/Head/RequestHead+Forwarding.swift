@@ -1,11 +1,11 @@
 /// What the front door does with a well-formed head, and the head lws then gets.
 extension RequestHead {
     /// The methods lws is handed; every other one is answered by the front door.
-    static let forwardedMethods: Set<String> = ["GET", "HEAD", "POST"]
+    static let forwardedMethods: Set<String> = ["GET", "HEAD", "POST", "DELETE"]
 
     /// `nil`: hand the request to lws. Otherwise the answer the front door gives itself: 405 with
     /// `Allow` for a method the path does not take (OPTIONS, TRACE, CONNECT, PUT, FOO, …), 404 on
-    /// a path that does not exist. GET, HEAD and POST go to lws even where the path does not take
+    /// a path that does not exist. GET, HEAD, POST and DELETE go to lws even where the path does not take
     /// them, so the API's own routing answers them (405 with `Allow` as well).
     var refusal: HeadRejection? {
         guard Self.forwardedMethods.contains(method) else {
@@ -45,7 +45,7 @@ extension RequestHead {
             if !webSocket, Self.hopFields.contains(where: { Self.sameName(f.name, $0) }) { continue }
             out += Array(f.name.utf8) + Array(": ".utf8) + f.value + [0x0D, 0x0A]
         }
-        if method == "POST" { out += Array("Content-Length: 0\r\n".utf8) }
+        if method == "POST" || method == "DELETE" { out += Array("Content-Length: 0\r\n".utf8) }
         if !webSocket { out += Array("Connection: close\r\n".utf8) }
         out += [0x0D, 0x0A]
         return out

@@ -1,0 +1,18 @@
+import DrawCore
+
+extension FinishedDraw {
+    /// The result a room shows in its snapshot, rebuilt from the draw's permanent record: the
+    /// plan recomputed from the revealed seed, exactly as the server planned it (the record's own
+    /// `verify()` checks the same). `nil` unless the draw `finished` (an aborted or interrupted
+    /// draw announced no result) with its seed, entrants and times.
+    ///
+    /// This is how a room brought back from the store (after a restart or an eviction) still
+    /// shows its last result.
+    public init?(record: DrawRecord) {
+        guard record.status == .finished, let inputs = record.verificationInputs,
+              let startedAt = record.startedAt, let finishedAt = record.finishedAt else { return nil }
+        let plan = DrawPlan.make(drawId: inputs.drawId, entrants: inputs.entrants, warnings: record.warnings,
+                                 seed: inputs.seed, schedule: inputs.schedule)
+        self.init(plan: plan, startedAt: startedAt, finishedAt: finishedAt)
+    }
+}
