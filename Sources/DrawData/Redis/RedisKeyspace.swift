@@ -15,6 +15,12 @@ public struct RedisKeyspace: Sendable, Hashable {
     /// The room's draw lease: a string holding the owner id, with a TTL.
     public func leaseKey(room: String) -> String { "\(prefix)lease:\(room)" }
 
+    /// The room's record: a hash of `keyHash` (hex), `createdAt`, `lastActivityAt`, `settings`.
+    public func roomKey(room: String) -> String { "\(prefix)room:\(room)" }
+
+    /// Every kept room's name, scored by its last activity (expiry and counting).
+    public var roomsIndexKey: String { "\(prefix)rooms" }
+
     /// The pub/sub channel of the room's events.
     public func eventChannel(room: String) -> String { "\(prefix)events:\(room)" }
 

@@ -41,6 +41,7 @@ extension RoomService {
         }
         guard registry[name] == nil else { return answer(.failure(.roomExists)) }
         guard !registry.isFull else { return answer(.failure(.tooManyRooms)) }
+        if let cluster, !cluster.linkUp { return answer(.failure(.clusterUnavailable)) }
         let key = HostKey.generate(using: random), hash = HostKeyHash(of: key)
         guard storage.rooms != nil else {
             return answer(addCreated(name, hash).map { _ in (name, key) })
@@ -58,7 +59,7 @@ extension RoomService {
                 answer(.failure(.roomExists))
             case .failure(let error):
                 logger.error("could not keep a new room", metadata: ["room": "\(name)", "error": "\(error)"])
-                answer(.failure(.storageUnavailable))
+                answer(.failure(cluster != nil ? .clusterUnavailable : .storageUnavailable))
             }
         }
         if !submitted { answer(.failure(.storageUnavailable)) }
@@ -81,7 +82,15 @@ extension RoomService {
     /// store has answered (`unknownRoom` when it keeps no such room; `busy` over the load caps;
     /// `storageUnavailable`; `tooManyRooms` when memory is full of rooms in use; `shuttingDown`).
     func withRoom(named name: String, _ body: @escaping (Result<Room, ClientErrorCode>) -> Void) {
-        if let room = registry[name] { return body(room.deleting ? .failure(.unknownRoom) : .success(room)) }
+        if let room = registry[name] {
+            if room.deleting { return body(.failure(.unknownRoom)) }
+            // Cluster mode: a room nobody watches here may have been deleted through another node
+            // meanwhile (one with viewers here hears of it on its channel); ask the store again.
+            if cluster != nil, room.viewers == 0, !(room.runner?.hasWork ?? false) {
+                return refreshRecord(of: room) { refusal in body(refusal.map { .failure($0) } ?? .success(room)) }
+            }
+            return body(.success(room))
+        }
         guard RoomName.isValid(name), storage.rooms != nil else { return body(.failure(.unknownRoom)) }
         // Not "unknown": the room may well exist, and a page told so would stop reconnecting.
         guard !phase.shuttingDown else { return body(.failure(.shuttingDown)) }

@@ -93,6 +93,10 @@ final class ServiceDispatcher: TransportHandler {
                 http.storageAnswered(request: request, response)
             case .storageReturned(let continuation):
                 continuation()
+            case .clusterEvent(let room, let payload):
+                rooms.clusterEvent(room: room, payload)
+            case .clusterReturned(let continuation):
+                continuation()
             case .storageDrained:
                 shutdown.storageDrained()
             case .shutdown:
