@@ -1,3 +1,5 @@
+import DrawCore
+
 /// What a snapshot shows of a draw that runs on another node of the cluster, folded from the
 /// `ClusterEnvelope`s this node received (or read back from Redis for a late joiner). It keeps
 /// only JSON parts (`WireMessages.snapshot…`): a node that merely shows a draw never needs its
@@ -19,6 +21,12 @@ public struct RemoteRoomView: Sendable, Hashable {
         self.loading = loading
         self.lastResult = lastResult
         self.drawId = drawId
+    }
+
+    /// The view as the cluster's store keeps it (read when a node's first viewer joins a room).
+    public init(stored: StoredRoomView) {
+        self.init(head: stored.head, rounds: stored.head == nil ? [] : stored.rounds, loading: stored.loading,
+                  lastResult: stored.lastResult, drawId: stored.head == nil ? nil : stored.drawId)
     }
 
     /// Whether another node's draw is loading or running now, as far as this node heard.

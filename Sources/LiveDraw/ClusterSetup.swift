@@ -28,6 +28,7 @@ struct ClusterSetup {
         services = ClusterServices(
             nodeId: nodeId,
             lease: RedisRoomLease(connection: commands),
+            views: RedisRoomViewStore(connection: commands),
             makeEvents: { deliver in
                 let channel = RedisRoomEventChannel(connection: commands, onEvent: deliver)
                 made.set(channel)

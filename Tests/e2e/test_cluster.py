@@ -173,3 +173,41 @@ def test_redis_away_refuses_new_rooms_and_draws_until_it_is_back(nodes, redis):
     again = http.created_room(b, "after-return")
     resp = http.start_draw(a, "after-return", again["hostKey"])
     assert resp.status == 202, resp.body
+
+
+def test_a_late_joiner_on_a_node_without_viewers_gets_the_running_draw(nodes):
+    a, b = nodes
+    created = http.created_room(a)
+    room, key = created["room"], created["hostKey"]
+
+    async def scenario():
+        viewer = await WSClient.open(a.ws_url(room), name="viewer-a")
+        try:
+            await viewer.expect("snapshot")
+            resp = await asyncio.to_thread(http.start_draw, a, room, key)
+            assert resp.status == 202, resp.body
+            for _ in range(3):
+                await viewer.wait_for(lambda m: m.type == "round", 10)
+            # B has had no viewer in this room: it reads the draw's view from Redis.
+            late = await WSClient.open(b.ws_url(room), name="late-b")
+            try:
+                snap = (await late.expect("snapshot")).data
+                late_rest = await late.collect_draw(timeout=20)
+            finally:
+                await late.close()
+            rest = await viewer.collect_draw(timeout=20)
+            return snap, late_rest, rest
+        finally:
+            await viewer.close()
+
+    snap, late_rest, rest = run(scenario(), timeout=40)
+    draw = snap["draw"]
+    assert draw is not None and draw["phase"] == "running", snap
+    assert draw["drawId"] == rest[-1]["drawId"]
+    shown = len(draw["rounds"])
+    assert 3 <= shown <= 10, draw
+    late_rounds = [m["round"] for m in late_rest if m.type == "round"]
+    # Every round after the snapshot's, in order, then the same result as A's viewer.
+    assert late_rounds == list(range(shown + 1, 11)), (shown, late_rounds)
+    assert late_rest[-1].type == "finished"
+    assert _draw_messages(late_rest[-1:]) == _draw_messages(rest[-1:])

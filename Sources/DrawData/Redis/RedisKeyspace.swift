@@ -21,6 +21,12 @@ public struct RedisKeyspace: Sendable, Hashable {
     /// Every kept room's name, scored by its last activity (expiry and counting).
     public var roomsIndexKey: String { "\(prefix)rooms" }
 
+    /// What a snapshot shows of the room's draw: a hash (`head`, `drawId`, `loading`, `lastResult`).
+    public func viewKey(room: String) -> String { "\(prefix)view:\(room)" }
+
+    /// The running draw's rounds as a snapshot lists them, in order.
+    public func viewRoundsKey(room: String) -> String { "\(prefix)view-rounds:\(room)" }
+
     /// The pub/sub channel of the room's events.
     public func eventChannel(room: String) -> String { "\(prefix)events:\(room)" }
 

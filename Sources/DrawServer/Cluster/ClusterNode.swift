@@ -48,9 +48,12 @@ final class ClusterNode {
 
     /// Publishes one event of a draw running here to the other nodes (in order, off this thread).
     func publish(_ envelope: ClusterEnvelope, room: String) {
-        let bytes = envelope.encode(), channel = self.channel, back = self.back
+        let bytes = envelope.encode(), channel = self.channel, back = self.back, views = services.views
         let queued = worker.submit { [inbox] in
             do throws(CoordinationError) {
+                // The view first: a node that reads it and then hears the event folds it once.
+                try views?.record(room: room, kind: envelope.kind.rawValue, drawId: envelope.drawId,
+                                  index: envelope.index, part: envelope.view)
                 try channel.publish(bytes, toRoom: room)
                 inbox.post(.clusterReturned { back { $0.metrics.publishedEvent() } })
             } catch {
@@ -76,6 +79,17 @@ final class ClusterNode {
 
     func forget(room: String) {
         if subscribed.remove(room) != nil { channel.unsubscribe(room: room) }
+    }
+
+    /// Reads the room's stored view on the worker; `then` runs here (not at all without a view
+    /// store or when the read fails: the room keeps what it has).
+    func readView(room: String, then done: @escaping (StoredRoomView) -> Void) {
+        guard let views = services.views else { return }
+        let callback = ServiceCallback(done)
+        worker.submit { [inbox] in
+            guard let view = try? views.view(room: room) else { return }
+            inbox.post(.clusterReturned { callback(view) })
+        }
     }
 
     // MARK: leases

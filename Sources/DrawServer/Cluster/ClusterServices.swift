@@ -29,8 +29,12 @@ public struct ClusterServices: Sendable {
     /// Whether the link to the shared store is up now (any thread). While it is not, new rooms
     /// and new draws are refused (503 `cluster_unavailable`) and `/healthz` says degraded.
     public var linkUp: @Sendable () -> Bool
+    /// Where the running node keeps what a snapshot shows, for joiners on other nodes; `nil`:
+    /// a node learns a draw only from the events it receives.
+    public var views: (any RoomViewStore)?
 
     public init(nodeId: String, lease: any RoomLease, leaseTTLMs: Int = 3_000, leaseRenewMs: Int = 1_000,
+                views: (any RoomViewStore)? = nil,
                 makeEvents: @escaping @Sendable (_ deliver: @escaping @Sendable (_ room: String, _ payload: [UInt8]) -> Void)
                     -> any ClusterEventChannel,
                 linkUp: @escaping @Sendable () -> Bool) {
@@ -41,5 +45,6 @@ public struct ClusterServices: Sendable {
         self.leaseRenewMs = leaseRenewMs
         self.makeEvents = makeEvents
         self.linkUp = linkUp
+        self.views = views
     }
 }

@@ -48,12 +48,17 @@ extension RoomService {
         guard room.name != RoomName.lobby, storage.rooms != nil else { return done(nil) }
         let name = room.name
         room.leasePending = true // keeps the room in memory meanwhile
+        let views = cluster?.services.views
         // `room` held strongly: a room deleted elsewhere leaves the registry in here.
-        let submitted = storage.roomJob({ store throws(StorageError) in try store.room(named: name) }) { [unowned self] result in
+        let submitted = storage.roomJob({ store throws(StorageError) -> (RoomRecord, StoredRoomView?)? in
+            guard let record = try store.room(named: name) else { return nil }
+            return (record, try? views?.view(room: name))
+        }) { [unowned self] result in
             room.leasePending = false
             switch result {
-            case .success(let record?):
+            case .success(let (record, view)?):
                 room.keyHash = record.keyHash
+                if let view { adoptView(view, in: room) }
                 done(nil)
             case .success(nil):
                 if !room.deleting, !(room.runner?.hasWork ?? false), registry[name] === room { finishDeletion(of: room) }
@@ -86,6 +91,13 @@ extension RoomService {
                                         roundDueAt: due), room: room.name)
     }
 
+    /// Takes the cluster's stored view of the room as what its snapshot shows, unless a draw of
+    /// this node's own is what it shows.
+    func adoptView(_ view: StoredRoomView, in room: Room) {
+        guard !(room.runner?.isBusy ?? false) else { return }
+        room.remote = RemoteRoomView(stored: view)
+    }
+
     /// Tells the other nodes with viewers in the room that it was deleted here, so they close
     /// theirs as this node did.
     func announceDeletion(of room: Room) {
@@ -107,6 +119,13 @@ extension RoomService {
         guard !(room.runner?.isBusy ?? false) else { return }
         cluster.metrics.receivedEvent(latenessMs: envelope.kind == .round ? clock.epochMillis() - envelope.plannedAt : 0)
         room.remote.apply(envelope)
+        if envelope.kind == .round, let index = envelope.index, room.remote.rounds.count <= index {
+            // A round this node's view lacks one before (it joined the draw late, or the link
+            // dropped a message): read the view again so later snapshots are whole.
+            cluster.readView(room: name) { [weak self, weak room] view in
+                if let self, let room { self.adoptView(view, in: room) }
+            }
+        }
         show(envelope.wire, loading: envelope.kind == .loading, in: room)
         roomActivity(room)
     }
