@@ -29,6 +29,7 @@ struct ClusterSetup {
             nodeId: nodeId,
             lease: RedisRoomLease(connection: commands),
             views: RedisRoomViewStore(connection: commands),
+            escrow: RedisDrawEscrow(connection: commands),
             makeEvents: { deliver in
                 let channel = RedisRoomEventChannel(connection: commands, onEvent: deliver)
                 made.set(channel)

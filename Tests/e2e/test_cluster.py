@@ -211,3 +211,47 @@ def test_a_late_joiner_on_a_node_without_viewers_gets_the_running_draw(nodes):
     assert late_rounds == list(range(shown + 1, 11)), (shown, late_rounds)
     assert late_rest[-1].type == "finished"
     assert _draw_messages(late_rest[-1:]) == _draw_messages(rest[-1:])
+
+
+def test_kill_9_of_the_running_node_ends_its_draw_as_interrupted_on_the_other(launch, redis):
+    """The running node dies at round 3: the other node's viewer sees `aborted` with reason
+    `interrupted` and the seed within the lease's TTL (3 s) + 2 s, and the seed verifies every
+    round it saw; the dead node's own record, once it restarts, says `interrupted` too."""
+    from helpers import draw
+    a = launch(redis_url=redis.url, round_interval_ms=300)
+    b = launch(redis_url=redis.url, round_interval_ms=300)
+    created = http.created_room(b)
+    room, key = created["room"], created["hostKey"]
+
+    async def scenario():
+        viewer = await WSClient.open(b.ws_url(room), name="viewer-b")
+        try:
+            await viewer.expect("snapshot")
+            await asyncio.to_thread(_wait, lambda: _numsub(redis, room) >= 1, 10, "B subscribed")
+            resp = await asyncio.to_thread(http.start_draw, a, room, key)
+            assert resp.status == 202, resp.body
+            started, _ = await viewer.wait_for(lambda m: m.type == "started", 10)
+            await viewer.wait_for(lambda m: m.type == "round" and m["round"] == 3, 10)
+            a.kill()
+            killed_at = time.monotonic()
+            end = await viewer.collect_draw(timeout=15)
+            took = time.monotonic() - killed_at
+            rounds = [m.data for m in viewer.log if m.type == "round"]
+            return started.data, rounds, end, took
+        finally:
+            await viewer.close()
+
+    started, rounds, end, took = run(scenario(), timeout=40)
+    aborted = end[-1]
+    assert aborted.type == "aborted" and aborted["reason"] == "interrupted", [m.raw for m in end]
+    assert aborted["drawId"] == started["drawId"]
+    print(f"failover: interrupted seen {took:.2f} s after kill -9")
+    assert took <= 3.0 + 2.0, f"the draw ended {took:.2f} s after the kill"
+    draw.assert_seed_matches(aborted["seed"], started["commitment"])
+    shown = aborted["roundsShown"]
+    assert shown >= 3 and [r["round"] for r in rounds] == list(range(1, shown + 1))
+    n = len(started["entrants"])
+    for r in rounds:
+        assert draw.verify_draw.pick_index(bytes.fromhex(aborted["seed"]), started["drawId"], r["round"], n) == r["index"]
+    # A later start through B works: the lease was given back.
+    assert http.start_draw(b, room, key).status == 202

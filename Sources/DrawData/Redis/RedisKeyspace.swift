@@ -27,6 +27,9 @@ public struct RedisKeyspace: Sendable, Hashable {
     /// The running draw's rounds as a snapshot lists them, in order.
     public func viewRoundsKey(room: String) -> String { "\(prefix)view-rounds:\(room)" }
 
+    /// The running draw's seed escrow: a hash (`drawId`, `seed`, `roundsShown`, `node`).
+    public func escrowKey(room: String) -> String { "\(prefix)escrow:\(room)" }
+
     /// The pub/sub channel of the room's events.
     public func eventChannel(room: String) -> String { "\(prefix)events:\(room)" }
 

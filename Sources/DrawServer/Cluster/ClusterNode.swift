@@ -8,10 +8,10 @@ import Logging
 final class ClusterNode {
     let services: ClusterServices
     let metrics = ClusterMetrics()
-    private let channel: any ClusterEventChannel
-    private let worker = ClusterWorker()
-    private let inbox: ServiceInbox
-    private let logger: Logger
+    let channel: any ClusterEventChannel
+    let worker = ClusterWorker()
+    let inbox: ServiceInbox
+    let logger: Logger
     /// Rooms whose channel this node listens to: those with viewers here.
     private(set) var subscribed: Set<String> = []
     /// Leases this node holds: room → owner id (`<node>/<n>`).
@@ -32,7 +32,7 @@ final class ClusterNode {
 
     /// A way back to this node for a worker job: the job posts it to the inbox with what to do,
     /// and it runs on the service thread (`ServiceCallback` makes carrying it sound).
-    private var back: ServiceCallback<(ClusterNode) -> Void> {
+    var back: ServiceCallback<(ClusterNode) -> Void> {
         ServiceCallback { [weak self] action in if let self { action(self) } }
     }
     var linkUp: Bool { services.linkUp() }
@@ -46,14 +46,28 @@ final class ClusterNode {
 
     // MARK: events
 
-    /// Publishes one event of a draw running here to the other nodes (in order, off this thread).
-    func publish(_ envelope: ClusterEnvelope, room: String) {
+    /// What a published event does to the room's seed escrow.
+    enum EscrowChange: Sendable {
+        case keep
+        case deposit(EscrowedDraw)
+        case clear
+    }
+
+    /// Publishes one event of a draw running here to the other nodes (in order, off this thread),
+    /// after folding it into the room's stored view and escrow.
+    func publish(_ envelope: ClusterEnvelope, room: String, escrow change: EscrowChange = .keep) {
         let bytes = envelope.encode(), channel = self.channel, back = self.back, views = services.views
+        let escrow = services.escrow
         let queued = worker.submit { [inbox] in
             do throws(CoordinationError) {
                 // The view first: a node that reads it and then hears the event folds it once.
                 try views?.record(room: room, kind: envelope.kind.rawValue, drawId: envelope.drawId,
                                   index: envelope.index, part: envelope.view)
+                switch change {
+                case .keep: break
+                case .deposit(let draw): try escrow?.deposit(room: room, draw: draw)
+                case .clear: try escrow?.clear(room: room)
+                }
                 try channel.publish(bytes, toRoom: room)
                 inbox.post(.clusterReturned { back { $0.metrics.publishedEvent() } })
             } catch {

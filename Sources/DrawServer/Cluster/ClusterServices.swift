@@ -32,9 +32,11 @@ public struct ClusterServices: Sendable {
     /// Where the running node keeps what a snapshot shows, for joiners on other nodes; `nil`:
     /// a node learns a draw only from the events it receives.
     public var views: (any RoomViewStore)?
+    /// The running draws' seeds, so another node can end a dead node's draw; `nil`: no takeover.
+    public var escrow: (any DrawEscrow)?
 
     public init(nodeId: String, lease: any RoomLease, leaseTTLMs: Int = 3_000, leaseRenewMs: Int = 1_000,
-                views: (any RoomViewStore)? = nil,
+                views: (any RoomViewStore)? = nil, escrow: (any DrawEscrow)? = nil,
                 makeEvents: @escaping @Sendable (_ deliver: @escaping @Sendable (_ room: String, _ payload: [UInt8]) -> Void)
                     -> any ClusterEventChannel,
                 linkUp: @escaping @Sendable () -> Bool) {
@@ -46,5 +48,6 @@ public struct ClusterServices: Sendable {
         self.makeEvents = makeEvents
         self.linkUp = linkUp
         self.views = views
+        self.escrow = escrow
     }
 }

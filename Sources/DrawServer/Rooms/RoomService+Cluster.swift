@@ -88,7 +88,20 @@ extension RoomService {
         if case .finished = event { endsWithResult = true }
         room.remote.supersededLocally(resultToo: endsWithResult)
         cluster.publish(ClusterEnvelope(event: event, wire: wire, node: cluster.nodeId, now: clock.epochMillis(),
-                                        roundDueAt: due), room: room.name)
+                                        roundDueAt: due), room: room.name, escrow: escrowChange(for: event, node: cluster.nodeId))
+    }
+
+    /// The seed escrow follows the draw: deposited once the plan is public, its count moved at
+    /// each round, cleared at the end.
+    private func escrowChange(for event: DrawEvent, node: String) -> ClusterNode.EscrowChange {
+        switch event {
+        case .loading: return .keep
+        case .started(let plan, _):
+            return .deposit(EscrowedDraw(drawId: plan.drawId, seedHex: plan.seed.hex, roundsShown: 0, node: node))
+        case .round(let plan, let index, _):
+            return .deposit(EscrowedDraw(drawId: plan.drawId, seedHex: plan.seed.hex, roundsShown: index + 1, node: node))
+        case .finished, .failed, .aborted: return .clear
+        }
     }
 
     /// Takes the cluster's stored view of the room as what its snapshot shows, unless a draw of
@@ -145,9 +158,17 @@ extension RoomService {
         cluster.releaseLease(room: room.name)
     }
 
-    /// Housekeeping, once a second: the link state for `/metrics`.
+    /// A room's view read back after a takeover found nothing to end (through the inbox).
+    func clusterView(room name: String, _ view: StoredRoomView) {
+        if let room = registry[name] { adoptView(view, in: room) }
+    }
+
+    /// Housekeeping, once a second: the link state for `/metrics`; the leases of the rooms whose
+    /// running draw is another node's, so a dead node's draw is ended (`checkOrphans`).
     func clusterTick() {
         guard let cluster else { return }
         cluster.metrics.link(up: cluster.linkUp)
+        let watched = cluster.subscribed.filter { registry[$0]?.remote.isActive == true }
+        cluster.checkOrphans(Array(watched), clock: clock)
     }
 }

@@ -95,6 +95,8 @@ final class ServiceDispatcher: TransportHandler {
                 continuation()
             case .clusterEvent(let room, let payload):
                 rooms.clusterEvent(room: room, payload)
+            case .clusterView(let room, let view):
+                rooms.clusterView(room: room, view)
             case .clusterReturned(let continuation):
                 continuation()
             case .storageDrained:
