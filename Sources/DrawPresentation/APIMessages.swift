@@ -43,6 +43,12 @@ public enum APIMessages {
     /// `200` body of `GET /healthz`.
     public static func health() -> [UInt8] { Array(#"{"status":"ok"}"#.utf8) }
 
+    /// `/healthz` in cluster mode: `degraded` while the link to the shared store is down (the
+    /// node still serves its viewers, but refuses new rooms and new draws).
+    public static func health(clusterUp: Bool) -> [UInt8] {
+        Array((clusterUp ? #"{"status":"ok","cluster":"up"}"# : #"{"status":"degraded","cluster":"down"}"#).utf8)
+    }
+
     /// The page path for viewers of `room`.
     public static func viewerPath(room: String) -> String { "/?room=\(room)" }
 

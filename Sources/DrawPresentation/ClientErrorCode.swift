@@ -42,6 +42,9 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
     case busy = "busy"
     /// The room was deleted by its host (sent to its viewers before the close with 4404).
     case roomDeleted = "room_deleted"
+    /// Cluster mode: the shared store (Redis) is unreachable, so no room can be created and no
+    /// draw started until it is back (HTTP 503).
+    case clusterUnavailable = "cluster_unavailable"
 
     /// The sentence sent when no more specific one applies.
     public var defaultMessage: String {
@@ -76,6 +79,7 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .httpVersionNotSupported: return "Only HTTP/1.0 and HTTP/1.1 are supported."
         case .busy: return "The server is busy loading rooms; try again shortly."
         case .roomDeleted: return "This room was deleted by its host."
+        case .clusterUnavailable: return "The cluster's shared store is unreachable; try again shortly."
         }
     }
 
@@ -92,7 +96,7 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .bodyTooLarge: return 413
         case .unsupportedMediaType: return 415
         case .rateLimited: return 429
-        case .tooManyConnections, .tooManyRooms, .shuttingDown, .storageUnavailable, .busy: return 503
+        case .tooManyConnections, .tooManyRooms, .shuttingDown, .storageUnavailable, .busy, .clusterUnavailable: return 503
         case .internalError: return 500
         case .requestTimeout: return 408
         case .uriTooLong: return 414

@@ -40,6 +40,8 @@ public struct JSONWriter {
     public mutating func bool(_ b: Bool) { valuePrefix(); bytes += Array((b ? "true" : "false").utf8) }
     /// Writes `null`.
     public mutating func null() { valuePrefix(); bytes += Array("null".utf8) }
+    /// Writes `json`, one complete JSON value built elsewhere by a writer (never peer input), as is.
+    public mutating func raw(_ json: [UInt8]) { valuePrefix(); bytes += json }
 
     /// Writes epoch milliseconds with exactly three decimals (microsecond resolution), never in
     /// exponent form, so every client parses it the same way.

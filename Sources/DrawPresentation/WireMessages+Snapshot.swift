@@ -6,37 +6,74 @@ extension WireMessages {
     ///
     /// A running draw's seed is deliberately absent: only `finished`/`aborted` reveal it.
     public static func snapshot(_ view: RoomView, serverTime: Double, asMessage: Bool = true) -> [UInt8] {
-        var w = JSONWriter(capacity: 1024)
+        let draw: [UInt8]
+        switch view.current {
+        case .idle:
+            draw = Array("null".utf8)
+        case .loading:
+            draw = snapshotLoading
+        case .running(let plan, let startedAt, let shown):
+            let rounds = shown.enumerated().filter { $0.offset < plan.rounds.count }
+                .map { snapshotRound(plan, index: $0.offset, sentAt: $0.element) }
+            draw = snapshotRunning(head: snapshotDrawHead(plan, startedAt: startedAt), rounds: rounds)
+        }
+        return snapshot(room: view.room, viewers: view.viewers, serverTime: serverTime, draw: draw,
+                        lastResult: snapshotLastResult(view.lastResult), asMessage: asMessage)
+    }
+
+    /// A snapshot from its parts as JSON values: `draw` and `lastResult` as the functions below
+    /// write them. Cluster mode builds them on the node running the draw and ships them to the
+    /// others (`ClusterEnvelope`), which add their own `viewers` and `serverTime`.
+    public static func snapshot(room: String, viewers: Int, serverTime: Double, draw: [UInt8],
+                                lastResult: [UInt8], asMessage: Bool = true) -> [UInt8] {
+        var w = JSONWriter(capacity: 256 + draw.count + lastResult.count)
         w.beginObject()
         if asMessage { w.field("type", "snapshot") }
         w.field("protocol", protocolVersion)
-        w.field("room", view.room)
-        w.field("viewers", view.viewers)
+        w.field("room", room)
+        w.field("viewers", viewers)
         w.field("serverTime", millis: serverTime)
-        w.key("draw")
-        switch view.current {
-        case .idle:
-            w.null()
-        case .loading:
-            w.beginObject(); w.field("phase", "loading"); w.endObject()
-        case .running(let plan, let startedAt, let shown):
-            w.beginObject()
-            w.field("phase", "running")
-            writePlanHeader(plan, startedAt: startedAt, into: &w)
-            w.key("rounds"); w.beginArray()
-            for (i, sentAt) in shown.enumerated() where i < plan.rounds.count {
-                w.beginObject(); writeRoundBody(plan.rounds[i], of: plan.rounds.count, sentAt: sentAt, into: &w); w.endObject()
-            }
-            w.endArray()
-            w.endObject()
-        }
-        w.key("lastResult")
-        if let last = view.lastResult {
-            w.beginObject(); writeFinishedBody(last, into: &w); w.endObject()
-        } else {
-            w.null()
-        }
+        w.key("draw"); w.raw(draw)
+        w.key("lastResult"); w.raw(lastResult)
         w.endObject()
+        return w.bytes
+    }
+
+    /// The snapshot's `draw` while players load.
+    public static let snapshotLoading = Array(#"{"phase":"loading"}"#.utf8)
+
+    /// The snapshot's running `draw` up to its rounds: `{"phase":"running",<plan header>,"rounds":[`.
+    public static func snapshotDrawHead(_ plan: DrawPlan, startedAt: Double) -> [UInt8] {
+        var w = JSONWriter(capacity: 512 + plan.entrants.count * 96)
+        w.beginObject()
+        w.field("phase", "running")
+        writePlanHeader(plan, startedAt: startedAt, into: &w)
+        w.key("rounds")
+        return w.bytes + [UInt8(ascii: "[")]
+    }
+
+    /// One shown round as the snapshot lists it.
+    public static func snapshotRound(_ plan: DrawPlan, index: Int, sentAt: Double) -> [UInt8] {
+        var w = JSONWriter(capacity: 160)
+        w.beginObject(); writeRoundBody(plan.rounds[index], of: plan.rounds.count, sentAt: sentAt, into: &w); w.endObject()
+        return w.bytes
+    }
+
+    /// A running `draw`: its head, then the rounds shown so far.
+    public static func snapshotRunning(head: [UInt8], rounds: [[UInt8]]) -> [UInt8] {
+        var bytes = head
+        for (i, round) in rounds.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += round
+        }
+        return bytes + Array("]}".utf8)
+    }
+
+    /// The snapshot's `lastResult`: the finished draw, or `null`.
+    public static func snapshotLastResult(_ last: FinishedDraw?) -> [UInt8] {
+        guard let last else { return Array("null".utf8) }
+        var w = JSONWriter(capacity: 512 + last.plan.entrants.count * 96)
+        w.beginObject(); writeFinishedBody(last, into: &w); w.endObject()
         return w.bytes
     }
 }

@@ -79,13 +79,19 @@ public enum WireMessages {
 
     /// `aborted`: a running draw stopped early; the seed is revealed.
     public static func aborted(_ plan: DrawPlan, roundsShown: Int, reason: String) -> [UInt8] {
+        aborted(drawId: plan.drawId, roundsShown: roundsShown, reason: reason, seedHex: plan.seed.hex)
+    }
+
+    /// `aborted` from its fields: how another node of a cluster ends the draw of a node that
+    /// died, from the seed escrow (`reason` `interrupted`).
+    public static func aborted(drawId: String, roundsShown: Int, reason: String, seedHex: String) -> [UInt8] {
         var w = JSONWriter(capacity: 200)
         w.beginObject()
         w.field("type", "aborted")
-        w.field("drawId", plan.drawId)
+        w.field("drawId", drawId)
         w.field("reason", reason)
         w.field("roundsShown", roundsShown)
-        w.field("seed", plan.seed.hex)
+        w.field("seed", seedHex)
         w.endObject()
         return w.bytes
     }

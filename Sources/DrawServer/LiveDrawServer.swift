@@ -67,6 +67,8 @@ public final class LiveDrawServer: @unchecked Sendable {
     ///     `store`), called on the same storage thread. Used only with a `store`. `nil`: rooms
     ///     live in memory only, as long as the process (`--data-dir off`).
     ///   - sources: the player lists' URLs, kept in every record.
+    ///   - cluster: cluster mode's shared state (leases, room events; with a Redis `roomStore`),
+    ///     docs/SCALING.md. `nil`: one node, nothing shared.
     public init(config: ServerConfig,
                 loadPlayers: @escaping @Sendable () async throws(DrawError) -> MergeResult,
                 random: any RandomSource, clock: any DrawClock,
@@ -74,7 +76,8 @@ public final class LiveDrawServer: @unchecked Sendable {
                 metricsText: (@Sendable () -> String)? = nil,
                 store: (any DrawRecordStore)? = nil,
                 roomStore: (any RoomStore)? = nil,
-                sources: DrawSources = DrawSources(usersURL: "", lotteryURL: "")) throws(ServerStartError) {
+                sources: DrawSources = DrawSources(usersURL: "", lotteryURL: ""),
+                cluster: ClusterServices? = nil) throws(ServerStartError) {
         try LiveDrawServer.validate(config)
         guard let files = StaticFiles(folder: config.publicDir) else {
             throw .publicDirMissing(config.publicDir)
@@ -106,8 +109,9 @@ public final class LiveDrawServer: @unchecked Sendable {
         self.loop = loop
         // Started only now: a failed init leaves no thread behind.
         storage = ServerStorage(store: store, rooms: roomStore, inbox: loop.inbox, logger: logger)
+        let node = cluster.map { ClusterNode(services: $0, inbox: loop.inbox, logger: logger) }
         rooms = RoomService(config: config, clock: clock, random: random, logger: logger, metrics: metrics,
-                            loadPlayers: loadPlayers, sources: sources, loop: loop, storage: storage)
+                            loadPlayers: loadPlayers, sources: sources, loop: loop, storage: storage, cluster: node)
         webSockets = WebSocketInbound(config: config, clock: clock, logger: logger, metrics: metrics,
                                       loop: loop, rooms: rooms)
         http = HTTPAPI(config: config, clock: clock, logger: logger, metrics: metrics, metricsText: metricsText,
@@ -124,6 +128,7 @@ public final class LiveDrawServer: @unchecked Sendable {
             self.rooms.sweep()
             self.rooms.expireRoomsIfDue()
             self.rooms.sendHeartbeats()
+            self.rooms.clusterTick()
         }
         logger.info("listening", metadata: ["host": "\(config.host)", "port": "\(port)",
                                             "tls": "\(config.tlsCertPath != nil)"])
@@ -143,6 +148,7 @@ public final class LiveDrawServer: @unchecked Sendable {
             logger.error("lws service loop failed; stopping")
         }
         tearDown()
+        rooms.cluster?.close()
         storage.close()
         logger.info("stopped")
     }
@@ -162,6 +168,7 @@ public final class LiveDrawServer: @unchecked Sendable {
 
     deinit {
         if loop.isRunning { tearDown() }
+        rooms.cluster?.close()
         storage.close()
     }
 

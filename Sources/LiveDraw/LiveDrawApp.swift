@@ -43,6 +43,13 @@ struct LiveDrawApp {
             return Self.fail(error.description)
         }
 
+        // Cluster mode: rooms live in Redis, shared by every node; this node's draws are still
+        // recorded in its own SQLite store (its audit log).
+        let cluster = configuration.redisURL.map { ClusterSetup(url: $0, random: random) }
+        if let cluster {
+            logger.notice("cluster mode", metadata: ["node": "\(cluster.nodeId)", "redis": "\(cluster.url)"])
+        }
+
         let server: LiveDrawServer
         do {
             server = try LiveDrawServer(config: serverConfig,
@@ -52,9 +59,10 @@ struct LiveDrawApp {
                                         logger: logger,
                                         metricsText: { registry.emitToString() },
                                         store: store,
-                                        roomStore: store,
+                                        roomStore: cluster?.roomStore ?? store,
                                         sources: DrawSources(usersURL: configuration.usersURL,
-                                                             lotteryURL: configuration.lotteryURL))
+                                                             lotteryURL: configuration.lotteryURL),
+                                        cluster: cluster?.services)
         } catch {
             store?.close()   // a server that failed to start leaves the store with its caller
             return Self.fail(error.description)

@@ -23,6 +23,8 @@ public struct LaunchConfiguration: Sendable {
     public var lobbyKey: LobbyKeySetting
     /// Least severe level logged.
     public var logLevel: Logger.Level
+    /// The Redis of cluster mode (`--redis-url`), or `nil` for a single node (the default).
+    public var redisURL: RedisURL?
 
     /// Ranges accepted for the numeric options (the schedule's come from `RoundSchedule`).
     /// Generous, but they catch a missing digit or a unit mix-up (seconds typed as ms).
@@ -92,6 +94,19 @@ public struct LaunchConfiguration: Sendable {
         dataDirectory = o.dataDir == LaunchOptions.recordingOff ? nil : try Self.dataDirectory(o.dataDir, paths: paths)
         lobbyKey = try Self.lobbyKey(file: o.lobbyKeyFile, rotate: o.rotateLobbyKey, dataDirectory: dataDirectory, paths: paths)
         logLevel = o.logLevel.loggerLevel
+        redisURL = try Self.redis(o.redisURL, dataDirectory: dataDirectory)
+    }
+
+    /// Cluster mode needs the storage thread, which only a data directory gives: it is where a
+    /// node keeps its own audit log of the draws it ran, and the thread that may wait for Redis.
+    private static func redis(_ text: String?, dataDirectory: String?) throws(ConfigurationError) -> RedisURL? {
+        guard let text else { return nil }
+        let url: RedisURL
+        do { url = try RedisURL(parsing: text) } catch { throw ConfigurationError("--redis-url: \(error)") }
+        guard dataDirectory != nil else {
+            throw ConfigurationError("--redis-url needs --data-dir: each node keeps the records of the draws it ran there")
+        }
+        return url
     }
 
     /// The operator's file wins; else the data directory's; else a key per process, which

@@ -130,6 +130,10 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "File with the lobby's host key: one key of 48 lowercase hex characters ('openssl rand -hex 24'), readable by its owner only (chmod 600); it must exist. [default: <data-dir>/lobby.key, written on the first start; with --data-dir off a new key every start] (env: LIVE_DRAW_LOBBY_KEY_FILE)")
     public var lobbyKeyFile: String?
 
+    @Option(name: .customLong("redis-url"),
+            help: "Cluster mode: redis://[[user]:password@]host[:port][/db] of the Redis shared by every node (rooms, draw leases, draw events); needs --data-dir. Unset: one node, nothing shared (the default). No TLS (rediss://). (env: LIVE_DRAW_REDIS_URL)")
+    public var redisURL: String?
+
     @Flag(help: "Write a new lobby host key to the key file at start, and say so in the startup lines; host links with the old key stop working. (no env: set in the environment, it would rotate the key at every start)")
     public var rotateLobbyKey = false
 
@@ -158,7 +162,7 @@ public struct LaunchOptions: ParsableCommand {
         "slow-heads-per-address", "max-rooms", "room-idle-seconds", "room-expiry-days",
         "room-expiry-seconds", "room-creation-burst", "room-creation-per-minute",
         "allowed-origins",
-        "tls-cert", "tls-key", "data-dir", "lobby-key-file", "log-level",
+        "tls-cert", "tls-key", "data-dir", "lobby-key-file", "redis-url", "log-level",
     ]
 
     /// Flags on the help screen that no environment variable sets, each for the reason its help

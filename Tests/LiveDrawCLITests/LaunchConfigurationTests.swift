@@ -216,4 +216,17 @@ struct LaunchConfigurationTests {
         #expect(try error(["--allowed-origins", "a.example"], in: tree) != nil)
         #expect(try error(["--allowed-origins", "https://"], in: tree) != nil)
     }
+
+    @Test func aRedisURLTurnsClusterModeOnAndABadOneIsOneLine() throws {
+        let tree = try TempTree()
+        #expect(try configure([], in: tree).redisURL == nil)
+        let url = try #require(try configure(["--redis-url", "redis://:pw@10.0.0.5:6380/2"], in: tree).redisURL)
+        #expect(url == RedisURL(host: "10.0.0.5", port: 6380, password: "pw", database: 2))
+        let bad = try #require(try error(["--redis-url", "redis://:s3cret@host:99999"], in: tree))
+        #expect(bad.hasPrefix("--redis-url: bad port"))
+        #expect(!bad.contains("s3cret") && !bad.contains("\n"))
+        #expect(try error(["--redis-url", "rediss://host"], in: tree)?.hasPrefix("--redis-url: rediss:// (TLS) is not supported") == true)
+        #expect(try error(["--redis-url", "redis://host", "--data-dir", "off"], in: tree)
+            == "--redis-url needs --data-dir: each node keeps the records of the draws it ran there")
+    }
 }

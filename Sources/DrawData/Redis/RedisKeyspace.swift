@@ -15,6 +15,21 @@ public struct RedisKeyspace: Sendable, Hashable {
     /// The room's draw lease: a string holding the owner id, with a TTL.
     public func leaseKey(room: String) -> String { "\(prefix)lease:\(room)" }
 
+    /// The room's record: a hash of `keyHash` (hex), `createdAt`, `lastActivityAt`, `settings`.
+    public func roomKey(room: String) -> String { "\(prefix)room:\(room)" }
+
+    /// Every kept room's name, scored by its last activity (expiry and counting).
+    public var roomsIndexKey: String { "\(prefix)rooms" }
+
+    /// What a snapshot shows of the room's draw: a hash (`head`, `drawId`, `loading`, `lastResult`).
+    public func viewKey(room: String) -> String { "\(prefix)view:\(room)" }
+
+    /// The running draw's rounds as a snapshot lists them, in order.
+    public func viewRoundsKey(room: String) -> String { "\(prefix)view-rounds:\(room)" }
+
+    /// The running draw's seed escrow: a hash (`drawId`, `seed`, `roundsShown`, `node`).
+    public func escrowKey(room: String) -> String { "\(prefix)escrow:\(room)" }
+
     /// The pub/sub channel of the room's events.
     public func eventChannel(room: String) -> String { "\(prefix)events:\(room)" }
 

@@ -6,7 +6,7 @@ extension HTTPAPI {
     func apiGet(_ route: HTTPRoute, _ wsi: Connection, _ exchange: HTTPExchange) -> HTTPResponse? {
         switch route {
         case .health:
-            return .json(200, APIMessages.health())
+            return .json(200, rooms.cluster.map { APIMessages.health(clusterUp: $0.linkUp) } ?? APIMessages.health())
         case .metrics:
             guard let metricsText else { return .json(404, APIMessages.error(.notFound)) }
             metrics.flush()
@@ -46,10 +46,10 @@ extension HTTPAPI {
         case .draws(let name):
             let bearer = exchange.bearer
             return withRoom(name, exchange, wsi) { [unowned self] room, reply in
-                if let refusal = rooms.startDraw(in: room, hostKey: bearer) {
-                    return reply(.json(refusal.httpStatus, APIMessages.error(refusal)))
+                rooms.startDraw(in: room, hostKey: bearer) { refusal in
+                    if let refusal { return reply(.json(refusal.httpStatus, APIMessages.error(refusal))) }
+                    reply(.json(202, APIMessages.drawAccepted(room: name)))
                 }
-                reply(.json(202, APIMessages.drawAccepted(room: name)))
             }
         case .roomKey(let name):
             let bearer = exchange.bearer

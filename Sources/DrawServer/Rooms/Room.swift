@@ -19,6 +19,10 @@ final class Room {
     var touchedAtMs: Double = 0
     /// Being deleted (`DELETE /api/rooms/ROOM` waits for the store): no draw may start meanwhile.
     var deleting = false
+    /// Cluster mode: a start waits for the room's lease (the room must stay in memory meanwhile).
+    var leasePending = false
+    /// Cluster mode: what this node heard of draws that run on other nodes, for snapshots.
+    var remote = RemoteRoomView()
     private(set) var members = ContiguousArray<ClientConnection>()
     /// Recent broadcasts; clients hold cursors into it.
     private(set) var ring: BroadcastRing<OutboundMessage>
@@ -58,7 +62,7 @@ final class Room {
     var viewers: Int { members.count }
 
     /// Nobody watches and no draw is loading, running or waiting for a record.
-    var isIdle: Bool { members.isEmpty && !(runner?.hasWork ?? false) }
+    var isIdle: Bool { members.isEmpty && !leasePending && !(runner?.hasWork ?? false) }
 
     /// Drops the ring, the timers and the runner of an idle room; they are made again on use.
     /// Not from inside one of the room's own timers or runner calls (it frees them): the

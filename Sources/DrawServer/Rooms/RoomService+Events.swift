@@ -7,20 +7,13 @@ extension RoomService {
     /// The bus subscriber: apply the event to the room's state, then fan it out — except a
     /// `loading`, which waits `loadingNoticeMs` and is dropped if the next event comes first.
     /// This is this node's presentation choice, so a networked bus changes nothing here.
+    /// In cluster mode the event also goes to the other nodes with viewers in the room.
     func deliver(_ event: DrawEvent, to room: Room) {
         // Whatever the event, the room may have gone from in use to idle or back.
         defer { roomActivity(room) }
         let bytes = room.apply(event)
-        if case .loading = event, config.loadingNoticeMs > 0 {
-            room.heldLoading = bytes
-            loadingTimer(of: room).schedule(afterNanos: UInt64(config.loadingNoticeMs) * 1_000_000)
-            return
-        }
-        if room.heldLoading != nil {
-            room.heldLoading = nil
-            room.loadingTimer?.cancel()
-        }
-        broadcast(bytes, in: room)
+        if cluster != nil { publishToCluster(event, wire: bytes, room: room) }
+        show(bytes, loading: Self.isLoading(event), in: room)
         switch event {
         case .round:
             // The round carried the count (see `viewersChanged`).
@@ -33,6 +26,26 @@ extension RoomService {
         }
     }
 
+    /// Fans out one draw message, holding a `loading` back for `loadingNoticeMs` (a later message
+    /// replaces it), whether the draw runs here or on another node.
+    func show(_ bytes: [UInt8], loading: Bool, in room: Room) {
+        if loading, config.loadingNoticeMs > 0 {
+            room.heldLoading = bytes
+            loadingTimer(of: room).schedule(afterNanos: UInt64(config.loadingNoticeMs) * 1_000_000)
+            return
+        }
+        if room.heldLoading != nil {
+            room.heldLoading = nil
+            room.loadingTimer?.cancel()
+        }
+        broadcast(bytes, in: room)
+    }
+
+    private static func isLoading(_ event: DrawEvent) -> Bool {
+        if case .loading = event { return true }
+        return false
+    }
+
     /// The loading notice timer fired: the players are still loading, so say so.
     func releaseLoading(_ room: Room) {
         guard let bytes = room.heldLoading else { return }
@@ -40,14 +53,23 @@ extension RoomService {
         broadcast(bytes, in: room)
     }
 
-    /// Starts a draw after checking the host key in constant time. `nil` means accepted.
-    func startDraw(in room: Room, hostKey: String?) -> ClientErrorCode? {
+    /// Starts a draw after checking the host key in constant time; `answer` gets `nil` when it
+    /// is accepted. Alone, it answers at once; in cluster mode once the room's lease is taken
+    /// (`RoomService+Cluster`).
+    func startDraw(in room: Room, hostKey: String?, then answer: @escaping (ClientErrorCode?) -> Void) {
+        if cluster != nil { return startClusterDraw(in: room, hostKey: hostKey, then: answer) }
+        if let refusal = refuseStart(in: room, hostKey: hostKey) { return answer(refusal) }
+        guard runner(of: room).start() else { return answer(.drawRunning) }
+        touch(room)
+        answer(nil)
+    }
+
+    /// The checks before any start: the host key in constant time, then the server's state.
+    func refuseStart(in room: Room, hostKey: String?) -> ClientErrorCode? {
         guard let hostKey, !hostKey.isEmpty else { return .unauthorized }
         guard room.keyHash.matches(hostKey) else { return .forbidden }
         guard !phase.shuttingDown else { return .shuttingDown }
         guard !room.deleting else { return .unknownRoom }
-        guard runner(of: room).start() else { return .drawRunning }
-        touch(room)
         return nil
     }
 
@@ -61,6 +83,7 @@ extension RoomService {
     func viewersChanged(_ room: Room) {
         guard !loop.destroying else { return }
         roomActivity(room)
+        cluster?.watch(room: room.name, viewers: room.viewers)
         guard !phase.shuttingDown, !room.isRunning else { return }
         if let delay = room.presence.countChanged(viewers: room.viewers, nowNanos: clock.monotonicNanos()) {
             presenceTimer(of: room).schedule(afterNanos: delay)
@@ -82,7 +105,11 @@ extension RoomService {
 
     /// The snapshot a joining client gets first (and `GET /api/rooms/ROOM`, without `type`).
     func snapshot(of room: Room, asMessage: Bool) -> [UInt8] {
-        WireMessages.snapshot(room.view(), serverTime: clock.epochMillis(), asMessage: asMessage)
+        if cluster != nil, let parts = remoteSnapshotParts(of: room) {
+            return WireMessages.snapshot(room: room.name, viewers: room.viewers, serverTime: clock.epochMillis(),
+                                         draw: parts.draw, lastResult: parts.lastResult, asMessage: asMessage)
+        }
+        return WireMessages.snapshot(room.view(), serverTime: clock.epochMillis(), asMessage: asMessage)
     }
 }
 

@@ -22,7 +22,13 @@ extension RoomService {
     /// Deletes `room` for good: from the store, then from memory; its viewers get `room_deleted`
     /// and the close 4404. Refused while a draw is loading, running or being recorded (409
     /// `draw_running`): its viewers would lose the result. Its draws' history stays.
-    func deleteRoom(_ room: Room, hostKey: String?, then answer: @escaping (HostRefusal?) -> Void) {
+    func deleteRoom(_ room: Room, hostKey: String?, fresh: Bool = false, then answer: @escaping (HostRefusal?) -> Void) {
+        if cluster != nil, !fresh { // the key may have been rotated through another node
+            return refreshRecord(of: room) { [unowned self] refusal in
+                if let refusal { return answer(HostRefusal(refusal)) }
+                deleteRoom(room, hostKey: hostKey, fresh: true, then: answer)
+            }
+        }
         if let refusal = refuseHost(room, key: hostKey) { return answer(refusal) }
         guard !(room.runner?.hasWork ?? false) else { return answer(HostRefusal(.drawRunning, "Wait for the draw to end, then delete the room.")) }
         guard !room.deleting else { return answer(HostRefusal(.unknownRoom)) }
@@ -36,6 +42,7 @@ extension RoomService {
             switch result {
             case .success:
                 finishDeletion(of: room)
+                announceDeletion(of: room)
                 answer(nil)
             case .failure(let error):
                 room.deleting = false
@@ -50,7 +57,7 @@ extension RoomService {
     }
 
     /// The store forgot the room: tell its viewers, close them, and take it out of memory.
-    private func finishDeletion(of room: Room) {
+    func finishDeletion(of room: Room) {
         for client in Array(room.members) {
             sendPrivate(WireMessages.error(.roomDeleted), to: client)
             close(client, code: CloseCode.unknownRoom, reason: "room deleted", drainRoom: false)
@@ -65,8 +72,14 @@ extension RoomService {
     /// Gives `room` a new host key; the old one stops working once the store has the new hash.
     /// Allowed while a draw runs: the running draw is not the key's, and a host who fears the key
     /// leaked should not have to wait. Counts as activity (the store's `replaceKeyHash`).
-    func rotateKey(of room: Room, hostKey: String?,
+    func rotateKey(of room: Room, hostKey: String?, fresh: Bool = false,
                    then answer: @escaping (Result<String, HostRefusal>) -> Void) {
+        if cluster != nil, !fresh {
+            return refreshRecord(of: room) { [unowned self] refusal in
+                if let refusal { return answer(.failure(HostRefusal(refusal))) }
+                rotateKey(of: room, hostKey: hostKey, fresh: true, then: answer)
+            }
+        }
         if let refusal = refuseHost(room, key: hostKey) { return answer(.failure(refusal)) }
         let key = HostKey.generate(using: random), hash = HostKeyHash(of: key)
         let name = room.name, at = clock.epochMillis()

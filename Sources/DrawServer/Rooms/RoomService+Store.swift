@@ -21,6 +21,8 @@ extension RoomService {
         let record: RoomRecord
         /// The room's latest finished draw, for its snapshot's `lastResult`.
         let lastResult: FinishedDraw?
+        /// Cluster mode: what the cluster's store shows of the room's draw.
+        var view: StoredRoomView?
     }
 
     /// Draws looked at, newest first, for a loaded room's last result: a room whose last this many
@@ -41,6 +43,7 @@ extension RoomService {
         }
         guard registry[name] == nil else { return answer(.failure(.roomExists)) }
         guard !registry.isFull else { return answer(.failure(.tooManyRooms)) }
+        if let cluster, !cluster.linkUp { return answer(.failure(.clusterUnavailable)) }
         let key = HostKey.generate(using: random), hash = HostKeyHash(of: key)
         guard storage.rooms != nil else {
             return answer(addCreated(name, hash).map { _ in (name, key) })
@@ -58,7 +61,7 @@ extension RoomService {
                 answer(.failure(.roomExists))
             case .failure(let error):
                 logger.error("could not keep a new room", metadata: ["room": "\(name)", "error": "\(error)"])
-                answer(.failure(.storageUnavailable))
+                answer(.failure(cluster != nil ? .clusterUnavailable : .storageUnavailable))
             }
         }
         if !submitted { answer(.failure(.storageUnavailable)) }
@@ -81,7 +84,18 @@ extension RoomService {
     /// store has answered (`unknownRoom` when it keeps no such room; `busy` over the load caps;
     /// `storageUnavailable`; `tooManyRooms` when memory is full of rooms in use; `shuttingDown`).
     func withRoom(named name: String, _ body: @escaping (Result<Room, ClientErrorCode>) -> Void) {
-        if let room = registry[name] { return body(room.deleting ? .failure(.unknownRoom) : .success(room)) }
+        if let room = registry[name] {
+            if room.deleting { return body(.failure(.unknownRoom)) }
+            // Cluster mode: a room nobody watches here may have been deleted through another node
+            // meanwhile (one with viewers here hears of it on its channel); ask the store again.
+            if cluster != nil, room.viewers == 0, !(room.runner?.hasWork ?? false) {
+                // With Redis away the room as this node knows it will do: viewers may still join.
+                return refreshRecord(of: room) { refusal in
+                    body(refusal.flatMap { $0 == .clusterUnavailable ? nil : .failure($0) } ?? .success(room))
+                }
+            }
+            return body(.success(room))
+        }
         guard RoomName.isValid(name), storage.rooms != nil else { return body(.failure(.unknownRoom)) }
         // Not "unknown": the room may well exist, and a page told so would stop reconnecting.
         guard !phase.shuttingDown else { return body(.failure(.shuttingDown)) }
@@ -94,12 +108,12 @@ extension RoomService {
         case .startLoad:
             break
         }
-        let draws = storage.store, search = Self.lastResultSearch
+        let draws = storage.store, search = Self.lastResultSearch, views = cluster?.services.views
         let submitted = storage.roomJob({ store throws(StorageError) -> LoadedRoom? in
             guard let record = try store.room(named: name) else { return nil }
             var last: FinishedDraw?
             if let draws { last = try Self.lastResult(of: name, in: draws, search: search) }
-            return LoadedRoom(record: record, lastResult: last)
+            return LoadedRoom(record: record, lastResult: last, view: try? views?.view(room: name))
         }) { [unowned self] result in self.loaded(name, result) }
         if !submitted { loaded(name, .failure(.closed(path: "the room store"))) }
     }
@@ -119,6 +133,7 @@ extension RoomService {
                 let built = registry.create(named: name, nowNanos: clock.monotonicNanos(), build: {
                     let room = makeRoom(name: $0, keyHash: loaded.record.keyHash, lastResult: loaded.lastResult)
                     room.touchedAtMs = loaded.record.lastActivityAt
+                    if let view = loaded.view { room.remote = RemoteRoomView(stored: view) }
                     return room
                 })
                 outcome = built.mapError { _ in .tooManyRooms }

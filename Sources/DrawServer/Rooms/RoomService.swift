@@ -23,10 +23,12 @@ final class RoomService {
     var loads: LoadWaiters<(Result<Room, ClientErrorCode>) -> Void>
     /// When the store was last asked to expire rooms (monotonic), `nil` before the first time.
     var lastExpiry: UInt64?
+    /// Cluster mode: this node's channel, leases and worker (`RoomService+Cluster`); `nil` alone.
+    let cluster: ClusterNode?
 
     init(config: ServerConfig, clock: any DrawClock, random: any RandomSource, logger: Logger, metrics: ServerMetrics,
          loadPlayers: @escaping @Sendable () async throws(DrawError) -> MergeResult, sources: DrawSources,
-         loop: ServiceLoop, storage: ServerStorage) {
+         loop: ServiceLoop, storage: ServerStorage, cluster: ClusterNode? = nil) {
         self.config = config
         self.clock = clock
         self.random = random
@@ -36,6 +38,7 @@ final class RoomService {
         self.sources = sources
         self.loop = loop
         self.storage = storage
+        self.cluster = cluster
         registry = RoomRegistry(maxRooms: config.maxRooms, idleNanos: config.roomIdleNanos, pinned: [RoomName.lobby])
         loads = LoadWaiters(maxNames: Self.maxLoadsInFlight, maxPerName: config.maxConnections,
                             maxTotal: config.maxConnections)
@@ -128,6 +131,7 @@ final class RoomService {
     /// storage thread): let the registry re-read whether it is idle.
     func roomActivity(_ room: Room) {
         registry.refresh(room, nowNanos: clock.monotonicNanos())
+        if cluster != nil { releaseLeaseIfDone(room) }
     }
 
     func roomActivity(_ name: String) {
@@ -146,6 +150,7 @@ final class RoomService {
     /// The registry let `room` go: nothing may call into it any more.
     func roomEvicted(_ room: Room, _ reason: RoomRegistry.EvictionReason) {
         bus.unsubscribe(room: room.name)
+        cluster?.forget(room: room.name)
         metrics.roomEvicted(reason: reason.rawValue)
         logger.debug("room freed", metadata: ["room": "\(room.name)", "reason": "\(reason.rawValue)"])
     }

@@ -93,6 +93,12 @@ final class ServiceDispatcher: TransportHandler {
                 http.storageAnswered(request: request, response)
             case .storageReturned(let continuation):
                 continuation()
+            case .clusterEvent(let room, let payload):
+                rooms.clusterEvent(room: room, payload)
+            case .clusterView(let room, let view):
+                rooms.clusterView(room: room, view)
+            case .clusterReturned(let continuation):
+                continuation()
             case .storageDrained:
                 shutdown.storageDrained()
             case .shutdown:

@@ -12,6 +12,12 @@ enum ServiceCommand: Sendable {
     /// A room-store job returned from the storage thread: its continuation, to run here
     /// (`ServerStorage.roomJob`).
     case storageReturned(@Sendable () -> Void)
+    /// Cluster mode: a message on a room's event channel (from the subscriber's thread).
+    case clusterEvent(room: String, [UInt8])
+    /// Cluster mode: a room's view as the cluster's store has it (read after a missed end).
+    case clusterView(room: String, StoredRoomView)
+    /// Cluster mode: a job of the cluster worker returned (a lease answer, a publish's outcome).
+    case clusterReturned(@Sendable () -> Void)
     /// Every storage job submitted before shutdown began has run (the shutdown barrier).
     case storageDrained
     /// `stop()` was called.

@@ -106,7 +106,10 @@ final class WebSocketInbound {
             rooms.sendPrivate(WireMessages.pong(id: id, serverTime: clock.epochMillis()), to: client)
         case .success(.start(let hostKey)):
             guard let room = client.room else { return reject(.unknownRoom, client) }
-            if let refusal = rooms.startDraw(in: room, hostKey: hostKey) { reject(refusal, client) }
+            rooms.startDraw(in: room, hostKey: hostKey) { [unowned self] refusal in
+                // In cluster mode the answer comes later: the client may have gone meanwhile.
+                if let refusal, clients[ObjectIdentifier(client)] != nil { reject(refusal, client) }
+            }
         }
     }
 

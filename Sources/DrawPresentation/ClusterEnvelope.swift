@@ -1,0 +1,122 @@
+import DrawCore
+import Foundation
+
+/// One draw event as it travels between the nodes of a cluster (docs/SCALING.md, "Event
+/// messages"): published once by the node running the draw on the room's channel, forwarded by
+/// every other node with viewers in the room.
+///
+/// The format is a one-line JSON header, a newline, then two byte sections whose lengths the
+/// header gives:
+///
+///     {"v":1,"node":"node-1a2b","kind":"round","drawId":"…","index":2,"plannedAt":…,"sentAt":…,"wire":163,"view":120}\n<wire><view>
+///
+/// - `wire` is the message exactly as the running node sent its own viewers (docs/PROTOCOL.md),
+///   so every node forwards the same bytes: the same rounds, the same result, the same times.
+/// - `view` is what a snapshot needs from this event (`WireMessages.snapshot…` parts): the
+///   running draw's head for `started`, the round's snapshot entry for `round`, the result for
+///   `finished`, nothing otherwise. `RemoteRoomView` folds them into a snapshot.
+/// - `plannedAt` is when the event was due (a round: the draw's start plus the round's offset),
+///   `sentAt` when the running node sent it; a receiving node measures its lateness against
+///   `plannedAt` with its own clock.
+/// The header is built by `JSONWriter` and read with `JSONDecoder`; a message that does not parse
+/// is dropped by the receiver (`decode` answers `nil`).
+public struct ClusterEnvelope: Sendable, Hashable {
+    /// The format's version; a receiver drops other versions rather than guess.
+    public static let version = 1
+
+    public enum Kind: String, Sendable, Hashable, Decodable {
+        case loading, started, round, finished, failed, aborted
+        /// The room was deleted through the sending node; `wire` is the `room_deleted` error.
+        case deleted
+    }
+
+    public var node: String
+    public var kind: Kind
+    public var drawId: String?
+    /// The round's index (0-based) for `round`.
+    public var index: Int?
+    public var plannedAt: Double
+    public var sentAt: Double
+    public var wire: [UInt8]
+    public var view: [UInt8]
+
+    public init(node: String, kind: Kind, drawId: String? = nil, index: Int? = nil, plannedAt: Double, sentAt: Double,
+                wire: [UInt8], view: [UInt8] = []) {
+        self.node = node
+        self.kind = kind
+        self.drawId = drawId
+        self.index = index
+        self.plannedAt = plannedAt
+        self.sentAt = sentAt
+        self.wire = wire
+        self.view = view
+    }
+
+    /// The envelope of `event`, whose wire message the running node encoded as `wire`; `now` is
+    /// its send time (epoch ms), `roundDueAt` when a round was due by the plan (the draw's start
+    /// plus the round's offset; the round's own `sentAt` if not given).
+    public init(event: DrawEvent, wire: [UInt8], node: String, now: Double, roundDueAt: Double? = nil) {
+        switch event {
+        case .loading(let at):
+            self.init(node: node, kind: .loading, plannedAt: at, sentAt: now, wire: wire)
+        case .started(let plan, let startedAt):
+            self.init(node: node, kind: .started, drawId: plan.drawId, plannedAt: startedAt, sentAt: now, wire: wire,
+                      view: WireMessages.snapshotDrawHead(plan, startedAt: startedAt))
+        case .round(let plan, let index, let sentAt):
+            self.init(node: node, kind: .round, drawId: plan.drawId, index: index, plannedAt: roundDueAt ?? sentAt, sentAt: now,
+                      wire: wire, view: WireMessages.snapshotRound(plan, index: index, sentAt: sentAt))
+        case .finished(let plan, let startedAt, let finishedAt):
+            self.init(node: node, kind: .finished, drawId: plan.drawId, plannedAt: finishedAt, sentAt: now, wire: wire,
+                      view: WireMessages.snapshotLastResult(FinishedDraw(plan: plan, startedAt: startedAt,
+                                                                         finishedAt: finishedAt)))
+        case .failed:
+            self.init(node: node, kind: .failed, plannedAt: now, sentAt: now, wire: wire)
+        case .aborted(let plan, _, _):
+            self.init(node: node, kind: .aborted, drawId: plan.drawId, plannedAt: now, sentAt: now, wire: wire)
+        }
+    }
+
+    /// The bytes published.
+    public func encode() -> [UInt8] {
+        var w = JSONWriter(capacity: 192)
+        w.beginObject()
+        w.field("v", Self.version)
+        w.field("node", node)
+        w.field("kind", kind.rawValue)
+        if let drawId { w.field("drawId", drawId) }
+        if let index { w.field("index", index) }
+        w.field("plannedAt", millis: plannedAt)
+        w.field("sentAt", millis: sentAt)
+        w.field("wire", wire.count)
+        w.field("view", view.count)
+        w.endObject()
+        return w.bytes + [UInt8(ascii: "\n")] + wire + view
+    }
+
+    private struct Header: Decodable {
+        let v: Int
+        let node: String
+        let kind: Kind
+        let drawId: String?
+        let index: Int?
+        let plannedAt: Double
+        let sentAt: Double
+        let wire: Int
+        let view: Int
+    }
+
+    /// Reads a published message; `nil` when it is not one this version wrote (the sections'
+    /// lengths are checked against what arrived, so a cut message is dropped, not misread).
+    public static func decode(_ bytes: [UInt8]) -> ClusterEnvelope? {
+        guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
+              let header = try? JSONDecoder().decode(Header.self, from: Data(bytes[..<newline])),
+              header.v == version, header.wire >= 0, header.view >= 0 else { return nil }
+        let body = bytes[(newline + 1)...]
+        let (total, overflow) = header.wire.addingReportingOverflow(header.view)
+        guard !overflow, body.count == total else { return nil }
+        let wireEnd = body.startIndex + header.wire
+        return ClusterEnvelope(node: header.node, kind: header.kind, drawId: header.drawId, index: header.index,
+                               plannedAt: header.plannedAt, sentAt: header.sentAt,
+                               wire: Array(body[..<wireEnd]), view: Array(body[wireEnd...]))
+    }
+}

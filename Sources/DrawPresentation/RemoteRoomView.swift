@@ -1,0 +1,76 @@
+import DrawCore
+
+/// What a snapshot shows of a draw that runs on another node of the cluster, folded from the
+/// `ClusterEnvelope`s this node received (or read back from Redis for a late joiner). It keeps
+/// only JSON parts (`WireMessages.snapshot…`): a node that merely shows a draw never needs its
+/// plan, and never holds its seed.
+public struct RemoteRoomView: Sendable, Hashable {
+    /// The running draw's head (`snapshotDrawHead`) while it runs here-unseen; `nil` otherwise.
+    public private(set) var head: [UInt8]?
+    /// Its shown rounds, in order (`snapshotRound`).
+    public private(set) var rounds: [[UInt8]]
+    public private(set) var loading: Bool
+    /// The last result another node announced (`snapshotLastResult`); `nil`: none heard of.
+    public private(set) var lastResult: [UInt8]?
+    public private(set) var drawId: String?
+
+    public init(head: [UInt8]? = nil, rounds: [[UInt8]] = [], loading: Bool = false, lastResult: [UInt8]? = nil,
+                drawId: String? = nil) {
+        self.head = head
+        self.rounds = rounds
+        self.loading = loading
+        self.lastResult = lastResult
+        self.drawId = drawId
+    }
+
+    /// The view as the cluster's store keeps it (read when a node's first viewer joins a room).
+    public init(stored: StoredRoomView) {
+        self.init(head: stored.head, rounds: stored.head == nil ? [] : stored.rounds, loading: stored.loading,
+                  lastResult: stored.lastResult, drawId: stored.head == nil ? nil : stored.drawId)
+    }
+
+    /// Whether another node's draw is loading or running now, as far as this node heard.
+    public var isActive: Bool { loading || head != nil }
+
+    /// The snapshot's `draw` value.
+    public var draw: [UInt8] {
+        if let head { return WireMessages.snapshotRunning(head: head, rounds: rounds) }
+        return loading ? WireMessages.snapshotLoading : Array("null".utf8)
+    }
+
+    /// Applies one received event. A round is kept only if it is the next one of the draw this
+    /// view knows (one missed while the link was down leaves the view as it was; the next
+    /// snapshot read from Redis repairs it).
+    public mutating func apply(_ envelope: ClusterEnvelope) {
+        switch envelope.kind {
+        case .loading:
+            endDraw()
+            loading = true
+        case .started:
+            endDraw()
+            head = envelope.view
+            drawId = envelope.drawId
+        case .round:
+            guard head != nil, envelope.drawId == drawId, envelope.index == rounds.count else { return }
+            rounds.append(envelope.view)
+        case .finished:
+            endDraw()
+            lastResult = envelope.view
+        case .failed, .aborted, .deleted:
+            endDraw()
+        }
+    }
+
+    /// A draw of this node's own began or ended: what was heard from others is older.
+    public mutating func supersededLocally(resultToo: Bool) {
+        endDraw()
+        if resultToo { lastResult = nil }
+    }
+
+    private mutating func endDraw() {
+        head = nil
+        rounds = []
+        loading = false
+        drawId = nil
+    }
+}

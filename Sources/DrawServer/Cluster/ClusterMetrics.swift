@@ -1,0 +1,23 @@
+import CoreMetrics
+
+/// Cluster mode's metrics (`/metrics`): the link to the shared store, what this node published
+/// and received, and how late the events of other nodes' draws reached it. Service thread only.
+final class ClusterMetrics {
+    /// 1 while the link to Redis is up, 0 while it is down or connecting.
+    private let linkUp = Gauge(label: "livedraw_cluster_link_up")
+    private let published = Counter(label: "livedraw_cluster_events_published_total")
+    private let publishFailures = Counter(label: "livedraw_cluster_publish_failures_total")
+    private let received = Counter(label: "livedraw_cluster_events_received_total")
+    /// Receive time minus the event's planned time, with this node's clock: what the cross-node
+    /// hop (and any lateness of the running node) adds for this node's viewers.
+    private let lateness = Timer(label: "livedraw_cluster_event_lateness_seconds", preferredDisplayUnit: .seconds)
+
+    func link(up: Bool) { linkUp.record(up ? 1 : 0) }
+    func publishedEvent() { published.increment() }
+    func publishFailed() { publishFailures.increment() }
+
+    func receivedEvent(latenessMs: Double) {
+        received.increment()
+        lateness.recordNanoseconds(Int64(max(0, latenessMs) * 1_000_000))
+    }
+}

@@ -1,0 +1,177 @@
+import DrawCore
+import DrawPresentation
+import Logging
+
+/// This node's part in a cluster: the room event channel (subscribed to the rooms with viewers
+/// here), the leases it holds for the draws it runs, and the worker thread that makes the
+/// blocking calls. Service thread only; results come back through the inbox.
+final class ClusterNode {
+    let services: ClusterServices
+    let metrics = ClusterMetrics()
+    let channel: any ClusterEventChannel
+    let worker = ClusterWorker()
+    let inbox: ServiceInbox
+    let logger: Logger
+    /// Rooms whose channel this node listens to: those with viewers here.
+    private(set) var subscribed: Set<String> = []
+    /// Leases this node holds: room → owner id (`<node>/<n>`).
+    private(set) var leases: [String: String] = [:]
+    private var nextLease: UInt64 = 0
+    /// Renews `leases` every `leaseRenewMs`; made with the first lease.
+    var renewTimer: LwsTimer?
+
+    init(services: ClusterServices, inbox: ServiceInbox, logger: Logger) {
+        self.services = services
+        self.inbox = inbox
+        self.logger = logger
+        channel = services.makeEvents { room, payload in inbox.post(.clusterEvent(room: room, payload)) }
+        channel.start()
+    }
+
+    var nodeId: String { services.nodeId }
+
+    /// A way back to this node for a worker job: the job posts it to the inbox with what to do,
+    /// and it runs on the service thread (`ServiceCallback` makes carrying it sound).
+    var back: ServiceCallback<(ClusterNode) -> Void> {
+        ServiceCallback { [weak self] action in if let self { action(self) } }
+    }
+    var linkUp: Bool { services.linkUp() }
+
+    /// Ends the channel and the worker (after the jobs queued, lease releases included).
+    func close() {
+        renewTimer?.cancel()
+        channel.stop()
+        worker.finish()
+    }
+
+    // MARK: events
+
+    /// What a published event does to the room's seed escrow.
+    enum EscrowChange: Sendable {
+        case keep
+        case deposit(EscrowedDraw)
+        case clear
+    }
+
+    /// Publishes one event of a draw running here to the other nodes (in order, off this thread),
+    /// after folding it into the room's stored view and escrow.
+    func publish(_ envelope: ClusterEnvelope, room: String, escrow change: EscrowChange = .keep) {
+        let bytes = envelope.encode(), channel = self.channel, back = self.back, views = services.views
+        let escrow = services.escrow
+        let queued = worker.submit { [inbox] in
+            do throws(CoordinationError) {
+                // The view first: a node that reads it and then hears the event folds it once.
+                try views?.record(room: room, kind: envelope.kind.rawValue, drawId: envelope.drawId,
+                                  index: envelope.index, part: envelope.view)
+                switch change {
+                case .keep: break
+                case .deposit(let draw): try escrow?.deposit(room: room, draw: draw)
+                case .clear: try escrow?.clear(room: room)
+                }
+                try channel.publish(bytes, toRoom: room)
+                inbox.post(.clusterReturned { back { $0.metrics.publishedEvent() } })
+            } catch {
+                inbox.post(.clusterReturned { back { $0.publishFailed(room, error.description) } })
+            }
+        }
+        if !queued { publishFailed(room, "the cluster worker's queue is full") }
+    }
+
+    private func publishFailed(_ room: String, _ reason: String) {
+        metrics.publishFailed()
+        logger.warning("could not publish a draw event to the cluster", metadata: ["room": "\(room)", "error": "\(reason)"])
+    }
+
+    /// Listens to `room` while it has viewers here, and only then.
+    func watch(room: String, viewers: Int) {
+        if viewers > 0 {
+            if subscribed.insert(room).inserted { channel.subscribe(room: room) }
+        } else {
+            forget(room: room)
+        }
+    }
+
+    func forget(room: String) {
+        if subscribed.remove(room) != nil { channel.unsubscribe(room: room) }
+    }
+
+    /// Reads the room's stored view on the worker; `then` runs here (not at all without a view
+    /// store or when the read fails: the room keeps what it has).
+    func readView(room: String, then done: @escaping (StoredRoomView) -> Void) {
+        guard let views = services.views else { return }
+        let callback = ServiceCallback(done)
+        worker.submit { [inbox] in
+            guard let view = try? views.view(room: room) else { return }
+            inbox.post(.clusterReturned { callback(view) })
+        }
+    }
+
+    // MARK: leases
+
+    /// What `acquireLease` found.
+    enum LeaseAnswer {
+        case acquired
+        case heldElsewhere
+        case unavailable(String)
+    }
+
+    /// Takes the room's lease on the worker; `then` runs here with the answer. Acquired, the lease
+    /// is this node's until `releaseLease` and is renewed meanwhile.
+    func acquireLease(room: String, then answer: @escaping (LeaseAnswer) -> Void) {
+        nextLease += 1
+        let owner = "\(nodeId)/\(nextLease)", lease = services.lease, ttl = services.leaseTTLMs
+        let callback = ServiceCallback(answer), back = self.back
+        let queued = worker.submit { [inbox] in
+            let result: LeaseAnswer
+            do throws(CoordinationError) {
+                result = try lease.acquire(room: room, owner: owner, ttlMs: ttl) ? .acquired : .heldElsewhere
+            } catch {
+                result = .unavailable(error.description)
+            }
+            inbox.post(.clusterReturned {
+                if case .acquired = result { back { $0.held(room: room, owner: owner) } }
+                callback(result)
+            })
+        }
+        if !queued { answer(.unavailable("the cluster worker's queue is full")) }
+    }
+
+    private func held(room: String, owner: String) {
+        leases[room] = owner
+        // The first lease arms the timer; `renewLeases` re-arms it while any is held (arming it
+        // again here would postpone renewals for as long as draws keep starting).
+        guard leases.count == 1 else { return }
+        renewTimer?.schedule(afterNanos: UInt64(services.leaseRenewMs) * 1_000_000)
+    }
+
+    /// Gives the room's lease back, if this node holds it.
+    func releaseLease(room: String) {
+        guard let owner = leases.removeValue(forKey: room) else { return }
+        let lease = services.lease
+        worker.submit { _ = try? lease.release(room: room, owner: owner) }
+    }
+
+    func holdsLease(room: String) -> Bool { leases[room] != nil }
+
+    /// The renew timer fired: extend every lease held, then wait for the next turn.
+    func renewLeases() {
+        guard !leases.isEmpty else { return }
+        let lease = services.lease, ttl = services.leaseTTLMs, back = self.back
+        for (room, owner) in leases {
+            worker.submit { [inbox] in
+                let kept: Bool
+                do throws(CoordinationError) { kept = try lease.renew(room: room, owner: owner, ttlMs: ttl) } catch {
+                    // Redis away: nobody else can take the lease either; try again next turn.
+                    return
+                }
+                // Redis restarted empty: take the lease again (`SET NX`), or another node has it.
+                if !kept, (try? lease.acquire(room: room, owner: owner, ttlMs: ttl)) != true {
+                    inbox.post(.clusterReturned {
+                        back { $0.logger.error("lost a draw's lease to another node", metadata: ["room": "\(room)"]) }
+                    })
+                }
+            }
+        }
+        renewTimer?.schedule(afterNanos: UInt64(services.leaseRenewMs) * 1_000_000)
+    }
+}

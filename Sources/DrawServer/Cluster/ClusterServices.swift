@@ -1,0 +1,53 @@
+import DrawCore
+
+/// A `RoomEventChannel` the server starts and stops with itself (Redis pub/sub in the executable).
+public protocol ClusterEventChannel: RoomEventChannel {
+    /// Starts receiving (the subscriber's thread).
+    func start()
+    /// Stops receiving; returns once no more events will arrive.
+    func stop()
+}
+
+/// Cluster mode (issue 14, docs/SCALING.md): what the composition root hands the server when
+/// several nodes share one Redis. Without it (`nil`) the server is one node, as before.
+///
+/// The room registry is not here: it is the server's `roomStore` (a Redis one in cluster mode),
+/// called on the storage thread like the SQLite one.
+public struct ClusterServices: Sendable {
+    /// This process's id in the cluster, unique per start; part of every lease owner and event.
+    public var nodeId: String
+    /// The draw lock: one draw per room across the cluster.
+    public var lease: any RoomLease
+    /// How long a lease lasts unless renewed, and how often the running node renews it. A node
+    /// that dies holds its rooms' leases at most `leaseTTLMs` longer.
+    public var leaseTTLMs: Int
+    public var leaseRenewMs: Int
+    /// Makes the room event channel, handing what arrives (on the channel's thread) to `deliver`.
+    /// Called once, in the server's `init`.
+    public var makeEvents: @Sendable (_ deliver: @escaping @Sendable (_ room: String, _ payload: [UInt8]) -> Void)
+        -> any ClusterEventChannel
+    /// Whether the link to the shared store is up now (any thread). While it is not, new rooms
+    /// and new draws are refused (503 `cluster_unavailable`) and `/healthz` says degraded.
+    public var linkUp: @Sendable () -> Bool
+    /// Where the running node keeps what a snapshot shows, for joiners on other nodes; `nil`:
+    /// a node learns a draw only from the events it receives.
+    public var views: (any RoomViewStore)?
+    /// The running draws' seeds, so another node can end a dead node's draw; `nil`: no takeover.
+    public var escrow: (any DrawEscrow)?
+
+    public init(nodeId: String, lease: any RoomLease, leaseTTLMs: Int = 3_000, leaseRenewMs: Int = 1_000,
+                views: (any RoomViewStore)? = nil, escrow: (any DrawEscrow)? = nil,
+                makeEvents: @escaping @Sendable (_ deliver: @escaping @Sendable (_ room: String, _ payload: [UInt8]) -> Void)
+                    -> any ClusterEventChannel,
+                linkUp: @escaping @Sendable () -> Bool) {
+        precondition(leaseRenewMs > 0 && leaseTTLMs > leaseRenewMs, "the lease must outlive its renewal interval")
+        self.nodeId = nodeId
+        self.lease = lease
+        self.leaseTTLMs = leaseTTLMs
+        self.leaseRenewMs = leaseRenewMs
+        self.makeEvents = makeEvents
+        self.linkUp = linkUp
+        self.views = views
+        self.escrow = escrow
+    }
+}

@@ -1,0 +1,174 @@
+import DrawCore
+import DrawPresentation
+
+/// Cluster mode (docs/SCALING.md): starts take the room's lease first, draw events of this node
+/// go to the other nodes, theirs come in and are shown here. Service thread only; the blocking
+/// calls run on the `ClusterNode`'s worker and come back through the inbox.
+extension RoomService {
+    /// A start in cluster mode: the room's record is read again first (its key may have been
+    /// rotated, or the room deleted, through another node), then the key is checked, then the
+    /// room's lease is taken on the worker; only then does the runner start. Another node's
+    /// running draw holds the lease, so the answer is `draw_running` there too.
+    func startClusterDraw(in room: Room, hostKey: String?, then answer: @escaping (ClientErrorCode?) -> Void) {
+        guard let cluster else { return answer(.internalError) }
+        guard cluster.linkUp else { return answer(.clusterUnavailable) }
+        refreshRecord(of: room) { [unowned self, unowned room] refusal in
+            if let refusal { return answer(refusal) }
+            if let refusal = refuseStart(in: room, hostKey: hostKey) { return answer(refusal) }
+            guard !room.leasePending, room.runner?.session.canStart ?? true else { return answer(.drawRunning) }
+            if cluster.renewTimer == nil {
+                cluster.renewTimer = loop.timer { [unowned cluster] in cluster.renewLeases() }
+            }
+            room.leasePending = true
+            cluster.acquireLease(room: room.name) { [unowned self, unowned room] result in
+                room.leasePending = false
+                defer { roomActivity(room) }
+                switch result {
+                case .acquired:
+                    guard !phase.shuttingDown, !room.deleting, runner(of: room).start() else {
+                        cluster.releaseLease(room: room.name)
+                        return answer(phase.shuttingDown ? .shuttingDown : .drawRunning)
+                    }
+                    touch(room)
+                    answer(nil)
+                case .heldElsewhere:
+                    answer(.drawRunning)
+                case .unavailable(let reason):
+                    logger.warning("could not take a room's draw lease", metadata: ["room": "\(room.name)", "error": "\(reason)"])
+                    answer(.clusterUnavailable)
+                }
+            }
+        }
+    }
+
+    /// Reads the room's record from the shared store and takes its current key hash; a room
+    /// deleted elsewhere is dropped here too. The lobby is not in the store: nothing to read.
+    /// `done` gets `nil` to go on.
+    func refreshRecord(of room: Room, then done: @escaping (ClientErrorCode?) -> Void) {
+        guard room.name != RoomName.lobby, storage.rooms != nil else { return done(nil) }
+        let name = room.name
+        room.leasePending = true // keeps the room in memory meanwhile
+        let views = cluster?.services.views
+        // `room` held strongly: a room deleted elsewhere leaves the registry in here.
+        let submitted = storage.roomJob({ store throws(StorageError) -> (RoomRecord, StoredRoomView?)? in
+            guard let record = try store.room(named: name) else { return nil }
+            return (record, try? views?.view(room: name))
+        }) { [unowned self] result in
+            room.leasePending = false
+            switch result {
+            case .success(let (record, view)?):
+                room.keyHash = record.keyHash
+                if let view { adoptView(view, in: room) }
+                done(nil)
+            case .success(nil):
+                if !room.deleting, !(room.runner?.hasWork ?? false), registry[name] === room { finishDeletion(of: room) }
+                return done(.unknownRoom)
+            case .failure(let error):
+                logger.warning("could not read a room from the cluster store", metadata: ["room": "\(name)", "error": "\(error)"])
+                done(.clusterUnavailable)
+            }
+            roomActivity(room)
+        }
+        if !submitted {
+            room.leasePending = false
+            done(.clusterUnavailable)
+        }
+    }
+
+    /// Sends an event of a draw running here to the other nodes: its wire bytes, the snapshot
+    /// part it changes, and when it was due.
+    func publishToCluster(_ event: DrawEvent, wire: [UInt8], room: Room) {
+        guard let cluster else { return }
+        var due: Double?
+        if case .round(let plan, let index, _) = event, plan.rounds.indices.contains(index),
+           case .running(_, let startedAt, _)? = room.runner?.session.visible {
+            due = startedAt + Double(plan.rounds[index].offsetMs)
+        }
+        var endsWithResult = false
+        if case .finished = event { endsWithResult = true }
+        room.remote.supersededLocally(resultToo: endsWithResult)
+        cluster.publish(ClusterEnvelope(event: event, wire: wire, node: cluster.nodeId, now: clock.epochMillis(),
+                                        roundDueAt: due), room: room.name, escrow: escrowChange(for: event, node: cluster.nodeId))
+    }
+
+    /// The seed escrow follows the draw: deposited once the plan is public, its count moved at
+    /// each round, cleared at the end.
+    private func escrowChange(for event: DrawEvent, node: String) -> ClusterNode.EscrowChange {
+        switch event {
+        case .loading: return .keep
+        case .started(let plan, _):
+            return .deposit(EscrowedDraw(drawId: plan.drawId, seedHex: plan.seed.hex, roundsShown: 0, node: node))
+        case .round(let plan, let index, _):
+            return .deposit(EscrowedDraw(drawId: plan.drawId, seedHex: plan.seed.hex, roundsShown: index + 1, node: node))
+        case .finished, .failed, .aborted: return .clear
+        }
+    }
+
+    /// Takes the cluster's stored view of the room as what its snapshot shows, unless a draw of
+    /// this node's own is what it shows.
+    func adoptView(_ view: StoredRoomView, in room: Room) {
+        guard !(room.runner?.isBusy ?? false) else { return }
+        room.remote = RemoteRoomView(stored: view)
+    }
+
+    /// Tells the other nodes with viewers in the room that it was deleted here, so they close
+    /// theirs as this node did.
+    func announceDeletion(of room: Room) {
+        guard let cluster else { return }
+        let now = clock.epochMillis()
+        cluster.publish(ClusterEnvelope(node: cluster.nodeId, kind: .deleted, plannedAt: now, sentAt: now,
+                                        wire: WireMessages.error(.roomDeleted)), room: room.name)
+    }
+
+    /// A message on a room's channel (through the inbox): another node's draw event. Shown to
+    /// this node's viewers as it came, and folded into the room's snapshot.
+    func clusterEvent(room name: String, _ payload: [UInt8]) {
+        guard let cluster, let envelope = ClusterEnvelope.decode(payload), envelope.node != cluster.nodeId,
+              let room = registry[name] else { return }
+        if envelope.kind == .deleted {
+            if !room.deleting, !(room.runner?.hasWork ?? false) { finishDeletion(of: room) }
+            return
+        }
+        guard !(room.runner?.isBusy ?? false) else { return }
+        cluster.metrics.receivedEvent(latenessMs: envelope.kind == .round ? clock.epochMillis() - envelope.plannedAt : 0)
+        room.remote.apply(envelope)
+        if envelope.kind == .round, let index = envelope.index, room.remote.rounds.count <= index {
+            // A round this node's view lacks one before (it joined the draw late, or the link
+            // dropped a message): read the view again so later snapshots are whole.
+            cluster.readView(room: name) { [weak self, weak room] view in
+                if let self, let room { self.adoptView(view, in: room) }
+            }
+        }
+        show(envelope.wire, loading: envelope.kind == .loading, in: room)
+        roomActivity(room)
+    }
+
+    /// The snapshot's `draw` and `lastResult` when another node's draw is what this room shows
+    /// (`nil`: the room's own view is the whole truth).
+    func remoteSnapshotParts(of room: Room) -> (draw: [UInt8], lastResult: [UInt8])? {
+        guard room.remote.isActive || room.remote.lastResult != nil, !(room.runner?.isBusy ?? false) else { return nil }
+        return (room.remote.draw, room.remote.lastResult ?? WireMessages.snapshotLastResult(room.lastResult))
+    }
+
+    /// After any activity: a lease whose draw is over (finished, failed, aborted, recorded) is
+    /// given back.
+    func releaseLeaseIfDone(_ room: Room) {
+        guard let cluster, cluster.holdsLease(room: room.name), !room.leasePending,
+              !(room.runner?.isBusy ?? false) else { return }
+        cluster.releaseLease(room: room.name)
+    }
+
+    /// A room's view read back after a takeover found nothing to end (through the inbox).
+    func clusterView(room name: String, _ view: StoredRoomView) {
+        if let room = registry[name] { adoptView(view, in: room) }
+    }
+
+    /// Housekeeping, once a second: the link state for `/metrics`; the leases of the rooms whose
+    /// running draw is another node's, so a dead node's draw is ended (`checkOrphans`).
+    func clusterTick() {
+        guard let cluster else { return }
+        cluster.metrics.link(up: cluster.linkUp)
+        let watched = cluster.subscribed.filter { registry[$0]?.remote.isActive == true }
+        cluster.checkOrphans(Array(watched), clock: clock)
+    }
+}

@@ -1,0 +1,54 @@
+import DrawCore
+import DrawData
+import DrawServer
+import Foundation
+
+/// Cluster mode's parts on Redis (docs/SCALING.md), built once at start when `--redis-url` is
+/// given: this process's node id and the Redis adapters the server is handed.
+///
+/// Three connections, so that no kind of call waits behind another: the room registry's (the
+/// server's storage thread), the cluster worker's (publishes, leases) and the subscriber's.
+struct ClusterSetup {
+    let url: RedisURL
+    /// Random per process start: a restarted node is a new node (its old leases are not its own).
+    let nodeId: String
+    /// The room registry, called on the server's storage thread.
+    let roomStore: RedisRoomStore
+    /// The leases and the channel, for the server.
+    let services: ClusterServices
+
+    init(url: RedisURL, random: any RandomSource) {
+        self.url = url
+        let nodeId = "node-" + Hex.encode(random.bytes(6))
+        self.nodeId = nodeId
+        let configuration = RedisConfiguration(url: url)
+        roomStore = RedisRoomStore(connection: RedisConnection(configuration: configuration))
+        let commands = RedisConnection(configuration: configuration)
+        let made = MadeChannel()
+        services = ClusterServices(
+            nodeId: nodeId,
+            lease: RedisRoomLease(connection: commands),
+            views: RedisRoomViewStore(connection: commands),
+            escrow: RedisDrawEscrow(connection: commands),
+            makeEvents: { deliver in
+                let channel = RedisRoomEventChannel(connection: commands, onEvent: deliver)
+                made.set(channel)
+                return channel
+            },
+            // The subscriber's link: it is always connected (and pinged when idle), so it notices
+            // a Redis that went away, and one that came back, by itself.
+            linkUp: { made.channel?.subscriber.link.state == .up })
+    }
+}
+
+extension RedisRoomEventChannel: ClusterEventChannel {}
+
+/// The channel the server made, for the link check (set once, read from any thread).
+private final class MadeChannel: @unchecked Sendable {
+    // @unchecked Sendable: `made` is guarded by `lock`.
+    private let lock = NSLock()
+    private var made: RedisRoomEventChannel?
+
+    var channel: RedisRoomEventChannel? { lock.withLock { made } }
+    func set(_ channel: RedisRoomEventChannel) { lock.withLock { made = channel } }
+}

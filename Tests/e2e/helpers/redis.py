@@ -1,0 +1,78 @@
+"""A real redis-server for the cluster tests: its own free port on 127.0.0.1 and its own temporary
+directory, no persistence. `stop()` ends it (as an outage would), `start()` brings it back on the
+same port (empty: nothing was persisted), `close()` ends it and removes the directory.
+
+Installed by `scripts/install-deps.sh --test` (Debian's redis-server); tests skip without it.
+"""
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from typing import Optional
+
+import pytest
+
+BINARY = shutil.which("redis-server") or ("/usr/bin/redis-server" if shutil.os.path.exists("/usr/bin/redis-server") else None)
+
+
+def require_redis() -> None:
+    """Skips the calling test when redis-server is not installed."""
+    if BINARY is None:
+        pytest.skip("redis-server is not installed (scripts/install-deps.sh --test installs it)")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class RedisServer:
+    def __init__(self):
+        require_redis()
+        self.port = _free_port()
+        self.dir = tempfile.mkdtemp(prefix="live-draw-redis-")
+        self.proc: Optional[subprocess.Popen] = None
+        self.start()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}"
+
+    def start(self) -> "RedisServer":
+        self.proc = subprocess.Popen(
+            [BINARY, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.dir,
+             "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self.ping():
+                return self
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"redis-server exited with {self.proc.returncode}")
+            time.sleep(0.02)
+        raise RuntimeError("redis-server did not answer PING within 10 s")
+
+    def ping(self) -> bool:
+        try:
+            return self.command("PING") == "+PONG"
+        except OSError:
+            return False
+
+    def command(self, *args: str) -> str:
+        """One command over RESP; the first reply line (enough for the tests' checks)."""
+        parts = [f"*{len(args)}\r\n"] + [f"${len(a.encode())}\r\n{a}\r\n" for a in args]
+        with socket.create_connection(("127.0.0.1", self.port), timeout=2) as s:
+            s.sendall("".join(parts).encode())
+            return s.recv(65536).decode("utf-8", "replace").split("\r\n")[0]
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(5)
+        self.proc = None
+
+    def close(self) -> None:
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)

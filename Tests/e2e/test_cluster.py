@@ -1,0 +1,257 @@
+"""Cluster mode (issue 14, docs/SCALING.md): several live-draw nodes on one real redis-server.
+
+Each test starts its own redis-server (free port, temporary directory) and two nodes on it, each
+with its own data directory. What is checked: a room created on one node is usable through the
+other; one draw started on either node reaches the viewers of both, the same bytes in the same
+order; a second start on the other node while a draw runs is refused; with Redis gone, new rooms
+and draws get 503 `cluster_unavailable` and `/healthz` says degraded, and everything recovers by
+itself once Redis is back.
+"""
+import asyncio
+import time
+
+import pytest
+
+from helpers import http, keys
+from helpers.redis import RedisServer
+from helpers.wsclient import WSClient, close_all, open_many, run
+
+ROUND_MS = 100
+
+
+@pytest.fixture
+def redis():
+    server = RedisServer()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def nodes(launch, redis):
+    """Two nodes on one Redis."""
+    return [launch(redis_url=redis.url, round_interval_ms=ROUND_MS) for _ in range(2)]
+
+
+def _draw_messages(msgs):
+    """What every viewer must see alike: the draw's messages as sent, without the `viewers`
+    count (per node until presence is summed across nodes)."""
+    out = []
+    for m in msgs:
+        data = dict(m.data)
+        data.pop("viewers", None)
+        out.append(data)
+    return out
+
+
+def _wait(predicate, timeout=15.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_a_room_created_on_one_node_is_joined_rotated_and_deleted_through_the_other(nodes):
+    a, b = nodes
+    room = http.created_room(a, "shared")
+    status, body = http.api(b, "GET", "/api/rooms/shared")
+    assert status == 200 and body["room"] == "shared", body
+    # Creating it again through B: the name is taken cluster-wide.
+    assert http.create_room(b, "shared").status == 409
+
+    resp = http.request(b, "POST", "/api/rooms/shared/key", may_carry_key=True,
+                        headers={"Content-Type": "application/json", "Authorization": f"Bearer {room['hostKey']}"})
+    assert resp.status == 200, resp.body
+    rotated = resp.json
+    keys.register(rotated["hostKey"])
+    # A knew the room (it created it), yet the old key no longer works there.
+    assert http.start_draw(a, "shared", room["hostKey"]).status == 403
+
+    status, _ = http.api(a, "DELETE", "/api/rooms/shared", key=rotated["hostKey"])
+    assert status == 204
+    assert http.api(b, "GET", "/api/rooms/shared")[0] == 404
+
+
+def test_one_draw_reaches_viewers_on_both_nodes_in_order(nodes, redis):
+    a, b = nodes
+    created = http.created_room(a)
+    room, key = created["room"], created["hostKey"]
+
+    async def scenario():
+        on_a = await open_many(a.ws_url(room), 3, prefix="a")
+        on_b = await open_many(b.ws_url(room), 3, prefix="b")
+        clients = on_a + on_b
+        try:
+            for c in clients:
+                await c.expect("snapshot")
+            await asyncio.to_thread(_wait, lambda: _numsub(redis, room) >= 2, 10, "both nodes subscribed")
+            resp = await asyncio.to_thread(http.start_draw, a, room, key)
+            assert resp.status == 202, resp.body
+            return await asyncio.gather(*(c.collect_draw(timeout=20) for c in clients))
+        finally:
+            await close_all(clients)
+
+    draws = run(scenario(), timeout=40)
+    first = _draw_messages(draws[0])
+    assert [m["type"] for m in first] == ["loading", "started"] + ["round"] * 10 + ["finished"], first
+    for other in draws[1:]:
+        assert _draw_messages(other) == first
+
+
+def _numsub(redis, room) -> int:
+    """How many nodes listen to the room's channel (PUBSUB NUMSUB)."""
+    import socket
+    with socket.create_connection(("127.0.0.1", redis.port), timeout=2) as s:
+        ch = f"live-draw:events:{room}"
+        s.sendall(f"*3\r\n$6\r\nPUBSUB\r\n$6\r\nNUMSUB\r\n${len(ch)}\r\n{ch}\r\n".encode())
+        data = b""
+        # *2 $len channel :count
+        while data.count(b"\r\n") < 4:
+            data += s.recv(4096)
+    return int(data.split(b"\r\n")[3][1:])
+
+
+def test_a_host_on_one_node_starts_a_room_created_on_the_other_and_a_second_start_is_refused(nodes, redis):
+    a, b = nodes
+    created = http.created_room(a)
+    room, key = created["room"], created["hostKey"]
+
+    async def scenario():
+        viewer = await WSClient.open(a.ws_url(room), name="viewer-a")
+        host = await WSClient.open(b.ws_url(room), name="host-b")
+        try:
+            await viewer.expect("snapshot")
+            await host.expect("snapshot")
+            await asyncio.to_thread(_wait, lambda: _numsub(redis, room) >= 2, 10, "both nodes subscribed")
+            await host.send_json({"type": "start", "hostKey": key})
+            started = await viewer.wait_for(lambda m: m.type == "started", 10)
+            # The draw runs on B: a start through A's API meanwhile is refused.
+            resp = await asyncio.to_thread(http.start_draw, a, room, key)
+            assert resp.status == 409 and resp.error_code() == "draw_running", resp.body
+            # A late joiner on A, mid-draw, gets a snapshot of the running draw.
+            await viewer.wait_for(lambda m: m.type == "round", 10)
+            late = await WSClient.open(a.ws_url(room), name="late-a")
+            snap = (await late.expect("snapshot")).data
+            await late.close()
+            rest = await viewer.collect_draw(timeout=20)
+            host_msgs = await host.collect_draw(timeout=20)
+            return started, snap, rest, host_msgs
+        finally:
+            await close_all([viewer, host])
+
+    started, snap, rest, host_msgs = run(scenario(), timeout=40)
+    assert snap["draw"] is not None and snap["draw"]["phase"] == "running", snap
+    assert snap["draw"]["drawId"] == started[0]["drawId"]
+    assert rest[-1].type == "finished"
+    assert host_msgs[-1].type == "finished"
+    assert rest[-1]["drawId"] == host_msgs[-1]["drawId"]
+
+
+def test_redis_away_refuses_new_rooms_and_draws_until_it_is_back(nodes, redis):
+    a, b = nodes
+    created = http.created_room(a)
+    room, key = created["room"], created["hostKey"]
+    for node in nodes:
+        assert http.api(node, "GET", "/healthz") == (200, {"status": "ok", "cluster": "up"})
+
+    redis.stop()
+    for node in nodes:
+        _wait(lambda: http.api(node, "GET", "/healthz")[1]["status"] == "degraded", 15, "degraded")
+    resp = http.create_room(b, "while-away")
+    assert resp.status == 503 and resp.error_code() == "cluster_unavailable", resp.body
+    resp = http.start_draw(a, room, key)
+    assert resp.status == 503 and resp.error_code() == "cluster_unavailable", resp.body
+    metrics = http.request(a, "GET", "/metrics").body.decode()
+    assert "livedraw_cluster_link_up 0" in metrics
+
+    # Back, empty (no persistence): the nodes reconnect by themselves. The room registry went
+    # with it (docs/SCALING.md, "Redis restarts empty"); new rooms and draws work again.
+    redis.start()
+    for node in nodes:
+        _wait(lambda: http.api(node, "GET", "/healthz")[1]["status"] == "ok", 20, "ok again")
+    again = http.created_room(b, "after-return")
+    resp = http.start_draw(a, "after-return", again["hostKey"])
+    assert resp.status == 202, resp.body
+
+
+def test_a_late_joiner_on_a_node_without_viewers_gets_the_running_draw(nodes):
+    a, b = nodes
+    created = http.created_room(a)
+    room, key = created["room"], created["hostKey"]
+
+    async def scenario():
+        viewer = await WSClient.open(a.ws_url(room), name="viewer-a")
+        try:
+            await viewer.expect("snapshot")
+            resp = await asyncio.to_thread(http.start_draw, a, room, key)
+            assert resp.status == 202, resp.body
+            for _ in range(3):
+                await viewer.wait_for(lambda m: m.type == "round", 10)
+            # B has had no viewer in this room: it reads the draw's view from Redis.
+            late = await WSClient.open(b.ws_url(room), name="late-b")
+            try:
+                snap = (await late.expect("snapshot")).data
+                late_rest = await late.collect_draw(timeout=20)
+            finally:
+                await late.close()
+            rest = await viewer.collect_draw(timeout=20)
+            return snap, late_rest, rest
+        finally:
+            await viewer.close()
+
+    snap, late_rest, rest = run(scenario(), timeout=40)
+    draw = snap["draw"]
+    assert draw is not None and draw["phase"] == "running", snap
+    assert draw["drawId"] == rest[-1]["drawId"]
+    shown = len(draw["rounds"])
+    assert 3 <= shown <= 10, draw
+    late_rounds = [m["round"] for m in late_rest if m.type == "round"]
+    # Every round after the snapshot's, in order, then the same result as A's viewer.
+    assert late_rounds == list(range(shown + 1, 11)), (shown, late_rounds)
+    assert late_rest[-1].type == "finished"
+    assert _draw_messages(late_rest[-1:]) == _draw_messages(rest[-1:])
+
+
+def test_kill_9_of_the_running_node_ends_its_draw_as_interrupted_on_the_other(launch, redis):
+    """The running node dies at round 3: the other node's viewer sees `aborted` with reason
+    `interrupted` and the seed within the lease's TTL (3 s) + 2 s, and the seed verifies every
+    round it saw; the dead node's own record, once it restarts, says `interrupted` too."""
+    from helpers import draw
+    a = launch(redis_url=redis.url, round_interval_ms=300)
+    b = launch(redis_url=redis.url, round_interval_ms=300)
+    created = http.created_room(b)
+    room, key = created["room"], created["hostKey"]
+
+    async def scenario():
+        viewer = await WSClient.open(b.ws_url(room), name="viewer-b")
+        try:
+            await viewer.expect("snapshot")
+            await asyncio.to_thread(_wait, lambda: _numsub(redis, room) >= 1, 10, "B subscribed")
+            resp = await asyncio.to_thread(http.start_draw, a, room, key)
+            assert resp.status == 202, resp.body
+            started, _ = await viewer.wait_for(lambda m: m.type == "started", 10)
+            await viewer.wait_for(lambda m: m.type == "round" and m["round"] == 3, 10)
+            a.kill()
+            killed_at = time.monotonic()
+            end = await viewer.collect_draw(timeout=15)
+            took = time.monotonic() - killed_at
+            rounds = [m.data for m in viewer.log if m.type == "round"]
+            return started.data, rounds, end, took
+        finally:
+            await viewer.close()
+
+    started, rounds, end, took = run(scenario(), timeout=40)
+    aborted = end[-1]
+    assert aborted.type == "aborted" and aborted["reason"] == "interrupted", [m.raw for m in end]
+    assert aborted["drawId"] == started["drawId"]
+    print(f"failover: interrupted seen {took:.2f} s after kill -9")
+    assert took <= 3.0 + 2.0, f"the draw ended {took:.2f} s after the kill"
+    draw.assert_seed_matches(aborted["seed"], started["commitment"])
+    shown = aborted["roundsShown"]
+    assert shown >= 3 and [r["round"] for r in rounds] == list(range(1, shown + 1))
+    n = len(started["entrants"])
+    for r in rounds:
+        assert draw.verify_draw.pick_index(bytes.fromhex(aborted["seed"]), started["drawId"], r["round"], n) == r["index"]
+    # A later start through B works: the lease was given back.
+    assert http.start_draw(b, room, key).status == 202
