@@ -43,6 +43,9 @@ public enum APIMessages {
     /// `200` body of `GET /healthz`.
     public static func health() -> [UInt8] { Array(#"{"status":"ok"}"#.utf8) }
 
+    /// `503` body of `GET /healthz` while the server drains before a restart.
+    public static func healthDraining() -> [UInt8] { Array(#"{"status":"draining"}"#.utf8) }
+
     /// The page path for viewers of `room`.
     public static func viewerPath(room: String) -> String { "/?room=\(room)" }
 

@@ -23,6 +23,8 @@ public struct LaunchConfiguration: Sendable {
     public var lobbyKey: LobbyKeySetting
     /// Least severe level logged.
     public var logLevel: Logger.Level
+    /// Text or one JSON object per line.
+    public var logFormat: LogFormat
 
     /// Ranges accepted for the numeric options (the schedule's come from `RoundSchedule`).
     /// Generous, but they catch a missing digit or a unit mix-up (seconds typed as ms).
@@ -42,6 +44,8 @@ public struct LaunchConfiguration: Sendable {
         /// without heartbeats every page would take a quiet room for a lost connection.
         public static let heartbeatSeconds = 1...10
         public static let headTimeoutMs = 100...600_000
+        /// Up to ten minutes: longer than any orchestrator waits before it kills.
+        public static let shutdownGraceMs = 0...600_000
         public static let slowHeadsPerAddress = 0...1_000_000
         public static let loadingNoticeMs = 0...60_000
         public static let maxRooms = 1...1_000_000
@@ -67,6 +71,7 @@ public struct LaunchConfiguration: Sendable {
         server.closeHandshakeSeconds = try Self.check(o.closeTimeoutSeconds, in: Limits.closeTimeoutSeconds, "close-timeout-seconds")
         (server.idlePingSeconds, server.idleTimeoutSeconds) = try Self.idle(ping: o.idlePingSeconds, timeout: o.idleTimeoutSeconds)
         server.heartbeatSeconds = try Self.check(o.heartbeatSeconds, in: Limits.heartbeatSeconds, "heartbeat-seconds")
+        server.shutdownGraceMs = try Self.check(o.shutdownGraceMs, in: Limits.shutdownGraceMs, "shutdown-grace-ms")
         server.maxConnections = try Self.check(o.maxConnections, in: Limits.maxConnections, "max-connections")
         server.headTimeoutMs = try Self.check(o.headTimeoutMs, in: Limits.headTimeoutMs, "head-timeout-ms")
         server.slowHeadsPerAddress = try Self.check(o.slowHeadsPerAddress, in: Limits.slowHeadsPerAddress, "slow-heads-per-address")
@@ -92,6 +97,7 @@ public struct LaunchConfiguration: Sendable {
         dataDirectory = o.dataDir == LaunchOptions.recordingOff ? nil : try Self.dataDirectory(o.dataDir, paths: paths)
         lobbyKey = try Self.lobbyKey(file: o.lobbyKeyFile, rotate: o.rotateLobbyKey, dataDirectory: dataDirectory, paths: paths)
         logLevel = o.logLevel.loggerLevel
+        logFormat = o.logFormat
     }
 
     /// The operator's file wins; else the data directory's; else a key per process, which
