@@ -191,11 +191,16 @@ class ServerProcess:
         return "127.0.0.1"
 
     @property
+    def tls(self) -> bool:
+        """Whether the server speaks https/wss (started with a certificate)."""
+        return bool(self.opts.get("tls_cert"))
+
+    @property
     def base_url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        return f"{'https' if self.tls else 'http'}://{self.host}:{self.port}"
 
     def ws_url(self, room: str) -> str:
-        return f"ws://{self.host}:{self.port}/ws/{room}"
+        return f"{'wss' if self.tls else 'ws'}://{self.host}:{self.port}/ws/{room}"
 
     def log_text(self, last: int = 200) -> str:
         return "\n".join(self.lines[-last:])
