@@ -48,6 +48,8 @@ public enum APIMessages {
     public static func health(clusterUp: Bool) -> [UInt8] {
         Array((clusterUp ? #"{"status":"ok","cluster":"up"}"# : #"{"status":"degraded","cluster":"down"}"#).utf8)
     }
+    /// `503` body of `GET /healthz` while the server drains before a restart.
+    public static func healthDraining() -> [UInt8] { Array(#"{"status":"draining"}"#.utf8) }
 
     /// The page path for viewers of `room`.
     public static func viewerPath(room: String) -> String { "/?room=\(room)" }

@@ -16,6 +16,8 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
     case tooManyConnections = "too_many_connections"
     case tooManyRooms = "too_many_rooms"
     case shuttingDown = "shutting_down"
+    /// The server is draining before a restart: running draws finish, new ones are refused.
+    case draining = "draining"
     case unsupportedSubprotocol = "unsupported_subprotocol"
     case internalError = "internal_error"
     /// `GET /api/draws/ID`: no draw has this id (or it is not a draw id at all).
@@ -65,6 +67,7 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .tooManyConnections: return "The server is at its connection limit; try again later."
         case .tooManyRooms: return "The server is at its room limit; try again later."
         case .shuttingDown: return "The server is shutting down."
+        case .draining: return "The server is restarting: running draws finish, new draws start after the restart."
         case .unsupportedSubprotocol: return "Offer the live-draw.v1 subprotocol, or none."
         case .internalError: return "The server failed to handle the request."
         case .unknownDraw: return "No such draw."
@@ -96,7 +99,7 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .bodyTooLarge: return 413
         case .unsupportedMediaType: return 415
         case .rateLimited: return 429
-        case .tooManyConnections, .tooManyRooms, .shuttingDown, .storageUnavailable, .busy, .clusterUnavailable: return 503
+        case .tooManyConnections, .tooManyRooms, .shuttingDown, .draining, .storageUnavailable, .busy, .clusterUnavailable: return 503
         case .internalError: return 500
         case .requestTimeout: return 408
         case .uriTooLong: return 414

@@ -86,6 +86,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         self.logger = logger
         lobbyHostKey = config.lobbyHostKey ?? HostKey.generate(using: random)
 
+        LwsLog.route(to: logger)
         // Our own listening socket (see `FrontDoor`): lws gets no listener of its own.
         let listener = try ListenSocket.open(host: config.host, port: config.port)
         guard let context = LwsContext(Self.contextSettings(config, port: listener.port)) else {
@@ -153,11 +154,19 @@ public final class LiveDrawServer: @unchecked Sendable {
         logger.info("stopped")
     }
 
-    /// Begins a graceful shutdown; `run()` returns when it is done. Safe from any thread
-    /// (a signal-handling thread or `DispatchSource`, a test), any number of times — but not
-    /// from inside a raw C signal handler: it takes a lock.
+    /// Begins a graceful shutdown that aborts running draws (`server_shutdown`, seed revealed);
+    /// `run()` returns when it is done. Ends a `drain()` early. Safe from any thread (a
+    /// signal-handling thread, a test), any number of times — but not from inside a raw C signal
+    /// handler: it takes a lock.
     public func stop() {
         loop.inbox.post(.shutdown)
+    }
+
+    /// Begins a draining shutdown: new draws are refused (`draining`, 503) and `/healthz` answers
+    /// 503 `draining`; running draws go on to their end, for at most `shutdownGraceMs`, and then
+    /// `stop()` follows by itself. Safe from any thread, like `stop()`.
+    public func drain() {
+        loop.inbox.post(.drain)
     }
 
     /// Runs `body` on the service thread at its next turn (from any thread). Unowned: only this

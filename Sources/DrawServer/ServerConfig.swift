@@ -86,9 +86,15 @@ public struct ServerConfig: Sendable {
     /// Client addresses whose room-creation budget is remembered; beyond, the one seen least
     /// recently is forgotten, so the table itself cannot be made to grow.
     public var roomCreationAddresses: Int = 4096
-    /// On shutdown, how long clients get to receive what they are owed (the `aborted` message,
-    /// the close frame) before the server closes whatever is left.
-    public var shutdownGraceMs: Int = 2000
+    /// Draining (`drain()`, the first SIGTERM): how long running draws may go on to their end
+    /// before they are aborted. The default covers a default draw (players loading up to the
+    /// 15 s fetch timeout, then 10 rounds of 400 ms and the result) with room to spare, and is
+    /// less than Kubernetes' default 30 s between SIGTERM and SIGKILL. 0 aborts at once.
+    public var shutdownGraceMs: Int = 25_000
+    /// On the stop after draining, how long the draw store gets to finish its writes, and then
+    /// clients to receive what they are owed (the `aborted` message, the close frame), before the
+    /// server closes whatever is left.
+    public var closeGraceMs: Int = 2000
 
     /// The lobby's host key (`HostKey` form: 48 lowercase hex characters). `nil`: a new one at
     /// every start. The executable passes the key it keeps in the data directory (or the

@@ -15,7 +15,7 @@ struct LiveDrawApp {
 
     /// Starts the server, blocks until it has shut down, and returns the process exit code.
     func run() -> Int32 {
-        let logger = Self.bootstrapLogging(level: configuration.logLevel)
+        let logger = Self.bootstrapLogging(level: configuration.logLevel, format: configuration.logFormat)
         let registry = PrometheusCollectorRegistry()
         // Before anything creates a metric: swift-metrics binds each one to the factory in place
         // at its creation, and the bootstrap may happen only once per process.
@@ -71,11 +71,19 @@ struct LiveDrawApp {
         let banner = StartupBanner(host: configuration.server.host, port: server.port,
                                    tls: configuration.server.tlsCertPath != nil,
                                    lobbyHostKey: server.lobbyHostKey, lobbyKeyOrigin: lobbyKeyOrigin)
-        for line in banner.lines { logger.notice("\(line)") }
+        switch configuration.logFormat {
+        case .text:
+            for line in banner.lines { logger.notice("\(line)") }
+        case .json:
+            // The host link stays out of the JSON log (collectors store and index it); the
+            // operator still sees it once, on standard error. docs: README "Logs".
+            for line in banner.publicLines { logger.notice("\(line)") }
+            FileHandle.standardError.write(Data((banner.hostLinkLine + "\n").utf8))
+        }
         logger.info("player lists", metadata: ["users": "\(configuration.usersURL)",
                                                "lottery": "\(configuration.lotteryURL)"])
 
-        ShutdownSignals.watch(logger: logger) { server.stop() }
+        ShutdownSignals.watch(logger: logger, drain: { server.drain() }, stop: { server.stop() })
         server.run()
         return 0
     }
@@ -113,13 +121,9 @@ struct LiveDrawApp {
     }
 
     /// Log lines go to standard output (where container runtimes and `make run` collect them),
-    /// flushed per line, so a script reading the banner sees it at once.
-    private static func bootstrapLogging(level: Logger.Level) -> Logger {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardOutput(label: label)
-            handler.logLevel = level
-            return handler
-        }
+    /// flushed per line, so a script reading the banner sees it at once; as text or JSON.
+    private static func bootstrapLogging(level: Logger.Level, format: LogFormat) -> Logger {
+        LoggingSystem.bootstrap(format.handlerFactory(level: level))
         return Logger(label: "live-draw")
     }
 

@@ -13,8 +13,10 @@ import Glibc
 /// Blocking the signals before any thread exists (every later thread inherits the mask) and
 /// waiting for them synchronously has no such hand-off.
 ///
-/// The first signal asks for a graceful stop (draws are aborted with their seed revealed,
-/// clients get close frames); a second one exits at once, for an operator who will not wait.
+/// The first signal drains (no new draws, running ones finish within the grace period: a rolling
+/// restart spoils no draw); the second stops gracefully now (draws still running are aborted with
+/// their seed revealed, clients get close frames); a third exits at once, for an operator who
+/// will not wait.
 enum ShutdownSignals {
     /// Blocks SIGINT and SIGTERM in the calling thread. Call it first thing in `main`, before
     /// anything starts a thread, so that no thread ever has them unblocked.
@@ -23,8 +25,8 @@ enum ShutdownSignals {
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
-    /// Starts the thread that waits for the signals and calls `stop` on the first one.
-    static func watch(logger: Logger, stop: @escaping @Sendable () -> Void) {
+    /// Starts the thread that waits for the signals: `drain` on the first, `stop` on the second.
+    static func watch(logger: Logger, drain: @escaping @Sendable () -> Void, stop: @escaping @Sendable () -> Void) {
         let thread = Thread {
             var set = signals()
             var received = 0
@@ -33,10 +35,14 @@ enum ShutdownSignals {
                 guard sigwait(&set, &signal) == 0 else { continue }
                 received += 1
                 let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
-                if received == 1 {
-                    logger.notice("\(name): shutting down (send it again to exit at once)")
+                switch received {
+                case 1:
+                    logger.notice("\(name): draining, then shutting down (send it again to abort running draws)")
+                    drain()
+                case 2:
+                    logger.notice("\(name) again: shutting down now, aborting running draws (send it again to exit at once)")
                     stop()
-                } else {
+                default:
                     logger.warning("\(name) again: exiting without waiting")
                     exit(128 + signal)
                 }

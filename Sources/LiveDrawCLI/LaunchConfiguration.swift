@@ -25,6 +25,8 @@ public struct LaunchConfiguration: Sendable {
     public var logLevel: Logger.Level
     /// The Redis of cluster mode (`--redis-url`), or `nil` for a single node (the default).
     public var redisURL: RedisURL?
+    /// Text or one JSON object per line.
+    public var logFormat: LogFormat
 
     /// Ranges accepted for the numeric options (the schedule's come from `RoundSchedule`).
     /// Generous, but they catch a missing digit or a unit mix-up (seconds typed as ms).
@@ -44,6 +46,8 @@ public struct LaunchConfiguration: Sendable {
         /// without heartbeats every page would take a quiet room for a lost connection.
         public static let heartbeatSeconds = 1...10
         public static let headTimeoutMs = 100...600_000
+        /// Up to ten minutes: longer than any orchestrator waits before it kills.
+        public static let shutdownGraceMs = 0...600_000
         public static let slowHeadsPerAddress = 0...1_000_000
         public static let loadingNoticeMs = 0...60_000
         public static let maxRooms = 1...1_000_000
@@ -69,6 +73,7 @@ public struct LaunchConfiguration: Sendable {
         server.closeHandshakeSeconds = try Self.check(o.closeTimeoutSeconds, in: Limits.closeTimeoutSeconds, "close-timeout-seconds")
         (server.idlePingSeconds, server.idleTimeoutSeconds) = try Self.idle(ping: o.idlePingSeconds, timeout: o.idleTimeoutSeconds)
         server.heartbeatSeconds = try Self.check(o.heartbeatSeconds, in: Limits.heartbeatSeconds, "heartbeat-seconds")
+        server.shutdownGraceMs = try Self.check(o.shutdownGraceMs, in: Limits.shutdownGraceMs, "shutdown-grace-ms")
         server.maxConnections = try Self.check(o.maxConnections, in: Limits.maxConnections, "max-connections")
         server.headTimeoutMs = try Self.check(o.headTimeoutMs, in: Limits.headTimeoutMs, "head-timeout-ms")
         server.slowHeadsPerAddress = try Self.check(o.slowHeadsPerAddress, in: Limits.slowHeadsPerAddress, "slow-heads-per-address")
@@ -95,6 +100,7 @@ public struct LaunchConfiguration: Sendable {
         lobbyKey = try Self.lobbyKey(file: o.lobbyKeyFile, rotate: o.rotateLobbyKey, dataDirectory: dataDirectory, paths: paths)
         logLevel = o.logLevel.loggerLevel
         redisURL = try Self.redis(o.redisURL, dataDirectory: dataDirectory)
+        logFormat = o.logFormat
     }
 
     /// Cluster mode needs the storage thread, which only a data directory gives: it is where a

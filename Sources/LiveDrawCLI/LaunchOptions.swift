@@ -88,6 +88,9 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "A room that sent nothing for this many seconds sends its viewers a heartbeat, so pages can tell a quiet room from a dead connection (they give up after 15 s of silence). (env: LIVE_DRAW_HEARTBEAT_SECONDS)")
     public var heartbeatSeconds: Int = LaunchOptions.server.heartbeatSeconds
 
+    @Option(help: "On SIGTERM the server drains: new draws are refused (503 draining), /healthz answers 503, and running draws may go on this many milliseconds to their end before they are aborted (a second SIGTERM aborts them at once). Give the container runtime at least this plus a few seconds before it kills (docker stop --time, Kubernetes terminationGracePeriodSeconds). 0 aborts at once. (env: LIVE_DRAW_SHUTDOWN_GRACE_MS)")
+    public var shutdownGraceMs: Int = LaunchOptions.server.shutdownGraceMs
+
     @Option(help: "Simultaneous connections, HTTP and WebSocket; beyond it new ones get 503. (env: LIVE_DRAW_MAX_CONNECTIONS)")
     public var maxConnections: Int = LaunchOptions.server.maxConnections
 
@@ -150,6 +153,9 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Least severe log level shown. (env: LIVE_DRAW_LOG_LEVEL)")
     public var logLevel: LogLevel = .info
 
+    @Option(help: "text, or json: one JSON object per line (timestamp, level, label, message, metadata) for log collectors. In json the lobby's host link is left out of the log and printed once on standard error. (env: LIVE_DRAW_LOG_FORMAT)")
+    public var logFormat: LogFormat = .text
+
     /// The long names of every option above, each of which `EnvironmentArguments` reads from
     /// `LIVE_DRAW_<NAME>`. A test checks this list against the help screen, so an option added
     /// without an environment variable fails the build's tests.
@@ -158,11 +164,11 @@ public struct LaunchOptions: ParsableCommand {
         "round-interval-ms", "rounds", "decelerate-to-ms", "loading-notice-ms",
         "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes", "fetch-redirects",
         "max-message-bytes", "outbound-queue", "close-timeout-seconds",
-        "idle-ping-seconds", "idle-timeout-seconds", "heartbeat-seconds", "max-connections", "head-timeout-ms",
+        "idle-ping-seconds", "idle-timeout-seconds", "heartbeat-seconds", "shutdown-grace-ms", "max-connections", "head-timeout-ms",
         "slow-heads-per-address", "max-rooms", "room-idle-seconds", "room-expiry-days",
         "room-expiry-seconds", "room-creation-burst", "room-creation-per-minute",
         "allowed-origins",
-        "tls-cert", "tls-key", "data-dir", "lobby-key-file", "redis-url", "log-level",
+        "tls-cert", "tls-key", "data-dir", "lobby-key-file", "redis-url", "log-level", "log-format",
     ]
 
     /// Flags on the help screen that no environment variable sets, each for the reason its help

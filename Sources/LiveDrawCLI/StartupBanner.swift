@@ -44,16 +44,22 @@ public struct StartupBanner: Sendable, Hashable {
     public var hostLink: String { "\(viewerLink)#key=\(lobbyHostKey)" }
 
     /// The banner, one line each.
-    public var lines: [String] {
+    public var lines: [String] { publicLines + [hostLinkLine] }
+
+    /// The lines without a secret: what `--log-format json` logs.
+    public var publicLines: [String] {
         [
             "live-draw listening on \(listeningURL)",
             "viewer link: \(viewerLink)",
             // Before the host link, which scripts (and the e2e launcher) take as "ready": the
             // line about the key is then already out when they look for it.
             lobbyKeyLine,
-            "host link (keep it private: it starts draws): \(hostLink)",
         ]
     }
+
+    /// The one line with the lobby's host key, last. In `--log-format json` it is not logged
+    /// (log collectors keep and index what they get) but written once to standard error.
+    public var hostLinkLine: String { "host link (keep it private: it starts draws): \(hostLink)" }
 
     /// Whether the host link above still works after a restart. Names the file, never the key.
     public var lobbyKeyLine: String {

@@ -44,6 +44,10 @@ struct LaunchConfigurationTests {
         #expect(c.dataDirectory == tree.root + "/data")   // recording is on by default
         #expect(c.lobbyKey == .file(LobbyKeyFile(path: tree.root + "/data/lobby.key"), createIfMissing: true, rotate: false))
         #expect(c.logLevel == .info)
+        #expect(c.logFormat == .text)
+        #expect(c.server.shutdownGraceMs == base.shutdownGraceMs)
+        // A default draw (players within the fetch timeout, then its rounds and result) fits.
+        #expect(c.server.shutdownGraceMs > 15_000 + RoundSchedule.original.finishOffsetMs)
     }
 
     @Test func everyOptionReachesTheConfiguration() throws {
@@ -63,6 +67,7 @@ struct LaunchConfigurationTests {
             "--allowed-origins", " https://a.example , http://B.example:8080,,",
             "--tls-cert", "cert.pem", "--tls-key", "key.pem", "--data-dir", "records/../db", "--log-level", "debug",
             "--lobby-key-file", "secrets/lobby.key", "--rotate-lobby-key",
+            "--shutdown-grace-ms", "1234", "--log-format", "json",
         ], in: tree)
         #expect(c.server.host == "0.0.0.0")
         #expect(c.server.port == 0)
@@ -92,6 +97,8 @@ struct LaunchConfigurationTests {
         #expect(c.dataDirectory == tree.root + "/db")   // absolute, may not exist yet
         #expect(c.lobbyKey == .file(LobbyKeyFile(path: tree.root + "/secrets/lobby.key"), createIfMissing: false, rotate: true))
         #expect(c.logLevel == .debug)
+        #expect(c.server.shutdownGraceMs == 1234)
+        #expect(c.logFormat == .json)
     }
 
     @Test func fixedIntervalWithoutDeceleration() throws {
@@ -127,6 +134,8 @@ struct LaunchConfigurationTests {
         (["--room-idle-seconds", "31536001"], "--room-idle-seconds must be between 1 and 31536000, not 31536001"),
         (["--room-creation-burst", "0"], "--room-creation-burst must be between 1 and 1000000, not 0"),
         (["--room-creation-per-minute", "0"], "--room-creation-per-minute must be between 1 and 1000000, not 0"),
+        (["--shutdown-grace-ms=-1"], "--shutdown-grace-ms must be between 0 and 600000, not -1"),
+        (["--shutdown-grace-ms", "600001"], "--shutdown-grace-ms must be between 0 and 600000, not 600001"),
     ])
     func outOfRangeNumbersAreRefused(arguments: [String], message: String) throws {
         #expect(try error(arguments, in: TempTree()) == message)

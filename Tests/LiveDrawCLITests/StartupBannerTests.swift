@@ -18,6 +18,14 @@ struct StartupBannerTests {
         #expect(lines.filter { $0.contains(/#key=[0-9a-f]{48}/) }.count == 1)
     }
 
+    /// JSON logs leave the host link out; it is the banner's only line with a key.
+    @Test func theHostLinkIsTheOnlySecretLine() {
+        let b = StartupBanner(host: "127.0.0.1", port: 8080, tls: false, lobbyHostKey: key)
+        #expect(b.lines == b.publicLines + [b.hostLinkLine])
+        #expect(!b.publicLines.contains { $0.contains(key) })
+        #expect(b.hostLinkLine.contains("#key=\(key)"))
+    }
+
     @Test func wildcardBindsGetLoopbackLinks() {
         let b = StartupBanner(host: "0.0.0.0", port: 9000, tls: false, lobbyHostKey: key)
         #expect(b.listeningURL == "http://0.0.0.0:9000")

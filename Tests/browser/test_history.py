@@ -29,7 +29,8 @@ def test_two_draws_are_listed_newest_first_and_the_older_verifies(server_factory
 
 
 def test_a_draw_stopped_by_shutdown_verifies_only_the_rounds_shown(server_factory, open_page):
-    srv = server_factory(round_interval_ms=600)
+    # No drain: SIGTERM aborts at once (with the default grace the draw would finish first).
+    srv = server_factory(round_interval_ms=600, shutdown_grace_ms=0)
     page = open_page(server=srv)
     api(srv, "POST", "/api/rooms/lobby/draws", key=srv.lobby_key)
     page.wait(lambda d: page.text("round-counter") == "Round 2 of 10", "round 2")

@@ -1,6 +1,8 @@
-"""SIGTERM during a draw: everyone gets `aborted` (seed revealed), then close 1001; exit 0, promptly.
+"""Shutdown: the first SIGTERM drains (the running draw finishes, new starts get 503 `draining`,
+/healthz turns 503), a second one aborts (everyone gets `aborted`, seed revealed), then close 1001;
+exit 0, promptly.
 
-PROTOCOL.md section 2 `aborted` and section 4 (1001).
+PROTOCOL.md section 2 `aborted`, section 4 (1001) and section 5.5 (draining).
 """
 import asyncio
 import signal
@@ -12,8 +14,8 @@ from helpers.wsclient import WSClient, close_all, open_many, run
 EXIT_WITHIN_S = 5.0
 
 
-def test_sigterm_aborts_the_running_draw_and_closes_1001(launch):
-    server = launch(round_interval_ms=150)
+def test_second_sigterm_aborts_the_running_draw_and_closes_1001(launch):
+    server = launch(round_interval_ms=300)
     other = http.create_room(server, "quiet-room")
     assert other.status == 201
 
@@ -28,6 +30,9 @@ def test_sigterm_aborts_the_running_draw_and_closes_1001(launch):
             starteds = [(await c.wait_for(lambda m: m.type == "started", timeout=10))[0] for c in watchers]
             await watchers[0].wait_for(lambda m: m.type == "round" and m["round"] == 3, timeout=10)
             t_signal = time.monotonic()
+            server.signal(signal.SIGTERM)
+            # Draining: the server says so before the second signal, so it is not lost in the first.
+            await asyncio.to_thread(_wait_health, server, 503)
             server.signal(signal.SIGTERM)
             ends = await asyncio.gather(*(c.expect_close(timeout=EXIT_WITHIN_S) for c in everyone))
             code = await asyncio.to_thread(server.wait, EXIT_WITHIN_S)
@@ -66,6 +71,118 @@ def test_sigterm_aborts_the_running_draw_and_closes_1001(launch):
     assert quiet_closed.code == 1001, f"idle room's client closed with {quiet_closed}"
     assert not [m for m in quiet_before if m.type in ("aborted", "round", "started")], \
         "the idle room got another room's draw messages"
+
+
+def _wait_health(server, status, timeout=5.0):
+    """Polls /healthz until it answers `status` (a condition, with a deadline)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = http.request(server, "GET", "/healthz")
+        if got.status == status:
+            return got
+        assert time.monotonic() < deadline, f"/healthz still {got.status} {got.body!r}"
+        time.sleep(0.02)
+
+
+def test_sigterm_at_round_3_lets_the_draw_finish_and_records_it(launch):
+    """A rolling restart during a draw: the draw goes on to `finished` (recorded so), a start in
+    the meantime gets 503 `draining`, /healthz says draining, then everyone is closed 1001."""
+    server = launch(round_interval_ms=150, shutdown_grace_ms=20_000)
+    other = http.create_room(server, "other-room")
+    assert other.status == 201
+    other_key = other.json["hostKey"]
+
+    async def scenario():
+        watchers = await open_many(server.ws_url("lobby"), 3, prefix="w")
+        host = await WSClient.open(server.ws_url("other-room"), name="host")
+        everyone = watchers + [host]
+        try:
+            for c in everyone:
+                await c.expect("snapshot")
+            assert (await asyncio.to_thread(http.start_draw, server, "lobby", server.lobby_key)).status == 202
+            started = (await watchers[0].wait_for(lambda m: m.type == "started", timeout=10))[0]
+            await watchers[0].wait_for(lambda m: m.type == "round" and m["round"] == 3, timeout=10)
+            server.signal(signal.SIGTERM)
+            health = await asyncio.to_thread(_wait_health, server, 503)
+            # New draws are refused, over HTTP and over the WebSocket; the running one goes on.
+            refused = await asyncio.to_thread(http.start_draw, server, "other-room", other_key)
+            await host.send_json({"type": "start", "hostKey": other_key})
+            ws_refusal = (await host.wait_for(lambda m: m.type == "error", timeout=5))[0]
+            snapshot = await asyncio.to_thread(http.request, server, "GET", "/api/rooms/lobby")
+            ends = await asyncio.gather(*(c.expect_close(timeout=10) for c in everyone))
+            code = await asyncio.to_thread(server.wait, 10)
+        finally:
+            await close_all(everyone)
+        return started, health, refused, ws_refusal, snapshot, ends, code, [c.log for c in watchers]
+
+    started, health, refused, ws_refusal, snapshot, ends, code, logs = run(scenario(), timeout=40)
+    assert health.json == {"status": "draining"}
+    assert refused.status == 503 and refused.error_code() == "draining", refused.body
+    assert ws_refusal["code"] == "draining"
+    assert snapshot.status == 200, "reads are still served while draining"
+    assert code == 0, f"exit status {code}\n{server.log_text()}"
+
+    for (closed, _), log in zip(ends[:3], logs):
+        assert closed.code == 1001, f"close {closed} on shutdown"
+        types = [m.type for m in log]
+        assert "aborted" not in types
+        assert [m["round"] for m in log if m.type == "round"] == list(range(1, 11))
+        finished = [m for m in log if m.type == "finished"]
+        assert len(finished) == 1 and finished[0]["drawId"] == started["drawId"]
+        draw.assert_verifies(finished[0].data, started.data)
+    assert ends[3][0].code == 1001
+    assert not [m for m in ends[3][1] if m.type in ("loading", "started")], "the refused start ran"
+
+    # Same data dir, next process: the record says `finished`.
+    server.restart()
+    record = http.request(server, "GET", f"/api/draws/{started['drawId']}")
+    assert record.status == 200
+    assert record.json["status"] == "finished", record.json
+
+
+def test_sigterm_without_a_running_draw_stops_at_once(launch):
+    """Nothing to wait for: draining ends as soon as it begins, whatever the grace period."""
+    server = launch(shutdown_grace_ms=60_000)
+
+    async def scenario():
+        c = await WSClient.open(server.ws_url("lobby"), name="idle")
+        try:
+            await c.expect("snapshot")
+            server.signal(signal.SIGTERM)
+            closed, _ = await c.expect_close(timeout=EXIT_WITHIN_S)
+            return closed, await asyncio.to_thread(server.wait, EXIT_WITHIN_S)
+        finally:
+            await c.close()
+
+    closed, code = run(scenario(), timeout=20)
+    assert closed.code == 1001
+    assert code == 0
+
+
+def test_the_grace_period_ends_the_drain_with_an_abort(launch):
+    """A draw longer than the grace period: aborted (seed revealed) when the grace is over."""
+    server = launch(round_interval_ms=1000, shutdown_grace_ms=1500)
+
+    async def scenario():
+        c = await WSClient.open(server.ws_url("lobby"), name="w")
+        try:
+            await c.expect("snapshot")
+            assert (await asyncio.to_thread(http.start_draw, server, "lobby", server.lobby_key)).status == 202
+            started = (await c.wait_for(lambda m: m.type == "started", timeout=10))[0]
+            await c.wait_for(lambda m: m.type == "round" and m["round"] == 1, timeout=10)
+            t_signal = time.monotonic()
+            server.signal(signal.SIGTERM)
+            closed, before = await c.expect_close(timeout=10)
+            return started, closed, before, time.monotonic() - t_signal, await asyncio.to_thread(server.wait, 10)
+        finally:
+            await c.close()
+
+    started, closed, before, elapsed, code = run(scenario(), timeout=30)
+    assert closed.code == 1001 and code == 0
+    aborted = [m for m in before if m.type == "aborted"]
+    assert len(aborted) == 1 and aborted[0]["reason"] == "server_shutdown"
+    draw.assert_seed_matches(aborted[0]["seed"], started["commitment"])
+    assert 1.4 <= elapsed < 1.5 + EXIT_WITHIN_S, f"aborted {elapsed:.2f}s after SIGTERM, grace 1.5 s"
 
 
 def test_sigterm_right_after_startup_exits_promptly(launch):

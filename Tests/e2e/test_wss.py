@@ -1,43 +1,60 @@
-"""wss: the server reads TLS WebSocket input itself too, so the frame rules hold there as well.
+"""TLS end to end: https and wss with a client that verifies the certificate, as a deployment's
+clients do; and the server reads TLS WebSocket input itself too, so the frame rules hold there.
 
-The server decrypts each wss connection's input through the connection's own TLS session
-(SSL_read on lws' session, Sources/CLwsShim) and parses it like plain input. A self-signed
-certificate made with the openssl CLI; the clients trust exactly that certificate.
+A throwaway CA and the server's certificates are made with the openssl CLI at test time
+(helpers/certs.py); the clients trust that CA (not the certificate itself) and check the host
+name, so a certificate for another host or an expired one is refused. The server decrypts each
+wss connection's input through the connection's own TLS session (SSL_read on lws' session,
+Sources/CLwsShim) and parses it like plain input.
 """
 import asyncio
 import http.client
 import json
 import ssl
-import subprocess
 
 import pytest
 
 from helpers import draw, rawws
+from helpers.certs import ThrowawayCA
 from helpers.rawws import close_payload, encode_frame
 from helpers.wsclient import WSClient, close_all, run
 
 
 @pytest.fixture
-def tls_server(launch, tmp_path):
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
-    server = launch(tls_cert=str(cert), tls_key=str(key))
-    context = ssl.create_default_context(cafile=str(cert))
-    return server, context
+def test_ca(tmp_path):
+    return ThrowawayCA(tmp_path / "ca")
 
 
-def _wss_url(server, room: str) -> str:
-    return f"wss://{server.host}:{server.port}/ws/{room}"
+@pytest.fixture
+def tls_server(launch, test_ca):
+    issued = test_ca.issue("server")
+    server = launch(tls_cert=str(issued.cert), tls_key=str(issued.key))
+    return server, _verifying_context(test_ca)
+
+
+def _verifying_context(ca: ThrowawayCA) -> ssl.SSLContext:
+    """What a careful client has: the CA as its only root, host names checked."""
+    context = ssl.create_default_context(cafile=str(ca.cert))
+    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
+    return context
+
+
+def _https(server, context, method, path, body=None, headers=None):
+    conn = http.client.HTTPSConnection(server.host, server.port, timeout=5, context=context)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        resp = conn.getresponse()
+        return resp.status, resp.read()
+    finally:
+        conn.close()
 
 
 def test_a_full_draw_over_wss(tls_server):
     server, context = tls_server
 
     async def scenario():
-        viewer = await WSClient.open(_wss_url(server, "lobby"), name="viewer", ssl=context)
-        host = await WSClient.open(_wss_url(server, "lobby"), name="host", ssl=context)
+        viewer = await WSClient.open(server.ws_url("lobby"), name="viewer", ssl=context)
+        host = await WSClient.open(server.ws_url("lobby"), name="host", ssl=context)
         try:
             await viewer.expect("snapshot")
             await host.expect("snapshot")
@@ -94,11 +111,53 @@ def test_https_page_and_api_through_the_front_door(tls_server):
     # plain HTTPS requests must still be served.
     server, context = tls_server
     for path, marker in [("/healthz", b'{"status":"ok"}'), ("/", b"INDEX-MARKER")]:
-        conn = http.client.HTTPSConnection(server.host, server.port, timeout=5, context=context)
+        status, body = _https(server, context, "GET", path)
+        assert status == 200 and marker in body, (path, status, body[:200])
+
+
+def test_the_api_over_verified_https(tls_server):
+    """Room creation, a draw started over https and followed over wss, its record over https."""
+    server, context = tls_server
+    json_type = {"Content-Type": "application/json"}
+    status, body = _https(server, context, "POST", "/api/rooms", b'{"name":"tls-room"}', json_type)
+    assert status == 201, body
+    key = json.loads(body)["hostKey"]
+
+    async def scenario():
+        viewer = await WSClient.open(server.ws_url("tls-room"), name="viewer", ssl=context)
         try:
-            conn.request("GET", path)
-            resp = conn.getresponse()
-            body = resp.read()
+            await viewer.expect("snapshot")
+            started = await asyncio.to_thread(_https, server, context, "POST", "/api/rooms/tls-room/draws", None,
+                                              {"Authorization": f"Bearer {key}", **json_type})
+            assert started[0] == 202, started
+            return await viewer.collect_draw(timeout=15)
         finally:
-            conn.close()
-        assert resp.status == 200 and marker in body, (path, resp.status, body[:200])
+            await viewer.close()
+
+    seq = run(scenario(), timeout=40)
+    assert seq[-1].type == "finished"
+    status, body = _https(server, context, "GET", f"/api/draws/{seq[-1]['drawId']}")
+    assert status == 200 and json.loads(body)["status"] == "finished"
+
+
+@pytest.mark.parametrize("kind", ["wrong-host", "expired"])
+def test_a_bad_certificate_is_refused_by_a_verifying_client(launch, test_ca, kind):
+    """The same CA signs them, so only the host name or the dates can be what is refused."""
+    issued = (test_ca.issue("elsewhere", san="DNS:elsewhere.example") if kind == "wrong-host"
+              else test_ca.issue("stale", expired=True))
+    server = launch(tls_cert=str(issued.cert), tls_key=str(issued.key))
+    context = _verifying_context(test_ca)
+    expected = "IP address mismatch" if kind == "wrong-host" else "certificate has expired"
+
+    with pytest.raises(ssl.SSLCertVerificationError, match=expected):
+        _https(server, context, "GET", "/healthz")
+
+    async def connect():
+        await WSClient.open(server.ws_url("lobby"), name="refused", ssl=context)
+    with pytest.raises(ssl.SSLCertVerificationError, match=expected):
+        run(connect(), timeout=15)
+
+    # The server itself is fine: a client that skips verification gets through.
+    lax = ssl.create_default_context()
+    lax.check_hostname, lax.verify_mode = False, ssl.CERT_NONE
+    assert _https(server, lax, "GET", "/healthz") == (200, b'{"status":"ok"}')

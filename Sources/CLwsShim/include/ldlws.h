@@ -76,10 +76,14 @@ struct lws *ldlws_adopt_file(ldlws_server *server, int fd);
  *  (adoption failed, or the request was answered and closed during the call).
  *  LWS_CALLBACK_WSI_CREATE for the new connection runs during the call. */
 struct lws *ldlws_adopt_socket(ldlws_server *server, int fd, const unsigned char *bytes, size_t len);
+/** Where lws' log lines go: its level (LLL_ERR, LLL_WARN, ...) and the line, NUL-terminated,
+ *  usually ending in a newline. Called on whichever thread lws logs from. */
+typedef void (*ldlws_log_sink)(int level, const char *line);
 /** Sets lws' own log level (LLL_ERR | LLL_WARN by default) and its log line filter: lws 4.1 logs
  *  every ldlws_adopt_socket at error level ("adopt_socket_readbuf: calling service"), and those
- *  lines are dropped; every other line goes to stderr as before. */
-void ldlws_set_log_level(int levels);
+ *  lines are dropped; every other line goes to `sink` (the server's logger, so that JSON logs
+ *  stay one object per line), or to stderr when it is NULL. */
+void ldlws_set_log_level(int levels, ldlws_log_sink sink);
 
 /* ---- per-connection slot ------------------------------------------------------------------ */
 

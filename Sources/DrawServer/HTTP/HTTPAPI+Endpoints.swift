@@ -6,6 +6,8 @@ extension HTTPAPI {
     func apiGet(_ route: HTTPRoute, _ wsi: Connection, _ exchange: HTTPExchange) -> HTTPResponse? {
         switch route {
         case .health:
+            // A balancer takes 503 as "send no one new here"; the viewers already here stay.
+            if loop.phase.draining { return .json(503, APIMessages.healthDraining()) }
             return .json(200, rooms.cluster.map { APIMessages.health(clusterUp: $0.linkUp) } ?? APIMessages.health())
         case .metrics:
             guard let metricsText else { return .json(404, APIMessages.error(.notFound)) }

@@ -69,6 +69,7 @@ extension RoomService {
         guard let hostKey, !hostKey.isEmpty else { return .unauthorized }
         guard room.keyHash.matches(hostKey) else { return .forbidden }
         guard !phase.shuttingDown else { return .shuttingDown }
+        guard !phase.draining else { return .draining }
         guard !room.deleting else { return .unknownRoom }
         return nil
     }

@@ -101,6 +101,8 @@ final class ServiceDispatcher: TransportHandler {
                 continuation()
             case .storageDrained:
                 shutdown.storageDrained()
+            case .drain:
+                shutdown.drain()
             case .shutdown:
                 shutdown.begin()
             case .perform(let body):

@@ -1,8 +1,13 @@
 import Logging
 
-/// Graceful shutdown. Service thread only (reached through `stop()` → inbox → here).
+/// Graceful shutdown. Service thread only (reached through `drain()`/`stop()` → inbox → here).
 ///
-/// Two phases, each bounded by `shutdownGraceMs`:
+/// Draining comes first when asked for (`drain()`, the first SIGTERM): no new draw starts, and
+/// `/healthz` says `draining` so a load balancer stops sending viewers; running draws go on, up to
+/// `shutdownGraceMs`. When the last has ended (its record written), or the grace period is
+/// over, or `stop()` comes (the second signal), the stop below begins and aborts whatever still runs.
+///
+/// The stop has two phases, each bounded by `closeGraceMs`:
 /// 1. Records: running draws are aborted (`aborted` broadcast, seed revealed) and their
 ///    `finish(.aborted(server_shutdown))` queued; then the server waits for the storage queue to
 ///    drain (a barrier job). Meanwhile a result already being written is still announced, and
@@ -22,6 +27,10 @@ final class ShutdownCoordinator {
     private var awaitingStorageDrain = false
     /// One timer for both phases (a timer must not replace itself from its own callback).
     private var timer: LwsTimer?
+    /// Draining: the timer that looks whether the draws have ended, and when the grace ends
+    /// (monotonic nanoseconds). `nil` when not draining.
+    private var drainTimer: LwsTimer?
+    private var drainDeadline: UInt64?
 
     init(config: ServerConfig, logger: Logger, loop: ServiceLoop, rooms: RoomService,
          webSockets: WebSocketInbound, storage: ServerStorage) {
@@ -35,11 +44,51 @@ final class ShutdownCoordinator {
 
     private var phase: ServerPhase { loop.phase }
 
+    /// How often draining looks whether the draws have ended. Looking, rather than being told:
+    /// a draw ends in its runner (a timer, or its record's write coming back), and a glance over
+    /// the few rooms still busy costs nothing next to a hook in every runner.
+    private static let drainCheckNanos: UInt64 = 25_000_000
+
+    /// The first SIGTERM: refuse new draws, let the running ones finish, then `begin()`.
+    func drain() {
+        guard !phase.draining, !phase.shuttingDown, !loop.destroying else { return }
+        phase.draining = true
+        let busy = busyRooms
+        guard !busy.isEmpty, loop.isRunning, config.shutdownGraceMs > 0 else { return begin() }
+        logger.notice("draining: no new draws; waiting for the running ones to finish",
+                      metadata: ["draws": "\(busy.count)", "graceMs": "\(config.shutdownGraceMs)"])
+        drainDeadline = rooms.clock.monotonicNanos() &+ UInt64(config.shutdownGraceMs) * 1_000_000
+        drainTimer = loop.timer { [unowned self] in self.checkDrain() }
+        drainTimer?.schedule(afterNanos: Self.drainCheckNanos)
+    }
+
+    /// Rooms whose draw is loading, running or waiting for its record.
+    private var busyRooms: [Room] { rooms.registry.all.filter { $0.runner?.isBusy ?? false } }
+
+    private func checkDrain() {
+        guard drainDeadline != nil, !phase.shuttingDown else { return }
+        let busy = busyRooms
+        if busy.isEmpty {
+            logger.notice("drained: every running draw has ended")
+            return begin()
+        }
+        if let deadline = drainDeadline, rooms.clock.monotonicNanos() >= deadline {
+            logger.warning("shutdown grace period over: aborting the draws still running",
+                           metadata: ["draws": "\(busy.count)", "rooms": "\(busy.map(\.name).joined(separator: ","))"])
+            return begin()
+        }
+        drainTimer?.schedule(afterNanos: Self.drainCheckNanos)
+    }
+
+    /// The stop: abort what still runs, write the records, close the clients.
     func begin() {
         guard !phase.shuttingDown, !loop.destroying else { return }
+        drainDeadline = nil
+        drainTimer?.cancel()
         logger.info("shutting down", metadata: ["clients": "\(webSockets.clients.count)", "rooms": "\(rooms.registry.count)"])
         // Aborts first: they are room broadcasts, so every client drains them before its close.
         for room in rooms.registry.all { room.runner?.shutdown() }
+        phase.draining = true
         phase.shuttingDown = true
         guard loop.isRunning else { return }
         timer = loop.timer { [unowned self] in self.timerFired() }
@@ -59,13 +108,16 @@ final class ShutdownCoordinator {
     }
 
     /// Frees the timer (teardown, after the gate cancelled it).
-    func tearDown() { timer = nil }
+    func tearDown() {
+        timer = nil
+        drainTimer = nil
+    }
 
-    private var graceNanos: UInt64 { UInt64(max(0, config.shutdownGraceMs)) * 1_000_000 }
+    private var graceNanos: UInt64 { UInt64(max(0, config.closeGraceMs)) * 1_000_000 }
 
     private func closeClients() {
         phase.closingClients = true
-        let graceSeconds = Int32(clamping: max(1, (max(0, config.shutdownGraceMs) + 999) / 1000))
+        let graceSeconds = Int32(clamping: max(1, (max(0, config.closeGraceMs) + 999) / 1000))
         for client in Array(webSockets.clients.values) {
             rooms.close(client, code: CloseCode.goingAway, reason: "server shutting down", drainRoom: true,
                         deadlineSeconds: graceSeconds)

@@ -46,7 +46,7 @@ final class LwsContext {
         c.header_tables = UInt32(clamping: s.headerTables)
         c.callback = lwsServiceCallback
         c.user = Unmanaged.passUnretained(self).toOpaque()
-        ldlws_set_log_level(LLL_ERR | LLL_WARN)
+        LwsLog.apply()
         let created = withOptionalCString(s.tlsCertPath) { certPtr in
             withOptionalCString(s.tlsKeyPath) { keyPtr in
                 s.subprotocol.withCString { proto in

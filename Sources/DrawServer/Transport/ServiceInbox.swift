@@ -20,6 +20,8 @@ enum ServiceCommand: Sendable {
     case clusterReturned(@Sendable () -> Void)
     /// Every storage job submitted before shutdown began has run (the shutdown barrier).
     case storageDrained
+    /// `drain()` was called.
+    case drain
     /// `stop()` was called.
     case shutdown
     /// Run this on the service thread (`LiveDrawServer.onServiceThread`); tests use it to reach

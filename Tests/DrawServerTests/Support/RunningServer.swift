@@ -62,7 +62,7 @@ final class RunningServer: @unchecked Sendable {
         // Most tests follow a draw from its `loading`; LoadingNoticeTests covers holding it back.
         config.loadingNoticeMs = 0
         config.schedule = RoundSchedule(rounds: 10, pace: .fixed(intervalMs: 20))!
-        config.shutdownGraceMs = 500
+        config.closeGraceMs = 500
         configure(&config)
         var logger = Logger(label: "test")
         logger.logLevel = .warning

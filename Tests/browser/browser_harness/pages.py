@@ -17,11 +17,12 @@ PHONE = (360, 740)
 DESKTOP = (1280, 800)
 
 
-def new_driver(size=DESKTOP):
+def new_driver(size=DESKTOP, extra_args=()):
+    """`extra_args`: more Chromium flags, e.g. to trust a test certificate."""
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--no-first-run", "--disable-extensions", f"--window-size={size[0]},{size[1]}"):
+                "--no-first-run", "--disable-extensions", f"--window-size={size[0]},{size[1]}", *extra_args):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)

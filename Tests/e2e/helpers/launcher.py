@@ -25,8 +25,9 @@ class Launcher:
         self.defaults, self.stop_grace, self.log_dir = dict(defaults or {}), stop_grace, log_dir
         self.started: list[ServerProcess] = []
 
-    def __call__(self, _prefix=None, **opts) -> ServerProcess:
-        """`_prefix`: a command the binary runs under (see LaunchSpec.prefix)."""
+    def __call__(self, _prefix=None, _stderr_apart=False, **opts) -> ServerProcess:
+        """`_prefix`: a command the binary runs under (see LaunchSpec.prefix). `_stderr_apart`:
+        standard error in the server's `err_lines`, not mixed into `lines`."""
         base = {
             "host": "127.0.0.1",
             "port": 0,
@@ -36,7 +37,7 @@ class Launcher:
             **self.defaults,
             **opts,
         }
-        srv = ServerProcess(cli.launch_spec(_prefix, self.stop_grace), base)
+        srv = ServerProcess(cli.launch_spec(_prefix, self.stop_grace), base, stderr_apart=_stderr_apart)
         self.started.append(srv)
         return srv.start()
 

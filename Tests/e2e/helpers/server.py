@@ -40,8 +40,13 @@ class LaunchSpec:
 class ServerProcess:
     """One running live-draw binary, bound to 127.0.0.1 on a port the OS chose."""
 
-    def __init__(self, spec: LaunchSpec, opts: dict, extra_args: Optional[list] = None):
+    def __init__(self, spec: LaunchSpec, opts: dict, extra_args: Optional[list] = None,
+                 stderr_apart: bool = False):
+        """`stderr_apart`: keep standard error out of `lines`, in `err_lines` (both are still
+        read for the port and the host link)."""
         self.spec = spec
+        self.stderr_apart = stderr_apart
+        self.err_lines: list[str] = []
         self.opts = dict(opts)
         self.extra_args = list(extra_args or [])
         # Recording is on by default and one server owns a data dir (a file lock), so servers
@@ -84,10 +89,12 @@ class ServerProcess:
         env = {k: v for k, v in os.environ.items() if not k.startswith("LIVE_DRAW_")}
         env.update(self.spec.env)
         self.proc = subprocess.Popen(
-            self.argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            env=env, start_new_session=True)
-        self._reader = threading.Thread(target=self._read_output, daemon=True)
+            self.argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE if self.stderr_apart else subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+        self._reader = threading.Thread(target=self._read_output, args=(self.proc.stdout, self.lines), daemon=True)
         self._reader.start()
+        if self.stderr_apart:
+            threading.Thread(target=self._read_output, args=(self.proc.stderr, self.err_lines), daemon=True).start()
         deadline = time.monotonic() + self.spec.startup_timeout
         while not self._ready.wait(0.05):
             if self.proc.poll() is not None:
@@ -102,11 +109,10 @@ class ServerProcess:
                     f"argv: {self.argv}\n{self.log_text()}")
         return self
 
-    def _read_output(self):
-        assert self.proc and self.proc.stdout
-        for raw in iter(self.proc.stdout.readline, b""):
+    def _read_output(self, stream, sink: list):
+        for raw in iter(stream.readline, b""):
             line = raw.decode("utf-8", "replace").rstrip("\n")
-            self.lines.append(line)
+            sink.append(line)
             if self.port is None:
                 m = self.spec.listening_re.search(line)
                 if m:
@@ -185,11 +191,16 @@ class ServerProcess:
         return "127.0.0.1"
 
     @property
+    def tls(self) -> bool:
+        """Whether the server speaks https/wss (started with a certificate)."""
+        return bool(self.opts.get("tls_cert"))
+
+    @property
     def base_url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        return f"{'https' if self.tls else 'http'}://{self.host}:{self.port}"
 
     def ws_url(self, room: str) -> str:
-        return f"ws://{self.host}:{self.port}/ws/{room}"
+        return f"{'wss' if self.tls else 'ws'}://{self.host}:{self.port}/ws/{room}"
 
     def log_text(self, last: int = 200) -> str:
         return "\n".join(self.lines[-last:])
