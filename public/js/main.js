@@ -6,8 +6,8 @@ import { byId, setText } from './dom.js';
 import { renderHost, setUpHost } from './host.js';
 import { renderLastResult, setUpLastResult } from './last-result.js';
 import { Connection, roomSocketUrl } from './protocol.js';
-import { offerRoomCreation, setUpRooms } from './rooms.js';
-import { refreshRecentDraws, setUpRecentDraws } from './recent-draws.js';
+import { offerRoomCreation, renderRooms, setUpRooms } from './rooms.js';
+import { noteDrawEnded, refreshRecentDraws, setUpRecentDraws } from './recent-draws.js';
 import { readRoute } from './route.js';
 import { initialState, reduce } from './state.js';
 import { clearReport, setUpVerifyPanel, verifyAndShow } from './verify-panel.js';
@@ -27,6 +27,7 @@ function render(prev, s) {
   renderView(prev, s);
   renderHost(s);
   renderLastResult(s);
+  renderRooms(s);
   const said = announcement(prev, s);
   if (said) setText(announcer, said);
   followDraw(prev, s);
@@ -53,6 +54,10 @@ function followHistory(prev, s) {
   const opened = s.connection === 'open' && prev.connection !== 'open';
   const drawId = (x) => x.draw?.drawId ?? x.result?.record.drawId ?? null;
   const moved = s.phase !== prev.phase || drawId(s) !== drawId(prev);
+  if (s.phase === 'result' && moved) noteDrawEnded({ ...s.result.record, status: 'finished' });
+  if (s.phase === 'aborted' && moved) {
+    noteDrawEnded({ drawId: s.aborted.drawId, status: 'aborted', abortReason: s.aborted.reason, roundsShown: s.aborted.roundsShown });
+  }
   if (opened || (moved && s.phase !== 'idle' && s.phase !== 'loading')) refreshRecentDraws();
 }
 
