@@ -114,12 +114,33 @@ int ldlws_http_refuse_upgrade(struct lws *wsi, unsigned int status, const char *
     return respond(wsi, status, content_type, NULL, NULL, body, len, 1, 0);
 }
 
-int ldlws_http_serve_file_with(struct lws *wsi, const char *path, const char *content_type, unsigned int flags) {
+int ldlws_http_serve_file_with(struct lws *wsi, const char *path, const char *content_type,
+                               const char *headers, unsigned int flags) {
     /* lws copies these bytes among its headers as they are. */
     static const char close_header[] = "connection: close\x0d\x0a";
-    if (flags & LDLWS_RESPOND_CLOSE)
-        return lws_serve_http_file(wsi, path, content_type, close_header, (int)sizeof(close_header) - 1);
-    return lws_serve_http_file(wsi, path, content_type, NULL, 0);
+    char lines[1024];
+    int n = snprintf(lines, sizeof(lines), "%s%s", headers ? headers : "",
+                     (flags & LDLWS_RESPOND_CLOSE) ? close_header : "");
+    if (n < 0 || (size_t)n >= sizeof(lines)) return -1;
+    return lws_serve_http_file(wsi, path, content_type, n ? lines : NULL, n);
+}
+
+int ldlws_http_not_modified(struct lws *wsi, const char *headers, unsigned int flags) {
+    unsigned char buf[LWS_PRE + 2048];
+    unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + sizeof(buf);
+    size_t len = headers ? strlen(headers) : 0;
+    if (lws_add_http_header_status(wsi, 304, &p, end)) return -1;
+    if ((flags & LDLWS_RESPOND_CLOSE) &&
+        lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION, (const unsigned char *)"close", 5, &p, end)) return -1;
+    /* The lines are complete ("name: value\r\n"): copied before the blank line that ends the head. */
+    if (len >= (size_t)(end - p) - 2) return -1;
+    if (len) memcpy(p, headers, len);
+    p += len;
+    if (lws_finalize_http_header(wsi, &p, end)) return -1;
+    {
+        int total = lws_ptr_diff(p, start);
+        return lws_write(wsi, start, (size_t)total, LWS_WRITE_HTTP_FINAL) == total ? 0 : -1;
+    }
 }
 
 int ldlws_http_transaction_completed(struct lws *wsi) { return lws_http_transaction_completed(wsi); }

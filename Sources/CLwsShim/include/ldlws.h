@@ -170,10 +170,18 @@ int ldlws_http_respond_with(struct lws *wsi, unsigned int status, const char *co
  *  handshake with an HTTP/1.1 status and "Connection: close" (then return 1 from the callback). */
 int ldlws_http_refuse_upgrade(struct lws *wsi, unsigned int status, const char *content_type,
                               const unsigned char *body, size_t len);
-/** Streams a file with lws' own file server (security headers included).  Of the flags only
+/** Streams a file with lws' own file server (security headers included).  `headers` are extra
+ *  complete header lines ("name: value\r\n"…, NULL for none) the server built itself; lws sends
+ *  its own "cache-control: no-store" only when they carry no cache-control.  Of the flags only
  *  LDLWS_RESPOND_CLOSE applies (lws itself already sends no body to a HEAD request).  Returns
  *  lws' value: < 0 close, > 0 finished, 0 in progress. */
-int ldlws_http_serve_file_with(struct lws *wsi, const char *path, const char *content_type, unsigned int flags);
+int ldlws_http_serve_file_with(struct lws *wsi, const char *path, const char *content_type,
+                               const char *headers, unsigned int flags);
+/** "304 Not Modified": status line, lws' security headers, then the header lines in `headers`
+ *  (the validators and cache-control of the file that did not change) and no body, in one
+ *  lws_write.  Unlike ldlws_http_respond_with it adds no Content-Length and no
+ *  "cache-control: no-store" (a 304's headers update the browser's cached copy).  0 on success. */
+int ldlws_http_not_modified(struct lws *wsi, const char *headers, unsigned int flags);
 /** Ends the transaction (keep-alive).  Nonzero means: close the connection (return -1). */
 int ldlws_http_transaction_completed(struct lws *wsi);
 
