@@ -187,7 +187,8 @@ public struct LaunchConfiguration: Sendable {
         }
         // Both values were range-checked above, so this cannot fail unless RoundSchedule gains a
         // rule; then say so rather than crash.
-        guard let schedule = RoundSchedule(rounds: rounds, pace: pace) else {
+        let countdown = try check(o.countdownMs, in: RoundSchedule.countdownLimit, "countdown-ms")
+        guard let schedule = RoundSchedule(rounds: rounds, pace: pace, countdownMs: countdown) else {
             throw ConfigurationError("--rounds \(rounds) with these intervals is not a valid schedule")
         }
         return schedule

@@ -9,6 +9,7 @@ import { Connection, roomSocketUrl } from './protocol.js';
 import { offerRoomCreation, renderRooms, setUpRooms } from './rooms.js';
 import { noteDrawEnded, refreshRecentDraws, setUpRecentDraws } from './recent-draws.js';
 import { readRoute } from './route.js';
+import { noteMessage } from './server-clock.js';
 import { initialState, reduce } from './state.js';
 import { clearReport, setUpVerifyPanel, verifyAndShow } from './verify-panel.js';
 import { renderView } from './view.js';
@@ -71,7 +72,10 @@ render(state, state);
 
 if (route.roomValid) {
   const connection = new Connection(roomSocketUrl(location, route.room), {
-    onMessage: dispatch,
+    onMessage: (message) => {
+      noteMessage(message);
+      dispatch(message);
+    },
     onStatus: (status) => dispatch({ type: 'connection', ...status }),
   });
   setUpRecentDraws(route.room);

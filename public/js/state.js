@@ -75,6 +75,8 @@ function drawFrom(m, rounds) {
   return {
     drawId: m.drawId, entrants: m.entrants, commitment: m.commitment,
     total: m.schedule?.rounds ?? 10, rounds: rounds.map(roundOf),
+    // Round 1 is due at startedAt + firstOffsetMs on the server's clock; a countdown leads to it.
+    startedAt: m.startedAt, firstOffsetMs: m.schedule?.offsetsMs?.[0] ?? 0, countdownMs: m.schedule?.countdownMs ?? 0,
   };
 }
 

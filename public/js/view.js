@@ -2,6 +2,7 @@
 // state. Idempotent: calling it twice with the same state changes nothing, except that a new
 // round restarts the flip animation.
 
+import { renderCountdown } from './countdown.js';
 import { byId, setText, show } from './dom.js';
 import { abortedText, failureDetailText, failureText, retryText, viewersText } from './words.js';
 
@@ -32,6 +33,7 @@ export function renderView(prev, s) {
   setText(el.idle, s.isHost ? 'Ready when you are: start the draw from the host controls.'
     : 'Waiting for the host to start the draw.');
   if (phase === 'live') renderLive(prev, s);
+  renderCountdown(phase === 'live' ? s.draw : null);
   if (phase === 'result') renderResult(s.result.record);
   if (phase === 'failed') {
     setText(el.failure, failureText(s.failure.code, s.warnings));
@@ -63,7 +65,8 @@ function renderLive(prev, s) {
   const current = rounds[rounds.length - 1];
   el.progress.max = total;
   el.progress.value = rounds.length;
-  setText(el.counter, current ? `Round ${current.round} of ${total}` : 'Get ready…');
+  const waiting = s.draw.countdownMs > 0 ? 'The draw starts in' : 'Get ready…';
+  setText(el.counter, current ? `Round ${current.round} of ${total}` : waiting);
   setText(el.name, current?.name ?? '');
   setText(el.username, current ? '@' + current.username : '');
   const prevRounds = prev?.draw?.drawId === s.draw.drawId ? prev.draw.rounds.length : 0;
