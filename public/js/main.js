@@ -10,6 +10,7 @@ import { offerRoomCreation, renderRooms, setUpRooms } from './rooms.js';
 import { noteDrawEnded, refreshRecentDraws, setUpRecentDraws } from './recent-draws.js';
 import { readRoute } from './route.js';
 import { noteMessage } from './server-clock.js';
+import { renderShare, setUpShare } from './share.js';
 import { initialState, reduce } from './state.js';
 import { clearReport, setUpVerifyPanel, verifyAndShow } from './verify-panel.js';
 import { renderView } from './view.js';
@@ -29,6 +30,7 @@ function render(prev, s) {
   renderHost(s);
   renderLastResult(s);
   renderRooms(s);
+  renderShare(s);
   const said = announcement(prev, s);
   if (said) setText(announcer, said);
   followDraw(prev, s);
@@ -65,6 +67,7 @@ function followHistory(prev, s) {
 setUpVerifyPanel();
 setUpLastResult();
 setUpRooms();
+setUpShare();
 byId('offer-create').addEventListener('click', () => offerRoomCreation({ focus: true }));
 // Pasting another room's host link only changes the fragment; start over with the new address.
 addEventListener('hashchange', () => location.reload());

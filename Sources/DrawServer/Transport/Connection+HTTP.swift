@@ -9,6 +9,7 @@ enum RequestHeader {
     case contentLength
     case contentType
     case ifNoneMatch
+    case host
 
     var token: lws_token_indexes {
         switch self {
@@ -19,6 +20,7 @@ enum RequestHeader {
         case .contentLength: WSI_TOKEN_HTTP_CONTENT_LENGTH
         case .contentType: WSI_TOKEN_HTTP_CONTENT_TYPE
         case .ifNoneMatch: WSI_TOKEN_HTTP_IF_NONE_MATCH
+        case .host: WSI_TOKEN_HOST
         }
     }
 }
