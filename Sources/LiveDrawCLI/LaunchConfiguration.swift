@@ -78,6 +78,7 @@ public struct LaunchConfiguration: Sendable {
         server.roomCreationPerMinute = Double(try Self.check(o.roomCreationPerMinute, in: Limits.roomCreationPerMinute,
                                                              "room-creation-per-minute"))
         server.allowedOrigins = try Self.origins(o.allowedOrigins)
+        server.frameAncestors = try Self.origins(o.frameAncestors, option: "frame-ancestors")
         (server.tlsCertPath, server.tlsKeyPath) = try Self.tls(cert: o.tlsCert, key: o.tlsKey, paths: paths)
         self.server = server
 
@@ -196,12 +197,15 @@ public struct LaunchConfiguration: Sendable {
 
     /// Browsers send `Origin` as `scheme://host[:port]`, lower case, no path: anything else in
     /// the list could never match, so it is refused rather than silently locking everyone out.
-    private static func origins(_ list: String) throws(ConfigurationError) -> [String] {
+    /// Only host characters follow the scheme: `--frame-ancestors` goes into a CSP header, where
+    /// a `;` or a quote would add a directive of its own.
+    private static func origins(_ list: String, option: String = "allowed-origins") throws(ConfigurationError) -> [String] {
         let items = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        let hostCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789.-:[]")
         for item in items {
             let rest = item.hasPrefix("https://") ? item.dropFirst(8) : item.hasPrefix("http://") ? item.dropFirst(7) : nil
-            guard let rest, !rest.isEmpty, !rest.contains("/") else {
-                throw ConfigurationError("--allowed-origins: '\(item)' is not an origin like https://draw.example.com (scheme and host, no path)")
+            guard let rest, !rest.isEmpty, rest.allSatisfy(hostCharacters.contains) else {
+                throw ConfigurationError("--\(option): '\(item)' is not an origin like https://draw.example.com (scheme and host, no path)")
             }
         }
         return items

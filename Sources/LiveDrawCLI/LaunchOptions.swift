@@ -121,6 +121,9 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Comma-separated browser origins allowed to open WebSockets, e.g. https://draw.example.com; empty allows any. (env: LIVE_DRAW_ALLOWED_ORIGINS)")
     public var allowedOrigins: String = LaunchOptions.server.allowedOrigins.joined(separator: ",")
 
+    @Option(help: "Comma-separated origins that may show the page in a frame (a stream overlay embedded in another site), e.g. https://studio.example.com; empty allows none. (env: LIVE_DRAW_FRAME_ANCESTORS)")
+    public var frameAncestors: String = ""
+
     @Option(help: "PEM certificate for https/wss; needs --tls-key. (env: LIVE_DRAW_TLS_CERT)")
     public var tlsCert: String?
 
@@ -160,7 +163,7 @@ public struct LaunchOptions: ParsableCommand {
         "idle-ping-seconds", "idle-timeout-seconds", "heartbeat-seconds", "max-connections", "head-timeout-ms",
         "slow-heads-per-address", "max-rooms", "room-idle-seconds", "room-expiry-days",
         "room-expiry-seconds", "room-creation-burst", "room-creation-per-minute",
-        "allowed-origins",
+        "allowed-origins", "frame-ancestors",
         "tls-cert", "tls-key", "data-dir", "lobby-key-file", "log-level",
     ]
 

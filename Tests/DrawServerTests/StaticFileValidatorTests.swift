@@ -17,3 +17,14 @@ import Testing
     @Test(arguments: [nil, "", "\"df1-67403a00.6\"", "df1-67403a00.5", "\"x\""] as [String?])
     func doesNotMatch(_ header: String?) { #expect(!validator.matches(ifNoneMatch: header)) }
 }
+
+@Suite struct SecurityHeadersTests {
+    /// lws' own set by default; listed origins replace `'none'` and drop X-Frame-Options.
+    @Test func frameAncestorsOnlyForListedOrigins() {
+        #expect(SecurityHeaders.lwsDefault.contains("frame-ancestors 'none';"))
+        #expect(SecurityHeaders.lwsDefault.contains("x-frame-options: deny\r\n"))
+        let listed = SecurityHeaders.lines(frameAncestors: ["https://a.example", "http://b.example:8080"])
+        #expect(listed.contains("frame-ancestors https://a.example http://b.example:8080;"))
+        #expect(!listed.contains("x-frame-options") && listed.contains("default-src 'none'"))
+    }
+}

@@ -107,6 +107,8 @@ struct LaunchConfigurationTests {
         (["--round-interval-ms", "60001"], "--round-interval-ms must be between 0 and 60000, not 60001"),
         (["--decelerate-to-ms=-5"], "--decelerate-to-ms must be between 0 and 60000, not -5"),
         (["--countdown-ms", "60001"], "--countdown-ms must be between 0 and 60000, not 60001"),
+        (["--frame-ancestors", "https://a.example; script-src *"],
+         "--frame-ancestors: 'https://a.example; script-src *' is not an origin like https://draw.example.com (scheme and host, no path)"),
         (["--fetch-timeout-ms", "0"], "--fetch-timeout-ms must be between 1 and 600000, not 0"),
         (["--fetch-connect-timeout-ms", "0"], "--fetch-connect-timeout-ms must be between 1 and 600000, not 0"),
         (["--fetch-max-bytes", "0"], "--fetch-max-bytes must be between 1 and 268435456, not 0"),

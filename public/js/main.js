@@ -16,6 +16,7 @@ import { clearReport, setUpVerifyPanel, verifyAndShow } from './verify-panel.js'
 import { renderView } from './view.js';
 
 const route = readRoute(location);
+document.body.dataset.view = route.view;
 let state = initialState(route.room, route.hostKey !== null);
 const announcer = byId('announcer');
 

@@ -44,11 +44,19 @@ typedef struct ldlws_config {
                                         ldlws_adopt_socket, and port is the caller's bound port,
                                         which ldlws_port reports */
     size_t header_data_bytes;        /* bytes of one header table (max_http_header_data); 0 = 4096 */
+    const char *security_headers;    /* NULL: lws' best-practice security headers (CSP with
+                                        frame-ancestors 'none', x-frame-options: deny).  Else
+                                        complete header lines ("name: value\r\n"…) sent instead
+                                        on every response the shim writes: lws' set is one fixed
+                                        string per vhost, so a page that may be framed by listed
+                                        origins needs its own (copied; at most 1 KiB). */
 } ldlws_config;
 
 /** Owns the lws context plus the protocol table and idle policy it points into. */
 typedef struct ldlws_server ldlws_server;
 
+/** The security header lines of the server `wsi` belongs to (ldlws_config), or NULL for lws' own. */
+const char *ldlws_security_headers(struct lws *wsi);
 /** Creates the context and binds.  NULL on failure (lws logs the detail). */
 ldlws_server *ldlws_create(const ldlws_config *config);
 /** Closes every connection (their CLOSED callbacks run on the calling thread) and frees. */

@@ -22,7 +22,7 @@ LIVE_DRAW_OPTIONS = {
         "outbound_queue", "close_timeout_seconds", "max_connections", "allowed_origins", "tls_cert", "tls_key", "log_level",
         "loading_notice_ms", "head_timeout_ms", "slow_heads_per_address", "max_rooms", "room_idle_seconds", "room_expiry_days", "room_expiry_seconds",
         "room_creation_burst", "room_creation_per_minute", "data_dir", "lobby_key_file", "rotate_lobby_key",
-        "idle_ping_seconds", "idle_timeout_seconds", "heartbeat_seconds", "rounds", "countdown_ms",
+        "idle_ping_seconds", "idle_timeout_seconds", "heartbeat_seconds", "rounds", "countdown_ms", "frame_ancestors",
     )
 }
 
