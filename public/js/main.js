@@ -11,6 +11,7 @@ import { noteDrawEnded, refreshRecentDraws, setUpRecentDraws } from './recent-dr
 import { readRoute } from './route.js';
 import { noteMessage } from './server-clock.js';
 import { renderShare, setUpShare } from './share.js';
+import { playFor, setUpSound } from './sound.js';
 import { initialState, reduce } from './state.js';
 import { clearReport, setUpVerifyPanel, verifyAndShow } from './verify-panel.js';
 import { renderView } from './view.js';
@@ -32,6 +33,7 @@ function render(prev, s) {
   renderLastResult(s);
   renderRooms(s);
   renderShare(s);
+  playFor(prev, s);
   const said = announcement(prev, s);
   if (said) setText(announcer, said);
   followDraw(prev, s);
@@ -69,6 +71,7 @@ setUpVerifyPanel();
 setUpLastResult();
 setUpRooms();
 setUpShare();
+setUpSound();
 byId('offer-create').addEventListener('click', () => offerRoomCreation({ focus: true }));
 // Pasting another room's host link only changes the fragment; start over with the new address.
 addEventListener('hashchange', () => location.reload());
