@@ -15,6 +15,7 @@ import { playFor, setUpSound } from './sound.js';
 import { initialState, reduce } from './state.js';
 import { clearReport, setUpVerifyPanel, verifyAndShow } from './verify-panel.js';
 import { renderView } from './view.js';
+import { drawIdOf, openDrawPage } from './draw-page.js';
 
 const route = readRoute(location);
 document.body.dataset.view = route.view;
@@ -57,6 +58,7 @@ function followDraw(prev, s) {
  * while the connection was down; phases only change on server messages, so this never polls.
  */
 function followHistory(prev, s) {
+  if (s.connection === 'record') return; // the result page lists no room's draws
   const opened = s.connection === 'open' && prev.connection !== 'open';
   const drawId = (x) => x.draw?.drawId ?? x.result?.record.drawId ?? null;
   const moved = s.phase !== prev.phase || drawId(s) !== drawId(prev);
@@ -77,7 +79,10 @@ byId('offer-create').addEventListener('click', () => offerRoomCreation({ focus: 
 addEventListener('hashchange', () => location.reload());
 render(state, state);
 
-if (route.roomValid) {
+const drawId = drawIdOf(location);
+if (drawId !== null) {
+  openDrawPage(drawId, dispatch);
+} else if (route.roomValid) {
   const connection = new Connection(roomSocketUrl(location, route.room), {
     onMessage: (message) => {
       noteMessage(message);

@@ -166,6 +166,13 @@ function rowElement(draw) {
   what.textContent = summaryText(draw);
   if (draw.status === 'failed') li.dataset.failureCode = draw.failureCode; // for tools, never shown
   li.append(meta, what);
+  if (draw.status !== 'running') {
+    const page = document.createElement('a');
+    page.className = 'recent-link';
+    page.href = `/?draw=${encodeURIComponent(draw.drawId)}`;
+    page.textContent = 'Result page';
+    what.append(' ', page);
+  }
   if (VERIFIABLE.has(draw.status)) li.append(verifyButton(draw.drawId, timeText(at)));
   return li;
 }
