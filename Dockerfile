@@ -21,6 +21,7 @@ RUN apt-get update \
       libcurl4-openssl-dev \
       libsqlite3-dev \
       libhiredis-dev \
+      libqrencode-dev \
       pkg-config \
       ca-certificates \
  && rm -rf /var/lib/apt/lists/*
@@ -32,7 +33,7 @@ RUN swift package resolve
 COPY . .
 # The Swift runtime and Foundation are linked statically, so the runtime stage needs no Swift
 # toolchain, only the C libraries listed there (checked with readelf: libwebsockets, libcurl,
-# libsqlite3, libhiredis, libstdc++, libgcc_s, libc). `install -s` strips symbols: about 90 MB down to 63 MB.
+# libsqlite3, libhiredis, libqrencode, libstdc++, libgcc_s, libc). `install -s` strips symbols: about 90 MB down to 63 MB.
 RUN swift build -c release --static-swift-stdlib --product live-draw \
  && install -s -D "$(swift build -c release --show-bin-path)/live-draw" /staging/live-draw
 
@@ -45,6 +46,7 @@ RUN apt-get update \
       libcurl4 \
       libsqlite3-0 \
       libhiredis0.14 \
+      libqrencode4 \
       libstdc++6 \
       ca-certificates \
       curl \

@@ -64,10 +64,17 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         // epoll, whose packed event struct Swift cannot lay out (see its header).
         .target(name: "CSysShim"),
+        // libqrencode: the QR code of a room's viewer link (GET /api/rooms/ROOM/qr.svg).
+        .systemLibrary(
+            name: "CQRencode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
+        .target(name: "CQRShim", dependencies: ["CQRencode"]),
         .target(
             name: "DrawServer",
             dependencies: [
-                "DrawCore", "DrawPresentation", "CLwsShim", "CSysShim",
+                "DrawCore", "DrawPresentation", "CLwsShim", "CSysShim", "CQRShim",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]

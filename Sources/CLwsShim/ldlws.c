@@ -22,6 +22,8 @@ struct ldlws_server {
     lws_retry_bo_t idle_policy;
     char *iface, *subprotocol, *cert, *key;
     int adopt_only, external_port;
+    void *user;              /* the caller's (ldlws_user); the context's own user is this server */
+    char *security_headers;  /* NULL: lws' own set (see ldlws_config) */
 };
 
 struct ldlws_timer {
@@ -44,6 +46,7 @@ static void free_server(ldlws_server *s) {
     free(s->subprotocol);
     free(s->cert);
     free(s->key);
+    free(s->security_headers);
     free(s);
 }
 
@@ -56,9 +59,12 @@ ldlws_server *ldlws_create(const ldlws_config *cfg) {
     s->subprotocol = dup_or_null(cfg->subprotocol);
     s->cert = dup_or_null(cfg->tls_cert_path);
     s->key = dup_or_null(cfg->tls_key_path);
-    /* A failed copy must not silently widen the bind (NULL iface = all interfaces) or drop TLS. */
+    s->security_headers = dup_or_null(cfg->security_headers);
+    /* A failed copy must not silently widen the bind (NULL iface = all interfaces) or drop TLS
+     * or the security headers. */
     if ((cfg->iface && !s->iface) || (cfg->subprotocol && !s->subprotocol) ||
-        (cfg->tls_cert_path && !s->cert) || (cfg->tls_key_path && !s->key)) {
+        (cfg->tls_cert_path && !s->cert) || (cfg->tls_key_path && !s->key) ||
+        (cfg->security_headers && (!s->security_headers || strlen(s->security_headers) > 1024))) {
         free_server(s);
         return NULL;
     }
@@ -88,7 +94,11 @@ ldlws_server *ldlws_create(const ldlws_config *cfg) {
     info.port = cfg->port;
     info.iface = s->iface;
     info.protocols = s->protocols;
-    info.user = cfg->user;
+    /* The context's user is this server, so responses find its security headers; the caller's
+     * pointer is one step further (ldlws_user). Set before lws_create_context, which already
+     * calls back. */
+    s->user = cfg->user;
+    info.user = s;
     info.count_threads = 1;          /* one service thread owns everything */
     info.timeout_secs = cfg->timeout_secs;
     info.retry_and_idle_policy = &s->idle_policy;
@@ -105,7 +115,7 @@ ldlws_server *ldlws_create(const ldlws_config *cfg) {
         s->external_port = cfg->port;
     }
     /* pt_serv_buf_size stays at lws' default (4096); tuning it is a later perf concern. */
-    info.options = LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE |
+    info.options = (s->security_headers ? 0 : LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE) |
                    LWS_SERVER_OPTION_VALIDATE_UTF8 |
                    LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND;
     if (cfg->ipv4_only) info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
@@ -139,7 +149,15 @@ int ldlws_service(ldlws_server *s) { return lws_service(s->context, 0); }
 
 void ldlws_cancel_service(ldlws_server *s) { lws_cancel_service(s->context); }
 
-void *ldlws_user(struct lws *wsi) { return lws_context_user(lws_get_context(wsi)); }
+void *ldlws_user(struct lws *wsi) {
+    ldlws_server *s = lws_context_user(lws_get_context(wsi));
+    return s ? s->user : NULL;
+}
+
+const char *ldlws_security_headers(struct lws *wsi) {
+    ldlws_server *s = lws_context_user(lws_get_context(wsi));
+    return s ? s->security_headers : NULL;
+}
 
 struct lws *ldlws_adopt_file(ldlws_server *s, int fd) {
     lws_sock_file_fd_type desc;

@@ -54,6 +54,17 @@ int ldlws_uri_arg(struct lws *wsi, int index, char *buf, int len) {
     return lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, index) > 0 ? -2 : -1;
 }
 
+/* Copies complete header lines ("name: value\r\n"…) into a head being built; lws writes
+ * HTTP/1 headers the same way (by_name is name, space, value, CRLF).  Nonzero: no room. */
+static int add_lines(const char *lines, unsigned char **p, unsigned char *end) {
+    size_t len = lines ? strlen(lines) : 0;
+    if (!len) return 0;
+    if (len + 2 >= (size_t)(end - *p)) return 1; /* keep room for the blank line */
+    memcpy(*p, lines, len);
+    *p += len;
+    return 0;
+}
+
 /* Builds status line, lws' security headers, Content-Type, Content-Length, Cache-Control and the
  * body into one buffer and sends it with one lws_write. */
 static int respond(struct lws *wsi, unsigned int status, const char *content_type,
@@ -68,6 +79,7 @@ static int respond(struct lws *wsi, unsigned int status, const char *content_typ
     int rc = -1;
 
     if (lws_add_http_common_headers(wsi, status, content_type, (lws_filepos_t)len, &p, end)) goto out;
+    if (add_lines(ldlws_security_headers(wsi), &p, end)) goto out;
     if (lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
                                      (const unsigned char *)"no-store", 8, &p, end)) goto out;
     if (extra_name && extra_value) {
@@ -114,12 +126,35 @@ int ldlws_http_refuse_upgrade(struct lws *wsi, unsigned int status, const char *
     return respond(wsi, status, content_type, NULL, NULL, body, len, 1, 0);
 }
 
-int ldlws_http_serve_file_with(struct lws *wsi, const char *path, const char *content_type, unsigned int flags) {
+int ldlws_http_serve_file_with(struct lws *wsi, const char *path, const char *content_type,
+                               const char *headers, unsigned int flags) {
     /* lws copies these bytes among its headers as they are. */
     static const char close_header[] = "connection: close\x0d\x0a";
-    if (flags & LDLWS_RESPOND_CLOSE)
-        return lws_serve_http_file(wsi, path, content_type, close_header, (int)sizeof(close_header) - 1);
-    return lws_serve_http_file(wsi, path, content_type, NULL, 0);
+    const char *security = ldlws_security_headers(wsi);
+    char lines[2048];
+    int n = snprintf(lines, sizeof(lines), "%s%s%s", security ? security : "", headers ? headers : "",
+                     (flags & LDLWS_RESPOND_CLOSE) ? close_header : "");
+    if (n < 0 || (size_t)n >= sizeof(lines)) return -1;
+    return lws_serve_http_file(wsi, path, content_type, n ? lines : NULL, n);
+}
+
+int ldlws_http_not_modified(struct lws *wsi, const char *headers, unsigned int flags) {
+    unsigned char buf[LWS_PRE + 2048];
+    unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + sizeof(buf);
+    size_t len = headers ? strlen(headers) : 0;
+    if (lws_add_http_header_status(wsi, 304, &p, end)) return -1;
+    if (add_lines(ldlws_security_headers(wsi), &p, end)) return -1;
+    if ((flags & LDLWS_RESPOND_CLOSE) &&
+        lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION, (const unsigned char *)"close", 5, &p, end)) return -1;
+    /* The lines are complete ("name: value\r\n"): copied before the blank line that ends the head. */
+    if (len >= (size_t)(end - p) - 2) return -1;
+    if (len) memcpy(p, headers, len);
+    p += len;
+    if (lws_finalize_http_header(wsi, &p, end)) return -1;
+    {
+        int total = lws_ptr_diff(p, start);
+        return lws_write(wsi, start, (size_t)total, LWS_WRITE_HTTP_FINAL) == total ? 0 : -1;
+    }
 }
 
 int ldlws_http_transaction_completed(struct lws *wsi) { return lws_http_transaction_completed(wsi); }

@@ -33,6 +33,8 @@ extension WireMessages {
     static func writeSchedule(_ s: RoundSchedule, into w: inout JSONWriter) {
         w.beginObject()
         w.field("rounds", s.rounds)
+        // Only with a countdown, so a schedule without one is written as it always was.
+        if s.countdownMs > 0 { w.field("countdownMs", s.countdownMs) }
         w.key("offsetsMs"); w.beginArray(); for o in s.roundOffsetsMs { w.int(o) }; w.endArray()
         w.field("finishOffsetMs", s.finishOffsetMs)
         w.endObject()

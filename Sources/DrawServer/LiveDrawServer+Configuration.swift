@@ -43,6 +43,8 @@ extension LiveDrawServer {
         s.tlsCertPath = config.tlsCertPath
         s.tlsKeyPath = config.tlsKeyPath
         s.subprotocol = WireMessages.subprotocol
+        // lws' own set says frame-ancestors 'none' for every response; listed origins need ours.
+        if !config.frameAncestors.isEmpty { s.securityHeaders = SecurityHeaders.lines(frameAncestors: config.frameAncestors) }
         return s
     }
 

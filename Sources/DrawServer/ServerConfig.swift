@@ -37,6 +37,9 @@ public struct ServerConfig: Sendable {
     public var maxConnections: Int = 20_000
     /// Browser origins allowed to open WebSockets; empty allows any (scripts send no Origin).
     public var allowedOrigins: [String] = []
+    /// Origins that may show the page in a frame (a stream overlay inside another site), as
+    /// `frame-ancestors` of its CSP. Empty: no one (`frame-ancestors 'none'`).
+    public var frameAncestors: [String] = []
     /// PEM certificate and key for TLS (wss/https); both or neither.
     public var tlsCertPath: String?
     public var tlsKeyPath: String?

@@ -85,6 +85,7 @@ public struct LaunchConfiguration: Sendable {
         server.roomCreationPerMinute = Double(try Self.check(o.roomCreationPerMinute, in: Limits.roomCreationPerMinute,
                                                              "room-creation-per-minute"))
         server.allowedOrigins = try Self.origins(o.allowedOrigins)
+        server.frameAncestors = try Self.origins(o.frameAncestors, option: "frame-ancestors")
         (server.tlsCertPath, server.tlsKeyPath) = try Self.tls(cert: o.tlsCert, key: o.tlsKey, paths: paths)
         self.server = server
 
@@ -208,7 +209,8 @@ public struct LaunchConfiguration: Sendable {
         }
         // Both values were range-checked above, so this cannot fail unless RoundSchedule gains a
         // rule; then say so rather than crash.
-        guard let schedule = RoundSchedule(rounds: rounds, pace: pace) else {
+        let countdown = try check(o.countdownMs, in: RoundSchedule.countdownLimit, "countdown-ms")
+        guard let schedule = RoundSchedule(rounds: rounds, pace: pace, countdownMs: countdown) else {
             throw ConfigurationError("--rounds \(rounds) with these intervals is not a valid schedule")
         }
         return schedule
@@ -216,12 +218,15 @@ public struct LaunchConfiguration: Sendable {
 
     /// Browsers send `Origin` as `scheme://host[:port]`, lower case, no path: anything else in
     /// the list could never match, so it is refused rather than silently locking everyone out.
-    private static func origins(_ list: String) throws(ConfigurationError) -> [String] {
+    /// Only host characters follow the scheme: `--frame-ancestors` goes into a CSP header, where
+    /// a `;` or a quote would add a directive of its own.
+    private static func origins(_ list: String, option: String = "allowed-origins") throws(ConfigurationError) -> [String] {
         let items = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        let hostCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789.-:[]")
         for item in items {
             let rest = item.hasPrefix("https://") ? item.dropFirst(8) : item.hasPrefix("http://") ? item.dropFirst(7) : nil
-            guard let rest, !rest.isEmpty, !rest.contains("/") else {
-                throw ConfigurationError("--allowed-origins: '\(item)' is not an origin like https://draw.example.com (scheme and host, no path)")
+            guard let rest, !rest.isEmpty, rest.allSatisfy(hostCharacters.contains) else {
+                throw ConfigurationError("--\(option): '\(item)' is not an origin like https://draw.example.com (scheme and host, no path)")
             }
         }
         return items

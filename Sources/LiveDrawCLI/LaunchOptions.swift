@@ -55,6 +55,9 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Slow the flipping down: the gaps grow linearly from --round-interval-ms to this many milliseconds. (env: LIVE_DRAW_DECELERATE_TO_MS)")
     public var decelerateToMs: Int?
 
+    @Option(help: "Countdown (3-2-1 on the page) between a draw's start and round 1, in milliseconds; 0 for none. (env: LIVE_DRAW_COUNTDOWN_MS)")
+    public var countdownMs: Int = 3000
+
     @Option(help: "Hold a draw's 'loading' message back this long; viewers skip it when the players load sooner. 0 sends it at once. (env: LIVE_DRAW_LOADING_NOTICE_MS)")
     public var loadingNoticeMs: Int = LaunchOptions.server.loadingNoticeMs
 
@@ -121,6 +124,9 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Comma-separated browser origins allowed to open WebSockets, e.g. https://draw.example.com; empty allows any. (env: LIVE_DRAW_ALLOWED_ORIGINS)")
     public var allowedOrigins: String = LaunchOptions.server.allowedOrigins.joined(separator: ",")
 
+    @Option(help: "Comma-separated origins that may show the page in a frame (a stream overlay embedded in another site), e.g. https://studio.example.com; empty allows none. (env: LIVE_DRAW_FRAME_ANCESTORS)")
+    public var frameAncestors: String = ""
+
     @Option(help: "PEM certificate for https/wss; needs --tls-key. (env: LIVE_DRAW_TLS_CERT)")
     public var tlsCert: String?
 
@@ -161,13 +167,13 @@ public struct LaunchOptions: ParsableCommand {
     /// without an environment variable fails the build's tests.
     public static let environmentBackedOptions = [
         "host", "port", "public-dir", "users-url", "lottery-url",
-        "round-interval-ms", "rounds", "decelerate-to-ms", "loading-notice-ms",
+        "round-interval-ms", "rounds", "decelerate-to-ms", "countdown-ms", "loading-notice-ms",
         "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes", "fetch-redirects",
         "max-message-bytes", "outbound-queue", "close-timeout-seconds",
         "idle-ping-seconds", "idle-timeout-seconds", "heartbeat-seconds", "shutdown-grace-ms", "max-connections", "head-timeout-ms",
         "slow-heads-per-address", "max-rooms", "room-idle-seconds", "room-expiry-days",
         "room-expiry-seconds", "room-creation-burst", "room-creation-per-minute",
-        "allowed-origins",
+        "allowed-origins", "frame-ancestors",
         "tls-cert", "tls-key", "data-dir", "lobby-key-file", "redis-url", "log-level", "log-format",
     ]
 

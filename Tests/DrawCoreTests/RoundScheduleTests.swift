@@ -35,6 +35,18 @@ struct RoundScheduleTests {
         #expect(RoundSchedule(rounds: 2, pace: .fixed(intervalMs: 0))!.roundOffsetsMs == [0, 0])
     }
 
+    /// A countdown holds round 1 back to its end (or one gap, if that is longer); the rest of
+    /// the draw keeps its gaps.
+    @Test func aCountdownShiftsRoundOne() {
+        let s = RoundSchedule(rounds: 3, pace: .fixed(intervalMs: 400), countdownMs: 3000)!
+        #expect(s.leadMs == 3000)
+        #expect(s.roundOffsetsMs == [3000, 3400, 3800])
+        #expect(s.finishOffsetMs == 4200)
+        #expect(RoundSchedule(rounds: 3, pace: .fixed(intervalMs: 400), countdownMs: 100)!.roundOffsetsMs == [400, 800, 1200])
+        #expect(RoundSchedule(rounds: 3, pace: .fixed(intervalMs: 400), countdownMs: 60_001) == nil)
+        #expect(RoundSchedule(rounds: 3, pace: .fixed(intervalMs: 400), countdownMs: -1) == nil)
+    }
+
     @Test func outOfRangeSchedulesAreRejected() {
         #expect(RoundSchedule(rounds: 0, pace: .fixed(intervalMs: 400)) == nil)
         #expect(RoundSchedule(rounds: 101, pace: .fixed(intervalMs: 400)) == nil)

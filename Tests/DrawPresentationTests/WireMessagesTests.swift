@@ -24,6 +24,21 @@ struct WireMessagesTests {
         #expect(!Fixtures.text(bytes).contains(Fixtures.seed.hex))
     }
 
+    /// A countdown is timing only: `started` says it and round 1 waits for it, the picks are
+    /// the same as without it (the fairness vectors do not change).
+    @Test func aCountdownIsInTheScheduleAndChangesNoPick() throws {
+        let counted = try #require(RoundSchedule(rounds: 10, pace: .fixed(intervalMs: 400), countdownMs: 3000))
+        let plan = DrawPlan.make(drawId: Fixtures.plan.drawId, entrants: Fixtures.players,
+                                 warnings: [.unknownUser(userId: 999)], seed: Fixtures.seed, schedule: counted)
+        let schedule = try #require(try Fixtures.object(WireMessages.started(plan, startedAt: 1000))["schedule"] as? [String: Any])
+        #expect(schedule["countdownMs"] as? Int == 3000)
+        #expect(schedule["offsetsMs"] as? [Int] == [3000, 3400, 3800, 4200, 4600, 5000, 5400, 5800, 6200, 6600])
+        #expect(plan.rounds.map(\.pickIndex) == Fixtures.plan.rounds.map(\.pickIndex))
+        #expect(plan.commitment == Fixtures.plan.commitment && plan.outcome == Fixtures.plan.outcome)
+        // Without a countdown the field is absent: the documented bytes stay as they were.
+        #expect(!Fixtures.text(WireMessages.started(Fixtures.plan, startedAt: 1000)).contains("countdownMs"))
+    }
+
     @Test func finishedRevealsSeedAndOutcome() throws {
         let m = try Fixtures.object(WireMessages.finished(FinishedDraw(plan: Fixtures.plan, startedAt: 1, finishedAt: 2)))
         #expect(m["outcome"] as? String == "winner")

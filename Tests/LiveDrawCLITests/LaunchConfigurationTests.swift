@@ -27,7 +27,8 @@ struct LaunchConfigurationTests {
         #expect(c.server.host == "127.0.0.1")
         #expect(c.server.port == 8080)
         #expect(c.server.publicDir == tree.root + "/public")
-        #expect(c.server.schedule == .original)
+        // The original app's pace, after a 3-2-1 countdown.
+        #expect(c.server.schedule == RoundSchedule(rounds: 10, pace: .fixed(intervalMs: 400), countdownMs: 3000))
         #expect(c.server.maxMessageBytes == 4096)
         #expect(c.server.loadingNoticeMs == 250)
         #expect(c.server.outboundQueueLimit == 64)
@@ -58,7 +59,7 @@ struct LaunchConfigurationTests {
         let c = try configure([
             "--host", "0.0.0.0", "--port", "0", "--public-dir", "web",
             "--users-url", "https://example.com/u.json", "--lottery-url", "http://example.com/l.json",
-            "--round-interval-ms", "100", "--rounds", "5", "--decelerate-to-ms", "500", "--loading-notice-ms", "0",
+            "--round-interval-ms", "100", "--rounds", "5", "--decelerate-to-ms", "500", "--countdown-ms", "2500", "--loading-notice-ms", "0",
             "--fetch-connect-timeout-ms", "250", "--fetch-timeout-ms", "900", "--fetch-max-bytes", "2048",
             "--fetch-redirects", "any", "--max-message-bytes", "512", "--outbound-queue", "8", "--close-timeout-seconds", "7",
             "--idle-ping-seconds", "4", "--idle-timeout-seconds", "9", "--heartbeat-seconds", "2",
@@ -72,7 +73,7 @@ struct LaunchConfigurationTests {
         #expect(c.server.host == "0.0.0.0")
         #expect(c.server.port == 0)
         #expect(c.server.publicDir == tree.root + "/web")
-        #expect(c.server.schedule == RoundSchedule(rounds: 5, pace: .decelerating(firstMs: 100, lastMs: 500)))
+        #expect(c.server.schedule == RoundSchedule(rounds: 5, pace: .decelerating(firstMs: 100, lastMs: 500), countdownMs: 2500))
         #expect(c.server.loadingNoticeMs == 0)
         #expect(c.usersURL == "https://example.com/u.json")
         #expect(c.lotteryURL == "http://example.com/l.json")
@@ -102,7 +103,7 @@ struct LaunchConfigurationTests {
     }
 
     @Test func fixedIntervalWithoutDeceleration() throws {
-        let c = try configure(["--round-interval-ms", "0", "--rounds", "1"], in: TempTree())
+        let c = try configure(["--round-interval-ms", "0", "--rounds", "1", "--countdown-ms", "0"], in: TempTree())
         #expect(c.server.schedule == RoundSchedule(rounds: 1, pace: .fixed(intervalMs: 0)))
     }
 
@@ -112,6 +113,9 @@ struct LaunchConfigurationTests {
         (["--rounds", "0"], "--rounds must be between 1 and 100, not 0"),
         (["--round-interval-ms", "60001"], "--round-interval-ms must be between 0 and 60000, not 60001"),
         (["--decelerate-to-ms=-5"], "--decelerate-to-ms must be between 0 and 60000, not -5"),
+        (["--countdown-ms", "60001"], "--countdown-ms must be between 0 and 60000, not 60001"),
+        (["--frame-ancestors", "https://a.example; script-src *"],
+         "--frame-ancestors: 'https://a.example; script-src *' is not an origin like https://draw.example.com (scheme and host, no path)"),
         (["--fetch-timeout-ms", "0"], "--fetch-timeout-ms must be between 1 and 600000, not 0"),
         (["--fetch-connect-timeout-ms", "0"], "--fetch-connect-timeout-ms must be between 1 and 600000, not 0"),
         (["--fetch-max-bytes", "0"], "--fetch-max-bytes must be between 1 and 268435456, not 0"),

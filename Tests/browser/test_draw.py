@@ -69,7 +69,9 @@ def test_void_outcome_shows_no_winner(server, source, open_page):
         page.wait_phase("result")
         assert page.el("outcome").get_attribute("data-outcome") == "void"
         assert page.text("outcome").lower() == "no winner this time"
-        assert page.text("winner-name") == ""
+        # The drawn entry is named, and the page says plainly that it does not win.
+        assert page.text("winner-name") == "Mohsen"
+        assert page.text("winner-username") == "@AghaMohsen is a void entry, so it does not win."
         assert page.round_history() == ["Mohsen"] * 10
     assert viewer.text("announcer") == "No winner this time: the drawn entry was void."
 
@@ -80,8 +82,11 @@ def test_data_source_failure_is_not_a_connection_problem(server, source, open_pa
     host, viewer = host_starts_in_new_room(server, open_page)
     for page in (host, viewer):
         page.wait_phase("failed")
-        assert page.text("failure") == "The player lists' server answered with an error."
-        assert page.text("failure-detail") != ""
+        assert page.text("failure") == "The player lists could not be loaded: their server answered with an error."
+    # The code and the server's own sentence are for the host only.
+    assert "source_bad_status" in host.text("failure-detail")
+    assert not viewer.visible("failure-detail")
+    for page in (host, viewer):
         assert not page.visible("banner")
 
     source.reset()  # the host may try again once the source is back

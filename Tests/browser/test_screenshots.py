@@ -1,4 +1,5 @@
-"""Screenshots of idle, live and result at phone and desktop widths, for people to look at.
+"""Screenshots of idle, live and result at phone (390×844) and desktop widths, light and dark,
+for people to look at.
 
 Saved to artifacts/screenshots/ (not committed). With UPDATE_README_SCREENSHOT=1 the finished
 desktop view is also copied to docs/screenshots/finished-desktop.png, which the README shows; it is
@@ -7,12 +8,15 @@ opt-in so that an ordinary test run never modifies a tracked file.
 import os
 import shutil
 
+from helpers.datasource import LOTTERY
 from helpers.http import api, created_room
 
-from .browser_harness.pages import DESKTOP, PHONE, emulate_media
+from .browser_harness.lists import ONLY_VOID, lottery
+from .browser_harness.pages import DESKTOP, emulate_media
 from .browser_harness.paths import ARTIFACTS, REPO
 
 SHOTS = ARTIFACTS / "screenshots"
+PHONE = (390, 844)
 README_SHOT = REPO / "docs" / "screenshots" / "finished-desktop.png"
 SETTLED = "return arguments[0].getAnimations({subtree: true}).every((a) => a.playState !== 'running')"
 
@@ -22,14 +26,18 @@ def settled(page, testid):
     return page.driver.execute_script(SETTLED, page.el(testid))
 
 
-def shoot(pages, state):
+def shoot(pages, state, schemes=("light", "dark")):
     for name, page in pages.items():
-        path = SHOTS / f"{state}-{name}.png"
-        assert page.driver.save_screenshot(str(path)), path
-        assert path.stat().st_size > 10_000  # a real render, not a blank page
-        width = page.driver.execute_script("return innerWidth")
-        assert page.driver.execute_script("return document.documentElement.scrollWidth") <= width, \
-            f"{state} scrolls sideways at {width} px"
+        for scheme in schemes:
+            emulate_media(page.driver, prefers_color_scheme=scheme)
+            suffix = "" if scheme == "light" else "-dark"
+            path = SHOTS / f"{state}-{name}{suffix}.png"
+            assert page.driver.save_screenshot(str(path)), path
+            assert path.stat().st_size > 10_000  # a real render, not a blank page
+            width = page.driver.execute_script("return innerWidth")
+            assert page.driver.execute_script("return document.documentElement.scrollWidth") <= width, \
+                f"{state} scrolls sideways at {width} px"
+        emulate_media(page.driver, prefers_color_scheme="light")
 
 
 def test_screenshots_of_idle_live_and_result(server_factory, open_page):
@@ -67,5 +75,25 @@ def test_screenshots_of_idle_live_and_result(server_factory, open_page):
     shoot(pages, "idle")
 
     host = open_page("finals", room["hostKey"], size=DESKTOP, server=srv)
-    emulate_media(host.driver, prefers_color_scheme="dark")
-    shoot({"desktop-dark": host}, "host")
+    shoot({"desktop": host}, "host")
+
+
+def test_screenshots_of_no_winner_and_failure(server, source, open_page):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    room = created_room(server)
+    pages = {"phone": open_page(room["room"], size=PHONE), "desktop": open_page(room["room"], size=DESKTOP)}
+    source.set_json(LOTTERY, lottery(ONLY_VOID))
+    api(server, "POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
+    for page in pages.values():
+        page.wait_phase("result")
+        page.verify_status()
+        page.driver.execute_script("document.getAnimations().forEach((a) => a.finish())")
+        assert page.text("winner-name") == "Mohsen" and "does not win" in page.text("winner-username")
+    shoot(pages, "no-winner")
+
+    source.set_json(LOTTERY, lottery([]))
+    api(server, "POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
+    for page in pages.values():
+        page.wait_phase("failed")
+        assert page.text("failure") == "There was nobody to draw: the lottery list is empty."
+    shoot(pages, "failed")

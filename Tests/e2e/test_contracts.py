@@ -135,6 +135,8 @@ def test_http_responses_match_openapi(launch, data_source):
     call("POST", "/api/rooms", "x" * 20_000, JSON, expect=413)
     call("GET", "/api/rooms/contract-room", expect=200)
     call("GET", "/api/rooms/no-such-room", expect=404)
+    assert call("GET", "/api/rooms/contract-room/qr.svg", expect=200).body.lstrip().startswith(b"<")
+    call("GET", "/api/rooms/no-such-room/qr.svg", expect=404)
     bearer = {"Authorization": f"Bearer {key}", **JSON}
 
     call("POST", "/api/rooms/contract-room/draws", None, JSON, expect=401)

@@ -172,3 +172,16 @@ def test_wrong_method_is_405(shared_server, method, path):
     resp = http.request(shared_server, method, path, body=b"{}" if method in ("POST", "PUT") else None)
     assert resp.status == 405, (method, path, resp.status, resp.body)
     assert resp.error_code() == "method_not_allowed"
+
+
+def test_room_qr_code_is_an_svg_of_the_viewer_link(server):
+    """GET /api/rooms/ROOM/qr.svg (the decoding is checked in Chromium, Tests/browser/test_share.py)."""
+    room = http.created_room(server)
+    res = http.request(server, "GET", f"/api/rooms/{room['room']}/qr.svg")
+    assert res.status == 200 and res.headers["content-type"] == "image/svg+xml"
+    assert res.body.startswith(b"<svg ") and b"<path " in res.body
+    assert http.request(server, "GET", "/api/rooms/no-such-room/qr.svg").error_code() == "unknown_room"
+    assert http.request(server, "POST", "/api/rooms/lobby/qr.svg", headers={"Content-Type": "application/json"}).status == 405
+    # A Host that is not a plain host name would draw a link nobody can open (or a different one).
+    odd = http.request(server, "GET", "/api/rooms/lobby/qr.svg", headers={"Host": "evil.example/x?"})
+    assert odd.status == 400

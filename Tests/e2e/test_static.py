@@ -96,3 +96,33 @@ def test_no_path_escapes_public(server, layout):
     assert not offenders, f"files outside public/ were served for: {offenders}"
     # The server survived all of that.
     assert http.request(server, "GET", "/healthz").status == 200
+
+
+def test_files_carry_validators_and_revalidate_with_304(server, public_dir):
+    """Browsers keep the page and ask before each use (`no-cache`); an unchanged file costs a
+    304 with no body, a changed one gets a new tag and is sent whole."""
+    (public_dir / "app.js").write_text("export const v = 1;\n")
+    first = http.request(server, "GET", "/app.js")
+    assert first.status == 200 and first.body == b"export const v = 1;\n"
+    etag = first.headers["etag"]
+    assert etag.startswith('"') and etag.endswith('"')
+    assert first.headers["cache-control"] == "no-cache"
+    assert first.headers["last-modified"].endswith(" GMT")
+
+    for sent in (etag, f"W/{etag}", f'"other", {etag}', "*"):
+        again = http.request(server, "GET", "/app.js", headers={"If-None-Match": sent})
+        assert again.status == 304 and again.body == b"", sent
+        assert again.headers["etag"] == etag and again.headers["cache-control"] == "no-cache"
+        assert "no-store" not in again.headers.get("cache-control", "")
+    assert http.request(server, "HEAD", "/app.js", headers={"If-None-Match": etag}).status == 304
+    assert http.request(server, "GET", "/app.js", headers={"If-None-Match": '"stale"'}).status == 200
+
+    (public_dir / "app.js").write_text("export const v = 22;\n")  # a deploy
+    changed = http.request(server, "GET", "/app.js", headers={"If-None-Match": etag})
+    assert changed.status == 200 and changed.body == b"export const v = 22;\n"
+    assert changed.headers["etag"] != etag
+
+
+def test_api_answers_are_never_cached(server):
+    res = http.request(server, "GET", "/healthz")
+    assert res.headers["cache-control"] == "no-store" and "etag" not in res.headers

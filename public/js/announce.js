@@ -2,6 +2,8 @@
 // reading each name would drown the result: only the start, the last round and the outcome
 // are announced. The visible round counter carries the rest.
 
+import { failureText } from './words.js';
+
 export function announcement(prev, s) {
   if (s.phase === 'loading' && prev.phase !== 'loading') return 'A draw is starting.';
   if (s.phase === 'live') {
@@ -16,7 +18,7 @@ export function announcement(prev, s) {
     return r.outcome === 'void' ? 'No winner this time: the drawn entry was void.'
       : `The winner is ${r.winner.name}, @${r.winner.username}.`;
   }
-  if (s.phase === 'failed' && prev.phase !== 'failed') return `The draw could not start. ${s.failure.message}`;
+  if (s.phase === 'failed' && prev.phase !== 'failed') return `The draw could not start. ${failureText(s.failure.code, s.warnings)}`;
   if (s.phase === 'aborted' && prev.phase !== 'aborted') return 'The draw was stopped before its end.';
   if (s.connection === 'unknown-room' && prev.connection !== 'unknown-room') return 'This room does not exist.';
   return null;

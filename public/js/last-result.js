@@ -2,7 +2,7 @@
 
 import { byId, setText, show } from './dom.js';
 import { verifyAndShow } from './verify-panel.js';
-import { outcomeText } from './words.js';
+import { drawTime, outcomeText, timeText } from './words.js';
 
 const el = { card: byId('last-result'), line: byId('last-line'), verify: byId('verify-last') };
 let record = null;
@@ -17,6 +17,5 @@ export function renderLastResult(s) {
   const visible = record !== null && s.phase !== 'result' && s.connection !== 'unknown-room';
   show(el.card, visible);
   if (!visible) return;
-  const when = new Date(record.finishedAt).toLocaleString();
-  setText(el.line, `${outcomeText(record)} · ${when}`);
+  setText(el.line, `${outcomeText(record)} · ${timeText(drawTime(record))}`);
 }

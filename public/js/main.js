@@ -6,14 +6,19 @@ import { byId, setText } from './dom.js';
 import { renderHost, setUpHost } from './host.js';
 import { renderLastResult, setUpLastResult } from './last-result.js';
 import { Connection, roomSocketUrl } from './protocol.js';
-import { offerRoomCreation, setUpRooms } from './rooms.js';
-import { refreshRecentDraws, setUpRecentDraws } from './recent-draws.js';
+import { offerRoomCreation, renderRooms, setUpRooms } from './rooms.js';
+import { noteDrawEnded, refreshRecentDraws, setUpRecentDraws } from './recent-draws.js';
 import { readRoute } from './route.js';
+import { noteMessage } from './server-clock.js';
+import { renderShare, setUpShare } from './share.js';
+import { playFor, setUpSound } from './sound.js';
 import { initialState, reduce } from './state.js';
 import { clearReport, setUpVerifyPanel, verifyAndShow } from './verify-panel.js';
 import { renderView } from './view.js';
+import { drawIdOf, openDrawPage } from './draw-page.js';
 
 const route = readRoute(location);
+document.body.dataset.view = route.view;
 let state = initialState(route.room, route.hostKey !== null);
 const announcer = byId('announcer');
 
@@ -27,6 +32,9 @@ function render(prev, s) {
   renderView(prev, s);
   renderHost(s);
   renderLastResult(s);
+  renderRooms(s);
+  renderShare(s);
+  playFor(prev, s);
   const said = announcement(prev, s);
   if (said) setText(announcer, said);
   followDraw(prev, s);
@@ -50,23 +58,36 @@ function followDraw(prev, s) {
  * while the connection was down; phases only change on server messages, so this never polls.
  */
 function followHistory(prev, s) {
+  if (s.connection === 'record') return; // the result page lists no room's draws
   const opened = s.connection === 'open' && prev.connection !== 'open';
   const drawId = (x) => x.draw?.drawId ?? x.result?.record.drawId ?? null;
   const moved = s.phase !== prev.phase || drawId(s) !== drawId(prev);
+  if (s.phase === 'result' && moved) noteDrawEnded({ ...s.result.record, status: 'finished' });
+  if (s.phase === 'aborted' && moved) {
+    noteDrawEnded({ drawId: s.aborted.drawId, status: 'aborted', abortReason: s.aborted.reason, roundsShown: s.aborted.roundsShown });
+  }
   if (opened || (moved && s.phase !== 'idle' && s.phase !== 'loading')) refreshRecentDraws();
 }
 
 setUpVerifyPanel();
 setUpLastResult();
 setUpRooms();
+setUpShare();
+setUpSound();
 byId('offer-create').addEventListener('click', () => offerRoomCreation({ focus: true }));
 // Pasting another room's host link only changes the fragment; start over with the new address.
 addEventListener('hashchange', () => location.reload());
 render(state, state);
 
-if (route.roomValid) {
+const drawId = drawIdOf(location);
+if (drawId !== null) {
+  openDrawPage(drawId, dispatch);
+} else if (route.roomValid) {
   const connection = new Connection(roomSocketUrl(location, route.room), {
-    onMessage: dispatch,
+    onMessage: (message) => {
+      noteMessage(message);
+      dispatch(message);
+    },
     onStatus: (status) => dispatch({ type: 'connection', ...status }),
   });
   setUpRecentDraws(route.room);

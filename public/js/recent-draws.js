@@ -5,11 +5,11 @@
 
 import { byId, setText, show } from './dom.js';
 import { showVerifyError, verifyAndShow } from './verify-panel.js';
-import { failureText, outcomeText, roundsText, stoppedText } from './words.js';
+import { drawTime, failureText, outcomeText, requestProblemText, stoppedText, timeText } from './words.js';
 
 const PAGE = 10;
 const MAX_LIMIT = 100; // the server's largest page
-const STATUS = { running: 'live', finished: 'finished', failed: 'failed', aborted: 'stopped', interrupted: 'interrupted' };
+const STATUS = { running: 'live now', finished: 'finished', failed: 'failed', aborted: 'stopped', interrupted: 'interrupted' };
 const VERIFIABLE = new Set(['finished', 'aborted', 'interrupted']); // their seed is revealed
 
 const el = {
@@ -22,6 +22,9 @@ let nextCursor = null;
 let generation = 0;     // a refresh outdates pages still on their way
 let loadingMore = false; // one "Load more" at a time, or the same page would be listed twice
 let verifyId = 0;       // the last Verify clicked wins over a slower earlier fetch
+// Draws this page saw end (by id): the stored record may still say `running` for a moment,
+// and the list must not call live a draw the stage already shows as ended.
+const endedHere = new Map();
 
 export function setUpRecentDraws(roomName) {
   room = roomName;
@@ -50,6 +53,12 @@ export async function refreshRecentDraws() {
   listed = page.draws;
   nextCursor = page.nextCursor;
   render();
+}
+
+/** The stage saw a draw end (`finished` record, or `{drawId, status: 'aborted', …}`). */
+export function noteDrawEnded(summary) {
+  endedHere.set(summary.drawId, summary);
+  if (listed.some((d) => d.drawId === summary.drawId && d.status === 'running')) render();
 }
 
 async function loadMore() {
@@ -91,14 +100,19 @@ async function verifyDraw(drawId) {
   try {
     record = await getJson(`/api/draws/${encodeURIComponent(drawId)}`);
   } catch (error) {
-    if (id === verifyId) showVerifyError(`the draw record could not be loaded. ${error.message}`);
+    if (id === verifyId) showVerifyError(`the draw record could not be loaded: ${requestProblemText(error)}`);
     return;
   }
   if (id === verifyId) verifyAndShow(record);
 }
 
 async function getJson(path) {
-  const res = await fetch(path);
+  let res;
+  try {
+    res = await fetch(path);
+  } catch {
+    throw new Error('unreachable'); // no status: requestProblemText says the server can't be reached
+  }
   const body = await res.json().catch(() => null);
   if (!res.ok) {
     throw Object.assign(new Error(body?.error?.message ?? `The server answered ${res.status}.`), { status: res.status });
@@ -109,7 +123,7 @@ async function getJson(path) {
 function showProblem(error) {
   show(el.section, true);
   show(el.status, true);
-  setText(el.status, `The recent draws could not be loaded just now: ${error.message}`);
+  setText(el.status, `The recent draws could not be loaded: ${requestProblemText(error)}`);
 }
 
 function render() {
@@ -118,9 +132,15 @@ function render() {
   show(el.section, true);
   show(el.status, listed.length === 0);
   setText(el.status, 'No draws in this room yet.');
-  el.list.replaceChildren(...listed.map(rowElement));
+  el.list.replaceChildren(...listed.map((d) => rowElement(seenEnded(d))));
   show(el.more, nextCursor !== null);
   if (focused) el.list.querySelector(`button[data-draw-id="${focused}"]`)?.focus();
+}
+
+/** A row as the stage knows it: a draw listed as running that this page saw end has ended. */
+function seenEnded(draw) {
+  const ended = draw.status === 'running' ? endedHere.get(draw.drawId) : undefined;
+  return ended ? { ...draw, ...ended } : draw;
 }
 
 function rowElement(draw) {
@@ -131,9 +151,9 @@ function rowElement(draw) {
   const meta = document.createElement('p');
   meta.className = 'recent-meta';
   const time = document.createElement('time');
-  const at = new Date(draw.startedAt ?? draw.createdAt);
+  const at = drawTime(draw);
   time.dateTime = at.toISOString();
-  time.textContent = at.toLocaleString();
+  time.textContent = timeText(at);
   const badge = document.createElement('span');
   badge.className = 'recent-badge';
   badge.textContent = STATUS[draw.status] ?? draw.status;
@@ -144,31 +164,34 @@ function rowElement(draw) {
   const what = document.createElement('p');
   what.className = 'recent-what';
   what.textContent = summaryText(draw);
-  if (draw.status === 'failed') {
-    const code = document.createElement('code');
-    code.textContent = draw.failureCode;
-    what.append(' ', code);
-  }
+  if (draw.status === 'failed') li.dataset.failureCode = draw.failureCode; // for tools, never shown
   li.append(meta, what);
-  if (VERIFIABLE.has(draw.status)) li.append(verifyButton(draw.drawId));
+  if (draw.status !== 'running') {
+    const page = document.createElement('a');
+    page.className = 'recent-link';
+    page.href = `/?draw=${encodeURIComponent(draw.drawId)}`;
+    page.textContent = 'Result page';
+    what.append(' ', page);
+  }
+  if (VERIFIABLE.has(draw.status)) li.append(verifyButton(draw.drawId, timeText(at)));
   return li;
 }
 
 function summaryText(draw) {
   switch (draw.status) {
-    case 'running': return `In progress: ${roundsText(draw.roundsShown)} shown so far.`;
+    case 'running': return 'In progress now.'; // the list is not refreshed per round, so no count
     case 'finished': return outcomeText(draw);
     case 'failed': return failureText(draw.failureCode);
     default: return stoppedText(draw);
   }
 }
 
-function verifyButton(drawId) {
+function verifyButton(drawId, when) {
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'button';
   button.dataset.drawId = drawId;
   button.textContent = 'Verify';
-  button.setAttribute('aria-label', `Verify draw ${drawId.slice(0, 8)}`);
+  button.setAttribute('aria-label', `Verify the draw of ${when}`);
   return button;
 }

@@ -9,6 +9,14 @@ const el = {
   hostLink: byId('host-link'), open: byId('host-link-open'), copied: byId('link-copied'),
 };
 
+/**
+ * Room creation is for hosts: viewers never see the form. It shows on a host's page, and on a
+ * page whose room does not exist (nothing to watch there, and its links are where a room starts).
+ */
+export function renderRooms(s) {
+  show(el.section, s.isHost || s.connection === 'unknown-room');
+}
+
 export function setUpRooms() {
   el.form.addEventListener('submit', async (ev) => {
     ev.preventDefault();

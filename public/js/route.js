@@ -10,13 +10,15 @@ export function isRoomName(name) {
 }
 
 /**
- * {room, roomValid, hostKey} for a location; hostKey is null for viewers. A malformed key is
+ * {room, roomValid, hostKey, view} for a location; hostKey is null for viewers. A malformed key is
  * kept: the server's "forbidden" tells the host more than silently becoming a viewer would.
  */
 export function readRoute(location) {
   const room = new URLSearchParams(location.search).get('room') || DEFAULT_ROOM;
   const key = new URLSearchParams(location.hash.slice(1)).get('key');
-  return { room, roomValid: isRoomName(room), hostKey: key || null };
+  // `view=overlay`: the stream overlay (a transparent page with the draw only, for OBS).
+  const overlay = new URLSearchParams(location.search).get('view') === 'overlay';
+  return { room, roomValid: isRoomName(room), hostKey: key || null, view: overlay ? 'overlay' : 'page' };
 }
 
 /** Absolute link for a path the API returned (`viewerUrl`, `hostUrl`). */

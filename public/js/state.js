@@ -26,6 +26,7 @@ export function initialState(room, isHost) {
 export function reduce(s, ev) {
   switch (ev.type) {
     case 'snapshot': return fromSnapshot(s, ev);
+    case 'record': return fromRecord(s, ev.record);
     case 'presence': return { ...s, viewers: ev.viewers };
     case 'loading': return { ...cleared(s), phase: 'loading', warnings: [] };
     case 'started': return {
@@ -75,6 +76,8 @@ function drawFrom(m, rounds) {
   return {
     drawId: m.drawId, entrants: m.entrants, commitment: m.commitment,
     total: m.schedule?.rounds ?? 10, rounds: rounds.map(roundOf),
+    // Round 1 is due at startedAt + firstOffsetMs on the server's clock; a countdown leads to it.
+    startedAt: m.startedAt, firstOffsetMs: m.schedule?.offsetsMs?.[0] ?? 0, countdownMs: m.schedule?.countdownMs ?? 0,
   };
 }
 
@@ -104,6 +107,24 @@ function resultFrom(m, draw) {
     seen: watched ? new Map(draw.rounds.map((r) => [r.round, r.index])) : null,
     announcedCommitment: watched ? draw.commitment : null,
   };
+}
+
+/**
+ * One stored draw (PROTOCOL.md §5.2) as the stage shows it when it ended: the result page
+ * (`/?draw=ID`). A running one shows as waiting: its rounds are on the room's own page.
+ */
+function fromRecord(s, record) {
+  const base = { ...cleared(s), room: record.room, connection: 'record', retry: null, warnings: record.warnings ?? [] };
+  switch (record.status) {
+    case 'finished':
+      return { ...base, phase: 'result', result: { record, seen: null, announcedCommitment: null }, lastResult: record };
+    case 'failed':
+      return { ...base, phase: 'failed', failure: { code: record.failureCode ?? record.failure?.code, message: record.failure?.message ?? '' } };
+    case 'aborted': case 'interrupted':
+      return { ...base, phase: 'aborted', aborted: { drawId: record.drawId, roundsShown: record.roundsShown, reason: record.abortReason ?? record.status } };
+    default:
+      return { ...base, phase: 'idle' };
+  }
 }
 
 /**

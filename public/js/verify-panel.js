@@ -3,7 +3,7 @@
 // elsewhere (tools/verify_draw.py).
 
 import { byId, setText, show } from './dom.js';
-import { findRecord, isStopped, verifyRecord } from './verify.js';
+import { findRecord, ISOLATE, isStopped, POP_ISOLATE, verifyRecord } from './verify.js';
 import { stoppedText } from './words.js';
 
 const el = {
@@ -100,16 +100,32 @@ function itemElement(item) {
   li.dataset.ok = String(item.ok);
   const mark = document.createElement('span');
   mark.className = 'mark';
-  mark.textContent = item.ok ? '✓ match' : '✗ mismatch';
+  mark.textContent = item.ok ? '✓\u00a0match' : '✗\u00a0mismatch'; // never split over two lines
   const label = document.createElement('span');
   label.className = 'label';
-  label.textContent = item.label;
+  label.append(...isolated(item.label));
   li.append(mark, label);
   if (item.detail) {
     const detail = document.createElement('span');
     detail.className = 'detail';
-    detail.textContent = item.detail;
+    detail.append(...isolated(item.detail));
     li.append(detail);
   }
   return li;
+}
+
+/** Text with its isolated parts (names, see verify.js `nameAt`) as <bdi> elements. */
+function isolated(text) {
+  const pattern = new RegExp(`${ISOLATE}([^${POP_ISOLATE}]*)${POP_ISOLATE}`, 'g');
+  const parts = [];
+  let at = 0;
+  for (const match of text.matchAll(pattern)) {
+    parts.push(text.slice(at, match.index));
+    const bdi = document.createElement('bdi');
+    bdi.textContent = match[1];
+    parts.push(bdi);
+    at = match.index + match[0].length;
+  }
+  parts.push(text.slice(at));
+  return parts;
 }

@@ -118,7 +118,9 @@ export async function verifyRecord(record, { seen = null, announcedCommitment = 
     const claimed = record.picks?.[i];
     const shown = seen?.get(i + 1);
     const ok = claimed === index && (shown === undefined || shown === index);
-    add(`round-${i + 1}`, `Round ${i + 1}: ${nameAt(entrants, index)}`, ok,
+    // A failing row names what people saw (or the record claims): that is the pick in question.
+    const seenIndex = ok ? index : shown ?? claimed ?? index;
+    add(`round-${i + 1}`, `Round ${i + 1}: ${nameAt(entrants, seenIndex)}`, ok,
       ok ? '' : `Recomputed ${nameAt(entrants, index)}; record says ${nameAt(entrants, claimed)}`
           + (shown === undefined ? '' : `; shown ${nameAt(entrants, shown)}`));
   });
@@ -189,10 +191,17 @@ function outcomeMatches(record, drawn) {
     : record.outcome === 'winner' && record.winner?.userId === drawn.userId;
 }
 
+/**
+ * "Name (#3)", the name between Unicode isolates (FSI … PDI) so that a right-to-left name does
+ * not pull the number or the round's words into its direction; the panel shows them as <bdi>.
+ */
 function nameAt(entrants, index) {
   const p = entrants[index];
-  return p ? `${p.name} (#${index})` : `#${index ?? '?'}`;
+  return p ? `${ISOLATE}${p.name}${POP_ISOLATE} (#${index})` : `#${index ?? '?'}`;
 }
+
+export const ISOLATE = '\u2068';
+export const POP_ISOLATE = '\u2069';
 
 function short(hex) {
   return typeof hex === 'string' ? hex.slice(0, 12) + '…' : String(hex);

@@ -2,8 +2,9 @@
 // state. Idempotent: calling it twice with the same state changes nothing, except that a new
 // round restarts the flip animation.
 
+import { renderCountdown } from './countdown.js';
 import { byId, setText, show } from './dom.js';
-import { abortedText, failureText, retryText, viewersText } from './words.js';
+import { abortedText, failureDetailText, failureText, retryText, viewersText } from './words.js';
 
 const el = {
   stage: byId('stage'), banner: byId('banner'), viewers: byId('viewer-count'),
@@ -30,12 +31,15 @@ export function renderView(prev, s) {
   el.stage.dataset.phase = phase;
   for (const p of panels) show(p, p.dataset.phasePanel === phase);
   setText(el.idle, s.isHost ? 'Ready when you are: start the draw from the host controls.'
-    : 'Waiting for the host to start the draw…');
+    : 'Waiting for the host to start the draw.');
   if (phase === 'live') renderLive(prev, s);
+  renderCountdown(phase === 'live' ? s.draw : null);
   if (phase === 'result') renderResult(s.result.record);
   if (phase === 'failed') {
-    setText(el.failure, failureText(s.failure.code));
-    setText(el.failureDetail, s.failure.message);
+    setText(el.failure, failureText(s.failure.code, s.warnings));
+    // The code and the server's sentence help the host fix the lists; viewers get the plain words.
+    show(el.failureDetail, s.isHost);
+    setText(el.failureDetail, s.isHost ? failureDetailText(s.failure) : '');
   }
   if (phase === 'aborted') setText(el.aborted, abortedText(s.aborted));
   if (phase === 'unknown-room') {
@@ -61,7 +65,8 @@ function renderLive(prev, s) {
   const current = rounds[rounds.length - 1];
   el.progress.max = total;
   el.progress.value = rounds.length;
-  setText(el.counter, current ? `Round ${current.round} of ${total}` : 'Get ready…');
+  const waiting = s.draw.countdownMs > 0 ? 'The draw starts in' : 'Get ready…';
+  setText(el.counter, current ? `Round ${current.round} of ${total}` : waiting);
   setText(el.name, current?.name ?? '');
   setText(el.username, current ? '@' + current.username : '');
   const prevRounds = prev?.draw?.drawId === s.draw.drawId ? prev.draw.rounds.length : 0;
@@ -79,24 +84,34 @@ function renderResult(record) {
   const isVoid = record.outcome === 'void';
   el.outcome.dataset.outcome = record.outcome;
   setText(el.outcome, isVoid ? 'No winner this time' : 'The winner is');
-  // A void draw keeps the name slot, blank: the drawn entry stands for "nobody".
-  el.winner.classList.toggle('blank', isVoid);
-  setText(el.winner, isVoid ? '' : record.winner.name);
-  setText(el.winnerUser, isVoid ? 'The drawn entry was void.' : '@' + record.winner.username);
+  // A void draw names the entry that was drawn, and says plainly that it does not win.
+  const shown = isVoid ? record.drawn : record.winner;
+  el.winner.classList.toggle('void', isVoid);
+  setText(el.winner, shown?.name ?? '');
+  setText(el.winnerUser, isVoid
+    ? `${shown ? '@' + shown.username + ' is' : 'It is'} a void entry, so it does not win.`
+    : '@' + record.winner.username);
 }
 
-/** The names of every round so far, as small chips; void entries are struck through. */
+/**
+ * The names of every round so far, as small chips. Void entries are marked only once the draw
+ * has ended: marking them live would tell the audience early which flips cannot win.
+ */
 function renderHistory(phase, s) {
   let picks = [];
   if (phase === 'live') picks = s.draw.rounds.map((r) => s.draw.entrants[r.index]);
   if (phase === 'result') picks = s.result.record.picks.map((index) => s.result.record.entrants[index]);
   show(el.history, picks.length > 0);
   setText(el.historyTitle, phase === 'result' ? 'All rounds' : 'Rounds so far');
+  const ended = phase === 'result';
   el.historyList.replaceChildren(...picks.map((entrant, i) => {
     const li = document.createElement('li');
-    li.textContent = entrant?.name ?? '?';
-    li.title = `Round ${i + 1}` + (entrant?.void ? ': a void entry' : '');
-    li.classList.toggle('void', Boolean(entrant?.void));
+    const name = document.createElement('bdi');
+    name.textContent = entrant?.name ?? '?';
+    li.append(name);
+    const isVoid = ended && Boolean(entrant?.void);
+    li.title = `Round ${i + 1}` + (isVoid ? ': a void entry' : '');
+    li.classList.toggle('void', isVoid);
     return li;
   }));
 }

@@ -1,18 +1,41 @@
-// Plain-language texts for codes the server sends, so people never see a bare code.
+// Plain-language texts for codes the server sends, so people never see a bare code or a
+// browser's own error text ("Failed to fetch"). Codes may appear in a host's details line only.
 
+// Why a draw could not start, in four kinds a viewer can tell apart: nothing to draw from, the
+// lists unreachable, the lists broken, the server's own problem.
 const FAILURES = {
-  no_players: 'There was nobody to draw: the lottery list is empty.',
-  source_unreachable: "The player lists' server could not be reached.",
-  source_bad_status: "The player lists' server answered with an error.",
-  source_malformed_json: 'A player list is not valid JSON.',
-  source_invalid_data: 'A player list has entries that make no sense.',
-  source_too_large: 'A player list is too large to load.',
-  source_bad_url: "The player lists' address is not a valid URL.",
-  storage_failure: 'The server could not save the draw, so it did not start it.',
+  source_unreachable: "The player lists could not be reached. The host can try again in a moment.",
+  source_bad_status: "The player lists could not be loaded: their server answered with an error.",
+  source_malformed_json: "The player lists could not be read: one of them is damaged.",
+  source_invalid_data: "The player lists could not be read: one of them has entries that make no sense.",
+  source_too_large: "The player lists are too large to load.",
+  source_bad_url: "The player lists could not be loaded: their address is set up wrongly.",
+  storage_failure: "The live-draw server had a problem saving the draw, so it did not start it.",
 };
 
-export function failureText(code) {
+/**
+ * The sentence for a `failed` draw. `no_players` has two causes people must tell apart: an
+ * empty lottery list, or entries none of which matches a known user (the merge warnings say so).
+ */
+export function failureText(code, warnings = null) {
+  if (code === 'no_players') {
+    if (warnings === null) return 'There was nobody to draw: the list was empty or no entry matched a player.';
+    return warnings.length === 0 ? 'There was nobody to draw: the lottery list is empty.'
+      : 'There was nobody to draw: no entry on the lottery list matches a registered player.';
+  }
   return FAILURES[code] ?? 'The player lists could not be loaded.';
+}
+
+/** The details line only hosts see: the code and the server's own sentence. */
+export function failureDetailText(failure) {
+  return `Details for the host: ${failure.code}. ${failure.message ?? ''}`.trim();
+}
+
+/** What to say when a `fetch` of the API failed: the network, or the server's answer. */
+export function requestProblemText(error) {
+  if (error?.status === undefined) return "the live-draw server can't be reached right now.";
+  if (error.status >= 500) return 'the live-draw server had a problem. Try again in a moment.';
+  return error.message;
 }
 
 const RETRY = {
@@ -38,26 +61,40 @@ export function roundsText(n) {
   return n === 1 ? '1 round' : `${n} rounds`;
 }
 
+// Why a draw was stopped; the stage's title already says "The draw was stopped".
 const ABORTS = {
-  server_shutdown: 'The draw was stopped: the server shut down. Nothing was decided.',
-  storage_failure: 'The draw was stopped: the server could not save it. Nothing was decided.',
+  server_shutdown: 'The server shut down.',
+  storage_failure: 'The server could not save it.',
 };
 
+/** The reason and what it means, without repeating that the draw was stopped. */
 export function abortedText(aborted) {
-  const why = ABORTS[aborted.reason] ?? 'The draw was stopped by the server. Nothing was decided.';
-  return `${why} It stopped after ${roundsText(aborted.roundsShown)}.`;
+  const why = ABORTS[aborted.reason] ?? 'The server stopped it.';
+  return `${why} It stopped after ${roundsText(aborted.roundsShown)}, so nothing was decided.`;
 }
 
-/** Why a stored draw (PROTOCOL.md §5.2) has no outcome; its `abortReason` says more than a summary. */
+/** A stored draw (PROTOCOL.md §5.2) that has no outcome, as one sentence of its own. */
 export function stoppedText(record) {
   if (record.status === 'interrupted') {
-    return `The server stopped unexpectedly during the draw, after ${roundsText(record.roundsShown)}. Nothing was decided.`;
+    return `Stopped: the server stopped unexpectedly after ${roundsText(record.roundsShown)}, so nothing was decided.`;
   }
-  return abortedText({ reason: record.abortReason, roundsShown: record.roundsShown });
+  const why = ABORTS[record.abortReason]; // summaries (§5.1) do not carry the reason
+  const after = `after ${roundsText(record.roundsShown)}, so nothing was decided.`;
+  return why ? `Stopped: ${why.toLowerCase()} It stopped ${after}` : `Stopped ${after}`;
 }
 
 /** Who won a finished draw, as the last-result card and the recent draws say it. */
 export function outcomeText(record) {
-  return record.outcome === 'void' ? 'No winner (the drawn entry was void)'
-    : `${record.winner.name} (@${record.winner.username}) won`;
+  if (record.outcome !== 'void') return `${record.winner.name} (@${record.winner.username}) won`;
+  return record.drawn ? `No winner: ${record.drawn.name} was drawn, a void entry` : 'No winner: the drawn entry was void';
+}
+
+/** The one time a draw is known by, everywhere on the page: when it ended, else when it started. */
+export function drawTime(record) {
+  return new Date(record.finishedAt ?? record.startedAt ?? record.createdAt);
+}
+
+/** The same clock time everywhere (day, hour and minute). */
+export function timeText(date) {
+  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }

@@ -44,11 +44,19 @@ typedef struct ldlws_config {
                                         ldlws_adopt_socket, and port is the caller's bound port,
                                         which ldlws_port reports */
     size_t header_data_bytes;        /* bytes of one header table (max_http_header_data); 0 = 4096 */
+    const char *security_headers;    /* NULL: lws' best-practice security headers (CSP with
+                                        frame-ancestors 'none', x-frame-options: deny).  Else
+                                        complete header lines ("name: value\r\n"…) sent instead
+                                        on every response the shim writes: lws' set is one fixed
+                                        string per vhost, so a page that may be framed by listed
+                                        origins needs its own (copied; at most 1 KiB). */
 } ldlws_config;
 
 /** Owns the lws context plus the protocol table and idle policy it points into. */
 typedef struct ldlws_server ldlws_server;
 
+/** The security header lines of the server `wsi` belongs to (ldlws_config), or NULL for lws' own. */
+const char *ldlws_security_headers(struct lws *wsi);
 /** Creates the context and binds.  NULL on failure (lws logs the detail). */
 ldlws_server *ldlws_create(const ldlws_config *config);
 /** Closes every connection (their CLOSED callbacks run on the calling thread) and frees. */
@@ -174,10 +182,18 @@ int ldlws_http_respond_with(struct lws *wsi, unsigned int status, const char *co
  *  handshake with an HTTP/1.1 status and "Connection: close" (then return 1 from the callback). */
 int ldlws_http_refuse_upgrade(struct lws *wsi, unsigned int status, const char *content_type,
                               const unsigned char *body, size_t len);
-/** Streams a file with lws' own file server (security headers included).  Of the flags only
+/** Streams a file with lws' own file server (security headers included).  `headers` are extra
+ *  complete header lines ("name: value\r\n"…, NULL for none) the server built itself; lws sends
+ *  its own "cache-control: no-store" only when they carry no cache-control.  Of the flags only
  *  LDLWS_RESPOND_CLOSE applies (lws itself already sends no body to a HEAD request).  Returns
  *  lws' value: < 0 close, > 0 finished, 0 in progress. */
-int ldlws_http_serve_file_with(struct lws *wsi, const char *path, const char *content_type, unsigned int flags);
+int ldlws_http_serve_file_with(struct lws *wsi, const char *path, const char *content_type,
+                               const char *headers, unsigned int flags);
+/** "304 Not Modified": status line, lws' security headers, then the header lines in `headers`
+ *  (the validators and cache-control of the file that did not change) and no body, in one
+ *  lws_write.  Unlike ldlws_http_respond_with it adds no Content-Length and no
+ *  "cache-control: no-store" (a 304's headers update the browser's cached copy).  0 on success. */
+int ldlws_http_not_modified(struct lws *wsi, const char *headers, unsigned int flags);
 /** Ends the transaction (keep-alive).  Nonzero means: close the connection (return -1). */
 int ldlws_http_transaction_completed(struct lws *wsi);
 

@@ -10,6 +10,12 @@
 /// due at the same instant would queue behind it and reach the last viewers late; one gap later
 /// it finds the connections idle, like every other round. Viewers also get a beat to see who is
 /// in the draw before the names start flipping.
+///
+/// A countdown (3-2-1 on the page) stretches that lead: round 1 comes `countdownMs` after
+/// `started`, or one gap after it if that is later. It is part of the schedule, so every viewer,
+/// and one who joins during the countdown, counts down to the same instant from `startedAt` and
+/// the offsets. Timing never enters the picks (docs/FAIRNESS.md), so the countdown changes no
+/// draw's outcome or its verification.
 public struct RoundSchedule: Sendable, Hashable {
     /// How the gaps between flips evolve.
     public enum Pace: Sendable, Hashable {
@@ -26,6 +32,8 @@ public struct RoundSchedule: Sendable, Hashable {
     public let rounds: Int
     /// How the gaps are computed.
     public let pace: Pace
+    /// The countdown before round 1, in milliseconds; 0 for none.
+    public let countdownMs: Int
 
     /// The seed app's behaviour: 10 rounds, 400 ms between flips.
     public static let original = RoundSchedule(uncheckedRounds: 10, pace: .fixed(intervalMs: 400))
@@ -33,10 +41,11 @@ public struct RoundSchedule: Sendable, Hashable {
     /// Limits that keep a draw watchable and the server's timers sane.
     public static let roundLimit = 1...100
     public static let intervalLimit = 0...60_000
+    public static let countdownLimit = 0...60_000
 
     /// Creates a schedule, or `nil` when rounds or intervals are outside the limits.
-    public init?(rounds: Int = 10, pace: Pace) {
-        guard RoundSchedule.roundLimit.contains(rounds) else { return nil }
+    public init?(rounds: Int = 10, pace: Pace, countdownMs: Int = 0) {
+        guard RoundSchedule.roundLimit.contains(rounds), RoundSchedule.countdownLimit.contains(countdownMs) else { return nil }
         switch pace {
         case .fixed(let ms):
             guard RoundSchedule.intervalLimit.contains(ms) else { return nil }
@@ -45,12 +54,13 @@ public struct RoundSchedule: Sendable, Hashable {
                 return nil
             }
         }
-        self.init(uncheckedRounds: rounds, pace: pace)
+        self.init(uncheckedRounds: rounds, pace: pace, countdownMs: countdownMs)
     }
 
-    private init(uncheckedRounds rounds: Int, pace: Pace) {
+    private init(uncheckedRounds rounds: Int, pace: Pace, countdownMs: Int = 0) {
         self.rounds = rounds
         self.pace = pace
+        self.countdownMs = countdownMs
     }
 
     /// The gap after round `j` (1-based), in milliseconds.
@@ -65,8 +75,8 @@ public struct RoundSchedule: Sendable, Hashable {
     }
 
     /// The pause between `started` and round 1: the first gap (the fixed interval, or
-    /// `firstMs` when decelerating).
-    public var leadMs: Int { gapMs(after: 1) }
+    /// `firstMs` when decelerating), or the countdown when that is longer.
+    public var leadMs: Int { max(gapMs(after: 1), countdownMs) }
 
     /// Offsets of rounds 1...rounds from the start, in milliseconds. The first is `leadMs`.
     public var roundOffsetsMs: [Int] {

@@ -30,6 +30,8 @@ enum StoredJSON {
         let intervalMs: Int?
         let firstMs: Int?
         let lastMs: Int?
+        /// Absent in records written before countdowns (and when there is none): 0.
+        var countdownMs: Int? = nil
     }
 
     /// A room's settings: no fields yet (see `RoomSettings`); decoding ignores unknown members,
@@ -62,12 +64,14 @@ enum StoredJSON {
     }
 
     static func schedule(_ s: RoundSchedule) -> String {
+        let countdown = s.countdownMs > 0 ? s.countdownMs : nil
         switch s.pace {
         case .fixed(let ms):
-            return encode(ScheduleJSON(rounds: s.rounds, pace: "fixed", intervalMs: ms, firstMs: nil, lastMs: nil))
+            return encode(ScheduleJSON(rounds: s.rounds, pace: "fixed", intervalMs: ms, firstMs: nil, lastMs: nil,
+                                       countdownMs: countdown))
         case .decelerating(let first, let last):
             return encode(ScheduleJSON(rounds: s.rounds, pace: "decelerating", intervalMs: nil,
-                                       firstMs: first, lastMs: last))
+                                       firstMs: first, lastMs: last, countdownMs: countdown))
         }
     }
 
@@ -117,7 +121,7 @@ enum StoredJSON {
         case ("decelerating", _, let first?, let last?): pace = .decelerating(firstMs: first, lastMs: last)
         default: pace = nil
         }
-        guard let pace, let schedule = RoundSchedule(rounds: s.rounds, pace: pace) else {
+        guard let pace, let schedule = RoundSchedule(rounds: s.rounds, pace: pace, countdownMs: s.countdownMs ?? 0) else {
             throw Invalid(description: "stored schedule \(text) is not a valid schedule")
         }
         return schedule

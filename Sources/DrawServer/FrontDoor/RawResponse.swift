@@ -19,11 +19,8 @@ enum RawResponse {
     static let continueHead = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     /// The same set lws adds with LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE.
-    static let securityHeaders =
-        "content-security-policy: default-src 'none'; img-src 'self' data: ; script-src 'self'; font-src 'self'; "
-        + "style-src 'self'; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none';form-action 'self';\r\n"
-        + "x-content-type-options: nosniff\r\nx-xss-protection: 1; mode=block\r\nx-frame-options: deny\r\n"
-        + "referrer-policy: no-referrer\r\n"
+    /// (Error answers are never framed, so they keep it whatever `--frame-ancestors` says.)
+    static let securityHeaders = SecurityHeaders.lwsDefault
 
     static func reason(_ status: Int) -> String {
         switch status {

@@ -21,6 +21,8 @@ extension HTTPAPI {
             return historyPage(room: name, query: wsi.queryArguments, exchange, wsi)
         case .draw(let id):
             return drawRecord(id: id, exchange, wsi)
+        case .roomQR(let name):
+            return roomQR(name, exchange, wsi)
         default:
             return .json(404, APIMessages.error(.notFound))
         }
@@ -89,8 +91,15 @@ extension HTTPAPI {
             respond(.json(404, APIMessages.error(.notFound)), to: exchange, wsi)
             return .proceed
         }
+        // Validators let a returning browser revalidate instead of downloading the page again.
+        let validator = StaticFileValidator(file: file)
+        if let validator, validator.matches(ifNoneMatch: wsi.header(.ifNoneMatch)) {
+            guard wsi.notModified(headers: validator.headerLines, closeAfter: loop.closesEveryResponse) else { return .hangUp }
+            return wsi.completeTransaction() ? .proceed : .hangUp
+        }
         // lws sends no body to a HEAD request itself.
-        switch wsi.serveFile(file, contentType: StaticFiles.contentType(for: file), closeAfter: loop.closesEveryResponse) {
+        switch wsi.serveFile(file, contentType: StaticFiles.contentType(for: file),
+                             headers: validator?.headerLines ?? "", closeAfter: loop.closesEveryResponse) {
         case .failed: return .hangUp
         case .done: return wsi.completeTransaction() ? .proceed : .hangUp
         case .streaming: return .proceed // HTTP_FILE_COMPLETION ends the transaction

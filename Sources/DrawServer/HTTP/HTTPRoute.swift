@@ -10,6 +10,8 @@ enum HTTPRoute: Equatable {
     case draws(String)
     /// `/api/rooms/ROOM/key`: POST rotates the room's host key.
     case roomKey(String)
+    /// `/api/rooms/ROOM/qr.svg`: the room's viewer link as a QR code.
+    case roomQR(String)
     /// `/api/draws/ID`: one draw's record (the id is validated by the handler).
     case draw(String)
     /// Any other `/api/…` path.
@@ -36,13 +38,14 @@ enum HTTPRoute: Equatable {
         if parts.count == 4 { return .room(room) }
         if parts.count == 5, parts[4] == "draws" { return .draws(room) }
         if parts.count == 5, parts[4] == "key" { return .roomKey(room) }
+        if parts.count == 5, parts[4] == "qr.svg" { return .roomQR(room) }
         return .unknownAPI
     }
 
     /// The methods each endpoint accepts (others get 405); none for an unknown API path (404).
     var allowedMethods: Set<HTTPMethod> {
         switch self {
-        case .health, .metrics, .draw, .staticFile: return [.get]
+        case .health, .metrics, .draw, .roomQR, .staticFile: return [.get]
         case .room: return [.get, .delete]
         case .rooms, .roomKey: return [.post]
         case .draws: return [.get, .post]

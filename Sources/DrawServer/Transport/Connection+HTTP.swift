@@ -8,6 +8,8 @@ enum RequestHeader {
     case transferEncoding
     case contentLength
     case contentType
+    case ifNoneMatch
+    case host
 
     var token: lws_token_indexes {
         switch self {
@@ -17,6 +19,8 @@ enum RequestHeader {
         case .transferEncoding: WSI_TOKEN_HTTP_TRANSFER_ENCODING
         case .contentLength: WSI_TOKEN_HTTP_CONTENT_LENGTH
         case .contentType: WSI_TOKEN_HTTP_CONTENT_TYPE
+        case .ifNoneMatch: WSI_TOKEN_HTTP_IF_NONE_MATCH
+        case .host: WSI_TOKEN_HOST
         }
     }
 }
@@ -56,8 +60,14 @@ extension Connection {
     }
 
     /// Serves a file with lws' own file server (no body for a HEAD request).
-    func serveFile(_ path: String, contentType: String, closeAfter: Bool) -> FileServing {
-        let n = ldlws_http_serve_file_with(wsi, path, contentType, closeAfter ? UInt32(LDLWS_RESPOND_CLOSE) : 0)
+    /// `headers`: complete header lines the server built ("name: value\r\n"…).
+    func serveFile(_ path: String, contentType: String, headers: String, closeAfter: Bool) -> FileServing {
+        let n = ldlws_http_serve_file_with(wsi, path, contentType, headers, closeAfter ? UInt32(LDLWS_RESPOND_CLOSE) : 0)
         return n < 0 ? .failed : n > 0 ? .done : .streaming
+    }
+
+    /// Answers "304 Not Modified" with these header lines and no body. False: close the connection.
+    func notModified(headers: String, closeAfter: Bool) -> Bool {
+        ldlws_http_not_modified(wsi, headers, closeAfter ? UInt32(LDLWS_RESPOND_CLOSE) : 0) == 0
     }
 }

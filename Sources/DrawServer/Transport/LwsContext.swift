@@ -22,6 +22,8 @@ final class LwsContext {
         var tlsKeyPath: String?
         /// The WebSocket subprotocol lws accepts.
         var subprotocol = ""
+        /// Header lines sent instead of lws' security set (`SecurityHeaders`); `nil`: lws' own.
+        var securityHeaders: String?
     }
 
     /// The shim's server handle; `nil` once destroyed.
@@ -50,10 +52,13 @@ final class LwsContext {
         let created = withOptionalCString(s.tlsCertPath) { certPtr in
             withOptionalCString(s.tlsKeyPath) { keyPtr in
                 s.subprotocol.withCString { proto in
-                    c.tls_cert_path = certPtr
-                    c.tls_key_path = keyPtr
-                    c.subprotocol = proto
-                    return ldlws_create(&c)
+                    withOptionalCString(s.securityHeaders) { security in
+                        c.tls_cert_path = certPtr
+                        c.tls_key_path = keyPtr
+                        c.subprotocol = proto
+                        c.security_headers = security
+                        return ldlws_create(&c)
+                    }
                 }
             }
         }

@@ -41,6 +41,15 @@ extension StorageTests {
             }
         }
 
+        /// A stored schedule keeps its countdown; one written before countdowns reads as none.
+        @Test func scheduleKeepsItsCountdown() throws {
+            let counted = try #require(RoundSchedule(rounds: 4, pace: .fixed(intervalMs: 300), countdownMs: 3000))
+            #expect(try StoredJSON.schedule(from: StoredJSON.schedule(counted)) == counted)
+            #expect(try StoredJSON.schedule(from: #"{"rounds":4,"pace":"fixed","intervalMs":300}"#)
+                    == RoundSchedule(rounds: 4, pace: .fixed(intervalMs: 300)))
+            #expect(!StoredJSON.schedule(StoreFixtures.decelerating).contains("countdownMs"))
+        }
+
         @Test func entrantsColumnIsTheCanonicalEncodingTheHashCovers() throws {
             let plan = Self.voidPlan
             try StoreFixtures.withStore { store, _ in

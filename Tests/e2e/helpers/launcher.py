@@ -34,6 +34,8 @@ class Launcher:
             "public_dir": str(self.public_dir),
             "users_url": self.data_source.url(USERS),
             "lottery_url": self.data_source.url(LOTTERY),
+            # No 3-2-1 unless a test asks for one: the suites time rounds from `started`.
+            "countdown_ms": 0,
             **self.defaults,
             **opts,
         }

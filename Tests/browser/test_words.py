@@ -1,0 +1,87 @@
+"""Words people understand (issue 16): every state says what happened in plain language, no
+raw codes or browser errors; viewers see no host-only controls; void names stay unmarked until
+the end; the idle screen does not spin."""
+from helpers.datasource import LOTTERY
+from helpers.http import api, created_room
+
+from .browser_harness.lists import WINNERS_ONLY, lottery
+from .browser_harness.pages import PHONE
+from .test_modules import run
+
+
+def host_and_viewer(server, open_page, size=PHONE):
+    room = created_room(server)
+    host = open_page(room["room"], room["hostKey"], size=size)
+    viewer = open_page(room["room"], size=size)
+    return room, host, viewer
+
+
+def test_idle_says_waiting_for_the_host_without_a_spinner(server, open_page):
+    room, host, viewer = host_and_viewer(server, open_page)
+    assert viewer.text("idle-message") == "Waiting for the host to start the draw."
+    assert host.text("idle-message").startswith("Ready when you are")
+    running = "return document.querySelector('.idle-mark').getAnimations().length"
+    assert viewer.driver.execute_script(running) == 0
+    # Room creation is the host's: a viewer sees neither the form nor the host's controls.
+    assert not viewer.visible("create-room")
+    assert not viewer.visible("host-panel")
+    assert host.visible("create-room")
+
+
+def test_an_empty_list_and_unmatched_entries_are_told_apart(server, source, open_page):
+    room, host, viewer = host_and_viewer(server, open_page)
+    source.set_json(LOTTERY, lottery([]))
+    api(server, "POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
+    viewer.wait_phase("failed")
+    assert viewer.text("failure") == "There was nobody to draw: the lottery list is empty."
+
+    source.set_json(LOTTERY, lottery([{"userId": 999, "void": False}]))  # no such user
+    host.wait(lambda d: host.el("start-button").get_attribute("aria-disabled") == "false", "Start")
+    host.el("start-button").click()
+    for page in (host, viewer):
+        page.wait(lambda d, page=page: "registered player" in page.text("failure"), "the no-match failure")
+        assert page.text("failure") == \
+            "There was nobody to draw: no entry on the lottery list matches a registered player."
+    assert "no_players" in host.text("failure-detail")
+    assert not viewer.visible("failure-detail")
+    # The recent draws say it in words too; the code is only an attribute for tools.
+    viewer.wait(lambda d: len(viewer.recent_draws()) == 2, "both failures in the recent draws")
+    listed = viewer.text("recent-list")
+    assert "no_players" not in listed and "There was nobody to draw" in listed
+
+
+def test_failure_words_cover_each_kind_and_never_a_raw_error(open_page):
+    page = open_page()
+    said = run(page, "/js/words.js", """return {
+        empty: m.failureText('no_players', []), nomatch: m.failureText('no_players', [{code: 'unknown_user'}]),
+        unreachable: m.failureText('source_unreachable'), server: m.failureText('storage_failure'),
+        network: m.requestProblemText(new TypeError('Failed to fetch')),
+        broken: m.requestProblemText(Object.assign(new Error('x'), {status: 503})),
+        stopped: m.abortedText({reason: 'server_shutdown', roundsShown: 4}),
+        stored: m.stoppedText({status: 'aborted', abortReason: 'server_shutdown', roundsShown: 1}),
+    }""")
+    assert said["empty"].endswith("the lottery list is empty.")
+    assert said["nomatch"].endswith("matches a registered player.")
+    assert said["unreachable"].startswith("The player lists could not be reached")
+    assert said["server"].startswith("The live-draw server had a problem")
+    assert said["network"] == "the live-draw server can't be reached right now."
+    assert "problem" in said["broken"]
+    # The stage's title says "The draw was stopped": the sentence under it does not repeat it.
+    assert said["stopped"] == "The server shut down. It stopped after 4 rounds, so nothing was decided."
+    assert said["stored"] == "Stopped: the server shut down. It stopped after 1 round, so nothing was decided."
+
+
+def test_void_names_are_not_struck_through_before_the_end(server_factory, source, open_page):
+    srv = server_factory(round_interval_ms=300)
+    source.set_json(LOTTERY, lottery([*WINNERS_ONLY, {"userId": 182, "void": True}]))
+    room = created_room(srv)
+    viewer = open_page(room["room"], server=srv)
+    viewer.driver.execute_script("""window.__struck = 0; new MutationObserver(() => {
+        if (document.querySelector('[data-testid="stage"]').dataset.phase === 'live')
+          window.__struck += document.querySelectorAll('#round-history li.void').length;
+      }).observe(document.body, {subtree: true, childList: true, attributes: true});""")
+    api(srv, "POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
+    viewer.wait_phase("live")
+    assert "rounds shown so far" not in viewer.text("recent-list")
+    viewer.wait_phase("result")
+    assert viewer.driver.execute_script("return window.__struck") == 0

@@ -1,0 +1,31 @@
+// The share card: the room's link and its QR code (drawn by the server, GET
+// /api/rooms/ROOM/qr.svg), so people in the room can join from a phone.
+
+import { byId, setText, show } from './dom.js';
+
+const el = {
+  card: byId('share'), qr: byId('share-qr'), link: byId('share-link'),
+  copy: byId('share-copy'), copied: byId('share-copied'),
+};
+
+export function setUpShare() {
+  el.copy.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(el.link.value);
+      setText(el.copied, 'Copied.');
+    } catch {
+      el.link.select(); // without clipboard access, a selected field is one Ctrl+C away
+      setText(el.copied, 'Selected: press Ctrl+C (⌘C) to copy.');
+    }
+  });
+}
+
+/** Shown once the room is known to exist (the page is connected to it). */
+export function renderShare(s) {
+  const known = s.connection !== 'unknown-room' && s.viewers !== null;
+  show(el.card, known);
+  if (!known || el.qr.dataset.room === s.room) return;
+  el.qr.dataset.room = s.room;
+  el.qr.src = `/api/rooms/${encodeURIComponent(s.room)}/qr.svg`;
+  el.link.value = new URL(`/?room=${encodeURIComponent(s.room)}`, location.origin).href;
+}
