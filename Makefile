@@ -11,7 +11,7 @@ ARGS ?=
 
 RELEASE_BIN = .build/release/live-draw
 
-.PHONY: run test build release lint docker deps deps-test clean help bench
+.PHONY: run test build release lint docker deps deps-test clean help bench image-check
 
 help:
 	@echo "make run    install runtime deps, build release, serve the bundled players on :8080"
@@ -21,6 +21,7 @@ help:
 	@echo "make lint   hadolint on the Dockerfile + apt package list consistency (with self-test)"
 	@echo "make bench  fan-out benchmark vs the raw-C lws reference (Benchmarks/README.md; BENCH_ARGS=...)"
 	@echo "make docker build the container image (needs a running Docker engine)"
+	@echo "make image-check  the image's runtime stage without Docker: debootstrap, chroot, uid 10001 (root)"
 	@echo "make clean  remove build products and artifacts"
 
 deps:
@@ -61,6 +62,13 @@ lint: deps-test
 BENCH_ARGS ?=
 bench: release
 	python3 Benchmarks/bench.py --skip-swift-build $(BENCH_ARGS)
+
+# The Dockerfile's runtime stage without Docker (scripts/image-check.sh): a release build, a
+# debootstrap root filesystem with only the runtime packages, the server run there as uid 10001.
+# Needs root and a Debian mirror; minutes long, so not part of `make test`.
+image-check:
+	scripts/install-deps.sh --test --image-check
+	scripts/image-check.sh
 
 # Needs a Docker engine (not only the client); CI does not run this.
 docker:

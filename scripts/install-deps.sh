@@ -4,6 +4,7 @@
 #   scripts/install-deps.sh           build + run: the [build] section
 #   scripts/install-deps.sh --test    also the [test] section, the Python test suites'
 #                                     requirements and the lint tools (hadolint)
+#   scripts/install-deps.sh --image-check   also the [image-check] section (debootstrap)
 #
 # Idempotent: packages already installed are skipped, and `apt-get update` runs only when
 # something is missing, so `make run` costs nothing the second time. Non-interactive: works as
@@ -15,11 +16,12 @@ root=$(dirname "$here")
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 
-with_test=false
+with_test=false with_image_check=false
 for arg in "$@"; do
   case $arg in
     --test) with_test=true ;;
-    -h|--help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    --image-check) with_image_check=true ;;
+    -h|--help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) echo "install-deps: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -29,6 +31,7 @@ say() { printf '[install-deps] %s\n' "$*"; }
 # --- apt --------------------------------------------------------------------------------------
 mapfile -t wanted < <(apt_section build)
 if $with_test; then mapfile -t -O "${#wanted[@]}" wanted < <(apt_section test); fi
+if $with_image_check; then mapfile -t -O "${#wanted[@]}" wanted < <(apt_section image-check); fi
 
 missing=()
 for pkg in "${wanted[@]}"; do

@@ -8,17 +8,7 @@ extension RealSocketTests {
     /// `draining` (503), then the server stops by itself (docs/PROTOCOL.md §5.5).
     @Suite struct DrainTests {
         @Test func drainLetsTheRunningDrawFinishThenStops() throws {
-            let running = try RunningServer {
-                $0.schedule = RoundSchedule(rounds: 6, pace: .fixed(intervalMs: 100))!
-                $0.shutdownGraceMs = 10_000
-            }
-            let ws = try TestWebSocket(port: running.port, path: "/ws/lobby")
-            _ = try ws.receive(type: "snapshot")
-            let start = try TestHTTP.request(port: running.port, "POST", "/api/rooms/lobby/draws",
-                                             headers: ["Authorization": "Bearer \(running.lobbyKey)"], json: "")
-            #expect(start.status == 202)
-            let started = try ws.receive(type: "started")
-            _ = try ws.receive(type: "round")
+            let (running, ws, started) = try drawAtRound1(rounds: 6, intervalMs: 100, graceMs: 10_000)
             running.server.drain()
 
             let health = try waitForHealth(running.port, status: 503)
@@ -35,15 +25,7 @@ extension RealSocketTests {
         }
 
         @Test func stopDuringADrainAbortsAtOnce() throws {
-            let running = try RunningServer {
-                $0.schedule = RoundSchedule(rounds: 10, pace: .fixed(intervalMs: 300))!
-                $0.shutdownGraceMs = 60_000
-            }
-            let ws = try TestWebSocket(port: running.port, path: "/ws/lobby")
-            _ = try ws.receive(type: "snapshot")
-            _ = try TestHTTP.request(port: running.port, "POST", "/api/rooms/lobby/draws",
-                                     headers: ["Authorization": "Bearer \(running.lobbyKey)"], json: "")
-            _ = try ws.receive(type: "round")
+            let (running, ws, _) = try drawAtRound1(rounds: 10, intervalMs: 300, graceMs: 60_000)
             running.server.drain()
             _ = try waitForHealth(running.port, status: 503)
             running.server.stop()
@@ -60,6 +42,24 @@ extension RealSocketTests {
             running.server.drain()
             #expect(try ws.receiveClose().code == 1001)
             #expect(running.waitForRunToReturn(timeout: 5))
+        }
+
+        /// A server with that schedule and grace, a lobby viewer, and a draw started over HTTP whose
+        /// round 1 the viewer has seen; returns the `started` message too.
+        private func drawAtRound1(rounds: Int, intervalMs: Int, graceMs: Int) throws
+            -> (RunningServer, TestWebSocket, [String: Any]) {
+            let running = try RunningServer {
+                $0.schedule = RoundSchedule(rounds: rounds, pace: .fixed(intervalMs: intervalMs))!
+                $0.shutdownGraceMs = graceMs
+            }
+            let ws = try TestWebSocket(port: running.port, path: "/ws/lobby")
+            _ = try ws.receive(type: "snapshot")
+            let start = try TestHTTP.request(port: running.port, "POST", "/api/rooms/lobby/draws",
+                                             headers: ["Authorization": "Bearer \(running.lobbyKey)"], json: "")
+            #expect(start.status == 202)
+            let started = try ws.receive(type: "started")
+            _ = try ws.receive(type: "round")
+            return (running, ws, started)
         }
 
         /// Polls `/healthz` until it answers `status`, for at most a few seconds.

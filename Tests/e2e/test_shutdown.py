@@ -14,6 +14,17 @@ from helpers.wsclient import WSClient, close_all, open_many, run
 EXIT_WITHIN_S = 5.0
 
 
+async def _lobby_draw_at_round(server, everyone, watchers, n):
+    """Every client has its snapshot, a lobby draw is started, and `watchers[0]` has seen round
+    `n`; returns each watcher's `started`."""
+    for c in everyone:
+        await c.expect("snapshot")
+    assert (await asyncio.to_thread(http.start_draw, server, "lobby", server.lobby_key)).status == 202
+    starteds = [(await c.wait_for(lambda m: m.type == "started", timeout=10))[0] for c in watchers]
+    await watchers[0].wait_for(lambda m: m.type == "round" and m["round"] == n, timeout=10)
+    return starteds
+
+
 def test_second_sigterm_aborts_the_running_draw_and_closes_1001(launch):
     server = launch(round_interval_ms=300)
     other = http.create_room(server, "quiet-room")
@@ -24,11 +35,7 @@ def test_second_sigterm_aborts_the_running_draw_and_closes_1001(launch):
         quiet = await WSClient.open(server.ws_url("quiet-room"), name="quiet")
         everyone = watchers + [quiet]
         try:
-            for c in everyone:
-                await c.expect("snapshot")
-            assert (await asyncio.to_thread(http.start_draw, server, "lobby", server.lobby_key)).status == 202
-            starteds = [(await c.wait_for(lambda m: m.type == "started", timeout=10))[0] for c in watchers]
-            await watchers[0].wait_for(lambda m: m.type == "round" and m["round"] == 3, timeout=10)
+            starteds = await _lobby_draw_at_round(server, everyone, watchers, 3)
             t_signal = time.monotonic()
             server.signal(signal.SIGTERM)
             # Draining: the server says so before the second signal, so it is not lost in the first.
@@ -97,11 +104,7 @@ def test_sigterm_at_round_3_lets_the_draw_finish_and_records_it(launch):
         host = await WSClient.open(server.ws_url("other-room"), name="host")
         everyone = watchers + [host]
         try:
-            for c in everyone:
-                await c.expect("snapshot")
-            assert (await asyncio.to_thread(http.start_draw, server, "lobby", server.lobby_key)).status == 202
-            started = (await watchers[0].wait_for(lambda m: m.type == "started", timeout=10))[0]
-            await watchers[0].wait_for(lambda m: m.type == "round" and m["round"] == 3, timeout=10)
+            started = (await _lobby_draw_at_round(server, everyone, watchers, 3))[0]
             server.signal(signal.SIGTERM)
             health = await asyncio.to_thread(_wait_health, server, 503)
             # New draws are refused, over HTTP and over the WebSocket; the running one goes on.
@@ -166,10 +169,7 @@ def test_the_grace_period_ends_the_drain_with_an_abort(launch):
     async def scenario():
         c = await WSClient.open(server.ws_url("lobby"), name="w")
         try:
-            await c.expect("snapshot")
-            assert (await asyncio.to_thread(http.start_draw, server, "lobby", server.lobby_key)).status == 202
-            started = (await c.wait_for(lambda m: m.type == "started", timeout=10))[0]
-            await c.wait_for(lambda m: m.type == "round" and m["round"] == 1, timeout=10)
+            started = (await _lobby_draw_at_round(server, [c], [c], 1))[0]
             t_signal = time.monotonic()
             server.signal(signal.SIGTERM)
             closed, before = await c.expect_close(timeout=10)

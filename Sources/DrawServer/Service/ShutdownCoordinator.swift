@@ -31,6 +31,8 @@ final class ShutdownCoordinator {
     /// (monotonic nanoseconds). `nil` when not draining.
     private var drainTimer: LwsTimer?
     private var drainDeadline: UInt64?
+    /// Draining: the rooms that were busy when it began (no other room can become busy then).
+    private var drainingRooms: [Room] = []
 
     init(config: ServerConfig, logger: Logger, loop: ServiceLoop, rooms: RoomService,
          webSockets: WebSocketInbound, storage: ServerStorage) {
@@ -46,15 +48,16 @@ final class ShutdownCoordinator {
 
     /// How often draining looks whether the draws have ended. Looking, rather than being told:
     /// a draw ends in its runner (a timer, or its record's write coming back), and a glance over
-    /// the few rooms still busy costs nothing next to a hook in every runner.
+    /// the few rooms that were busy costs nothing next to a hook in every runner.
     private static let drainCheckNanos: UInt64 = 25_000_000
 
     /// The first SIGTERM: refuse new draws, let the running ones finish, then `begin()`.
     func drain() {
         guard !phase.draining, !phase.shuttingDown, !loop.destroying else { return }
         phase.draining = true
-        let busy = busyRooms
+        let busy = rooms.registry.all.filter(Self.isBusy)
         guard !busy.isEmpty, loop.isRunning, config.shutdownGraceMs > 0 else { return begin() }
+        drainingRooms = busy
         logger.notice("draining: no new draws; waiting for the running ones to finish",
                       metadata: ["draws": "\(busy.count)", "graceMs": "\(config.shutdownGraceMs)"])
         drainDeadline = rooms.clock.monotonicNanos() &+ UInt64(config.shutdownGraceMs) * 1_000_000
@@ -62,12 +65,13 @@ final class ShutdownCoordinator {
         drainTimer?.schedule(afterNanos: Self.drainCheckNanos)
     }
 
-    /// Rooms whose draw is loading, running or waiting for its record.
-    private var busyRooms: [Room] { rooms.registry.all.filter { $0.runner?.isBusy ?? false } }
+    /// Whether the room's draw is loading, running or waiting for its record.
+    private static func isBusy(_ room: Room) -> Bool { room.runner?.isBusy ?? false }
 
     private func checkDrain() {
         guard drainDeadline != nil, !phase.shuttingDown else { return }
-        let busy = busyRooms
+        drainingRooms.removeAll { !Self.isBusy($0) }
+        let busy = drainingRooms
         if busy.isEmpty {
             logger.notice("drained: every running draw has ended")
             return begin()
@@ -84,6 +88,7 @@ final class ShutdownCoordinator {
     func begin() {
         guard !phase.shuttingDown, !loop.destroying else { return }
         drainDeadline = nil
+        drainingRooms = []
         drainTimer?.cancel()
         logger.info("shutting down", metadata: ["clients": "\(webSockets.clients.count)", "rooms": "\(rooms.registry.count)"])
         // Aborts first: they are room broadcasts, so every client drains them before its close.
