@@ -30,6 +30,7 @@ struct ClusterSetup {
             lease: RedisRoomLease(connection: commands),
             views: RedisRoomViewStore(connection: commands),
             escrow: RedisDrawEscrow(connection: commands),
+            presence: RedisPresenceBoard(connection: commands),
             makeEvents: { deliver in
                 let channel = RedisRoomEventChannel(connection: commands, onEvent: deliver)
                 made.set(channel)

@@ -255,3 +255,24 @@ def test_kill_9_of_the_running_node_ends_its_draw_as_interrupted_on_the_other(la
         assert draw.verify_draw.pick_index(bytes.fromhex(aborted["seed"]), started["drawId"], r["round"], n) == r["index"]
     # A later start through B works: the lease was given back.
     assert http.start_draw(b, room, key).status == 202
+
+
+def test_viewer_counts_are_summed_across_nodes(nodes):
+    a, b = nodes
+    room = http.created_room(a)["room"]
+
+    async def scenario():
+        on_a = await open_many(a.ws_url(room), 2, prefix="a")
+        on_b = await open_many(b.ws_url(room), 3, prefix="b")
+        try:
+            for c in on_a + on_b:
+                await c.expect("snapshot")
+            # Each node reports once a second; within a few, both show all five.
+            await on_a[0].wait_for(lambda m: m.type == "presence" and m["viewers"] == 5, 10)
+            await on_b[0].wait_for(lambda m: m.type == "presence" and m["viewers"] == 5, 10)
+            await close_all(on_b)
+            await on_a[0].wait_for(lambda m: m.type == "presence" and m["viewers"] == 2, 10)
+        finally:
+            await close_all(on_a + on_b)
+
+    run(scenario(), timeout=40)

@@ -59,7 +59,12 @@ final class Room {
         presence = PresenceCoalescer(intervalMs: presenceIntervalMs)
     }
 
+    /// Viewers on this node.
     var viewers: Int { members.count }
+    /// Cluster mode: viewers of the room on the other nodes, as they last reported them.
+    var otherNodesViewers = 0
+    /// The count viewers are shown (`presence`, rounds, snapshots): the whole cluster's.
+    var shownViewers: Int { members.count + otherNodesViewers }
 
     /// Nobody watches and no draw is loading, running or waiting for a record.
     var isIdle: Bool { members.isEmpty && !leasePending && !(runner?.hasWork ?? false) }
@@ -88,7 +93,7 @@ final class Room {
     }
 
     func view() -> RoomView {
-        RoomView(room: name, viewers: members.count, current: current, lastResult: lastResult)
+        RoomView(room: name, viewers: shownViewers, current: current, lastResult: lastResult)
     }
 
     // MARK: membership
@@ -126,7 +131,7 @@ final class Room {
         if case .finished(let plan, let startedAt, let finishedAt) = event {
             lastResult = FinishedDraw(plan: plan, startedAt: startedAt, finishedAt: finishedAt)
         }
-        return WireMessages.encode(event, room: name, viewers: members.count)
+        return WireMessages.encode(event, room: name, viewers: shownViewers)
     }
 
     /// Whether a draw's rounds are being shown (they carry the viewer count meanwhile).

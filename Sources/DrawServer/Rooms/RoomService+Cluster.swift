@@ -170,5 +170,20 @@ extension RoomService {
         cluster.metrics.link(up: cluster.linkUp)
         let watched = cluster.subscribed.filter { registry[$0]?.remote.isActive == true }
         cluster.checkOrphans(Array(watched), clock: clock)
+        reportPresence(cluster)
+    }
+
+    /// This node's counts out, the other nodes' in: a room whose total changed gets a
+    /// `presence` (coalesced as always; during a draw the rounds carry it).
+    private func reportPresence(_ cluster: ClusterNode) {
+        var counts: [String: Int] = [:]
+        for name in cluster.subscribed { counts[name] = registry[name]?.viewers ?? 0 }
+        for name in reportedPresence.keys where counts[name] == nil { counts[name] = 0 }
+        reportedPresence = counts.filter { $0.value > 0 }
+        cluster.reportPresence(counts, nowMs: clock.epochMillis()) { [weak self] name, others in
+            guard let self, let room = registry[name], room.otherNodesViewers != others else { return }
+            room.otherNodesViewers = others
+            viewersChanged(room)
+        }
     }
 }
