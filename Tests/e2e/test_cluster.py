@@ -33,14 +33,9 @@ def nodes(launch, redis):
 
 
 def _draw_messages(msgs):
-    """What every viewer must see alike: the draw's messages as sent, without the `viewers`
-    count (per node until presence is summed across nodes)."""
-    out = []
-    for m in msgs:
-        data = dict(m.data)
-        data.pop("viewers", None)
-        out.append(data)
-    return out
+    """What every viewer must see alike: the draw's messages, byte for byte (other nodes forward
+    the running node's bytes; rounds carry the cluster's viewer count)."""
+    return [m.raw for m in msgs]
 
 
 def _wait(predicate, timeout=15.0, what="condition"):

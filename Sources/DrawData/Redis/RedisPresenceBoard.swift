@@ -24,8 +24,7 @@ public struct RedisPresenceBoard: PresenceBoard {
         let stored = viewers > 0 ? PresenceReport(node: node, viewers: viewers, expiresAtMs: nowMs + ttlMs).stored : ""
         let arguments = ["EVAL", Self.reportScript, "1", keyspace.presenceKey(room: room), node, stored,
                          String(Int(max(1, ttlMs * 2)))]
-        let reply: RedisReply
-        do { reply = try connection.command(arguments.map { Array($0.utf8) }) } catch { throw .unavailable(error.description) }
+        let reply = try connection.coordinate(arguments)
         guard case .array(let items) = reply, items.count % 2 == 0 else { throw .unexpectedReply("presence answered \(reply)") }
         var reports: [PresenceReport] = []
         for i in stride(from: 0, to: items.count, by: 2) {
