@@ -89,7 +89,7 @@ def test_one_draw_reaches_viewers_on_both_nodes_in_order(nodes, redis):
 
     draws = run(scenario(), timeout=40)
     first = _draw_messages(draws[0])
-    assert [m["type"] for m in first] == ["loading", "started"] + ["round"] * 10 + ["finished"], first
+    assert [m.type for m in draws[0]] == ["loading", "started"] + ["round"] * 10 + ["finished"], first
     for other in draws[1:]:
         assert _draw_messages(other) == first
 

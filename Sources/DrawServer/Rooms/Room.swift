@@ -19,8 +19,11 @@ final class Room {
     var touchedAtMs: Double = 0
     /// Being deleted (`DELETE /api/rooms/ROOM` waits for the store): no draw may start meanwhile.
     var deleting = false
-    /// Cluster mode: a start waits for the room's lease (the room must stay in memory meanwhile).
+    /// Cluster mode: a start waits for the room's lease.
     var leasePending = false
+    /// Cluster mode: answers from the shared store this room waits for (a record read, a lease);
+    /// the room stays in memory while any is owed.
+    var clusterWaits = 0
     /// Cluster mode: what this node heard of draws that run on other nodes, for snapshots.
     var remote = RemoteRoomView()
     private(set) var members = ContiguousArray<ClientConnection>()
@@ -67,7 +70,7 @@ final class Room {
     var shownViewers: Int { members.count + otherNodesViewers }
 
     /// Nobody watches and no draw is loading, running or waiting for a record.
-    var isIdle: Bool { members.isEmpty && !leasePending && !(runner?.hasWork ?? false) }
+    var isIdle: Bool { members.isEmpty && clusterWaits == 0 && !(runner?.hasWork ?? false) }
 
     /// Drops the ring, the timers and the runner of an idle room; they are made again on use.
     /// Not from inside one of the room's own timers or runner calls (it frees them): the

@@ -20,8 +20,10 @@ extension RoomService {
                 cluster.renewTimer = loop.timer { [unowned cluster] in cluster.renewLeases() }
             }
             room.leasePending = true
+            room.clusterWaits += 1
             cluster.acquireLease(room: room.name) { [unowned self, unowned room] result in
                 room.leasePending = false
+                room.clusterWaits -= 1
                 defer { roomActivity(room) }
                 switch result {
                 case .acquired:
@@ -47,14 +49,14 @@ extension RoomService {
     func refreshRecord(of room: Room, then done: @escaping (ClientErrorCode?) -> Void) {
         guard room.name != RoomName.lobby, storage.rooms != nil else { return done(nil) }
         let name = room.name
-        room.leasePending = true // keeps the room in memory meanwhile
+        room.clusterWaits += 1 // keeps the room in memory meanwhile
         let views = cluster?.services.views
         // `room` held strongly: a room deleted elsewhere leaves the registry in here.
         let submitted = storage.roomJob({ store throws(StorageError) -> (RoomRecord, StoredRoomView?)? in
             guard let record = try store.room(named: name) else { return nil }
             return (record, try? views?.view(room: name))
         }) { [unowned self] result in
-            room.leasePending = false
+            room.clusterWaits -= 1
             switch result {
             case .success(let (record, view)?):
                 room.keyHash = record.keyHash
@@ -70,7 +72,7 @@ extension RoomService {
             roomActivity(room)
         }
         if !submitted {
-            room.leasePending = false
+            room.clusterWaits -= 1
             done(.clusterUnavailable)
         }
     }
