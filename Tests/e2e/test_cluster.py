@@ -271,3 +271,40 @@ def test_viewer_counts_are_summed_across_nodes(nodes):
             await close_all(on_a + on_b)
 
     run(scenario(), timeout=40)
+
+
+def test_redis_stopped_mid_draw_the_running_node_finishes_it_and_all_recover(launch, redis):
+    """Redis goes away at round 3: the running node's viewers still get every round and the
+    result (its record is local); once Redis is back (empty), both nodes take new rooms and draws
+    again without a restart."""
+    a = launch(redis_url=redis.url, round_interval_ms=200)
+    b = launch(redis_url=redis.url, round_interval_ms=200)
+    created = http.created_room(a)
+    room, key = created["room"], created["hostKey"]
+
+    async def scenario():
+        viewer = await WSClient.open(a.ws_url(room), name="viewer-a")
+        try:
+            await viewer.expect("snapshot")
+            resp = await asyncio.to_thread(http.start_draw, a, room, key)
+            assert resp.status == 202, resp.body
+            await viewer.wait_for(lambda m: m.type == "round" and m["round"] == 3, 10)
+            redis.stop()
+            return await viewer.collect_draw(timeout=20)
+        finally:
+            await viewer.close()
+
+    rest = run(scenario(), timeout=40)
+    assert [m["round"] for m in rest if m.type == "round"] == list(range(4, 11))
+    assert rest[-1].type == "finished"
+    status, record = http.api(a, "GET", f"/api/draws/{rest[-1]['drawId']}")
+    assert status == 200 and record["status"] == "finished"
+
+    redis.start()
+    for node in (a, b):
+        _wait(lambda: http.api(node, "GET", "/healthz")[1]["status"] == "ok", 20, "ok again")
+    again = http.created_room(b, "after-outage")
+    # The lease of the draw that ended during the outage was never released: it lapsed with the
+    # old Redis. A new draw starts at once.
+    resp = http.start_draw(a, "after-outage", again["hostKey"])
+    assert resp.status == 202, resp.body
