@@ -32,6 +32,7 @@ struct ClusterSetup {
             views: RedisRoomViewStore(connection: commands),
             escrow: RedisDrawEscrow(connection: commands),
             presence: RedisPresenceBoard(connection: commands),
+            records: RedisSharedDrawRecords(connection: rooms),
             makeEvents: { deliver in
                 let channel = RedisRoomEventChannel(connection: commands, onEvent: deliver)
                 // The subscriber notices Redis is back first (it is always connected); the command

@@ -92,6 +92,12 @@ def test_one_draw_reaches_viewers_on_both_nodes_in_order(nodes, redis):
     assert [m.type for m in draws[0]] == ["loading", "started"] + ["round"] * 10 + ["finished"], first
     for other in draws[1:]:
         assert _draw_messages(other) == first
+    # The record, kept by A once the result was on its disk, reads the same through B.
+    draw_id = draws[0][-1]["drawId"]
+    on_a = http.request(a, "GET", f"/api/draws/{draw_id}")
+    assert on_a.status == 200
+    _wait(lambda: http.request(b, "GET", f"/api/draws/{draw_id}").status == 200, 10, "the record on B")
+    assert http.request(b, "GET", f"/api/draws/{draw_id}").body == on_a.body
 
 
 def _numsub(redis, room) -> int:

@@ -36,10 +36,12 @@ public struct ClusterServices: Sendable {
     public var escrow: (any DrawEscrow)?
     /// Viewer counts summed across nodes; `nil`: each node shows its own count.
     public var presence: (any PresenceBoard)?
+    /// Ended draws' records readable from every node; `nil`: each node serves its own.
+    public var records: (any SharedDrawRecords)?
 
     public init(nodeId: String, lease: any RoomLease, leaseTTLMs: Int = 3_000, leaseRenewMs: Int = 1_000,
                 views: (any RoomViewStore)? = nil, escrow: (any DrawEscrow)? = nil,
-                presence: (any PresenceBoard)? = nil,
+                presence: (any PresenceBoard)? = nil, records: (any SharedDrawRecords)? = nil,
                 makeEvents: @escaping @Sendable (_ deliver: @escaping @Sendable (_ room: String, _ payload: [UInt8]) -> Void)
                     -> any ClusterEventChannel,
                 linkUp: @escaping @Sendable () -> Bool) {
@@ -53,5 +55,6 @@ public struct ClusterServices: Sendable {
         self.views = views
         self.escrow = escrow
         self.presence = presence
+        self.records = records
     }
 }

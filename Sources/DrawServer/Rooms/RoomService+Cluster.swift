@@ -160,6 +160,22 @@ extension RoomService {
         cluster.releaseLease(room: room.name)
     }
 
+    /// Puts an ended draw's record where every node's history API finds it, once its end is on
+    /// this node's disk (read and kept on the storage thread, which may wait for Redis).
+    func shareRecord(_ drawId: String, room: String) {
+        guard let records = cluster?.services.records else { return }
+        let logger = self.logger
+        _ = storage.drawJob({ store throws(StorageError) in
+            guard let record = try store.record(id: drawId) else { return }
+            do throws(CoordinationError) {
+                try records.keep(drawId: drawId, room: room, startedAtMs: record.startedAt ?? record.createdAt,
+                                 body: RecordMessages.record(record))
+            } catch {
+                logger.warning("could not share a draw's record with the cluster", metadata: ["drawId": "\(drawId)", "error": "\(error)"])
+            }
+        }) { _ in }
+    }
+
     /// A room's view read back after a takeover found nothing to end (through the inbox).
     func clusterView(room name: String, _ view: StoredRoomView) {
         if let room = registry[name] { adoptView(view, in: room) }

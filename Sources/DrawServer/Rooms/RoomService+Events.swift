@@ -123,6 +123,7 @@ extension RoomService {
     /// A draw write came back from the storage thread (through the inbox).
     func recorded(room name: String, _ write: DrawWrite, error: StorageError?) {
         registry[name]?.runner?.recorded(write, error: error)
+        if cluster != nil, error == nil, case .finish(let drawId, _, _, _) = write { shareRecord(drawId, room: name) }
         roomActivity(name)
     }
 }

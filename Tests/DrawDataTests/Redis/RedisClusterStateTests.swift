@@ -55,4 +55,14 @@ struct RedisClusterStateTests {
         #expect(PresenceReport.othersTotal(afterLeave, excluding: "a", nowMs: 2_000) == 2)
         #expect(PresenceReport.othersTotal(afterLeave, excluding: "a", nowMs: 4_500) == 0)
     }
+
+    @Test func aRecordKeptByOneNodeIsReadByAnother() throws {
+        let server = try RedisServerProcess()
+        let a = RedisSharedDrawRecords(connection: RedisConnection(configuration: server.configuration()))
+        let b = RedisSharedDrawRecords(connection: RedisConnection(configuration: server.configuration()))
+        defer { a.connection.close(); b.connection.close() }
+        #expect(try b.body(drawId: "d1") == nil)
+        try a.keep(drawId: "d1", room: "quiz", startedAtMs: 1_000, body: Array(#"{"drawId":"d1"}"#.utf8))
+        #expect(try b.body(drawId: "d1") == Array(#"{"drawId":"d1"}"#.utf8))
+    }
 }
