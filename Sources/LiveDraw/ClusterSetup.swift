@@ -22,7 +22,8 @@ struct ClusterSetup {
         let nodeId = "node-" + Hex.encode(random.bytes(6))
         self.nodeId = nodeId
         let configuration = RedisConfiguration(url: url)
-        roomStore = RedisRoomStore(connection: RedisConnection(configuration: configuration))
+        let rooms = RedisConnection(configuration: configuration)
+        roomStore = RedisRoomStore(connection: rooms)
         let commands = RedisConnection(configuration: configuration)
         let made = MadeChannel()
         services = ClusterServices(
@@ -30,8 +31,15 @@ struct ClusterSetup {
             lease: RedisRoomLease(connection: commands),
             views: RedisRoomViewStore(connection: commands),
             escrow: RedisDrawEscrow(connection: commands),
+            presence: RedisPresenceBoard(connection: commands),
+            records: RedisSharedDrawRecords(connection: rooms),
             makeEvents: { deliver in
                 let channel = RedisRoomEventChannel(connection: commands, onEvent: deliver)
+                // The subscriber notices Redis is back first (it is always connected); the command
+                // connections, idle in their backoff, then try at once instead of up to 5 s later.
+                channel.subscriber.link.observe { state in
+                    if state == .up { rooms.retryNow(); commands.retryNow() }
+                }
                 made.set(channel)
                 return channel
             },

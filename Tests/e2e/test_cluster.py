@@ -33,14 +33,9 @@ def nodes(launch, redis):
 
 
 def _draw_messages(msgs):
-    """What every viewer must see alike: the draw's messages as sent, without the `viewers`
-    count (per node until presence is summed across nodes)."""
-    out = []
-    for m in msgs:
-        data = dict(m.data)
-        data.pop("viewers", None)
-        out.append(data)
-    return out
+    """What every viewer must see alike: the draw's messages, byte for byte (other nodes forward
+    the running node's bytes; rounds carry the cluster's viewer count)."""
+    return [m.raw for m in msgs]
 
 
 def _wait(predicate, timeout=15.0, what="condition"):
@@ -94,9 +89,15 @@ def test_one_draw_reaches_viewers_on_both_nodes_in_order(nodes, redis):
 
     draws = run(scenario(), timeout=40)
     first = _draw_messages(draws[0])
-    assert [m["type"] for m in first] == ["loading", "started"] + ["round"] * 10 + ["finished"], first
+    assert [m.type for m in draws[0]] == ["loading", "started"] + ["round"] * 10 + ["finished"], first
     for other in draws[1:]:
         assert _draw_messages(other) == first
+    # The record, kept by A once the result was on its disk, reads the same through B.
+    draw_id = draws[0][-1]["drawId"]
+    on_a = http.request(a, "GET", f"/api/draws/{draw_id}")
+    assert on_a.status == 200
+    _wait(lambda: http.request(b, "GET", f"/api/draws/{draw_id}").status == 200, 10, "the record on B")
+    assert http.request(b, "GET", f"/api/draws/{draw_id}").body == on_a.body
 
 
 def _numsub(redis, room) -> int:
@@ -255,3 +256,61 @@ def test_kill_9_of_the_running_node_ends_its_draw_as_interrupted_on_the_other(la
         assert draw.verify_draw.pick_index(bytes.fromhex(aborted["seed"]), started["drawId"], r["round"], n) == r["index"]
     # A later start through B works: the lease was given back.
     assert http.start_draw(b, room, key).status == 202
+
+
+def test_viewer_counts_are_summed_across_nodes(nodes):
+    a, b = nodes
+    room = http.created_room(a)["room"]
+
+    async def scenario():
+        on_a = await open_many(a.ws_url(room), 2, prefix="a")
+        on_b = await open_many(b.ws_url(room), 3, prefix="b")
+        try:
+            for c in on_a + on_b:
+                await c.expect("snapshot")
+            # Each node reports once a second; within a few, both show all five.
+            await on_a[0].wait_for(lambda m: m.type == "presence" and m["viewers"] == 5, 10)
+            await on_b[0].wait_for(lambda m: m.type == "presence" and m["viewers"] == 5, 10)
+            await close_all(on_b)
+            await on_a[0].wait_for(lambda m: m.type == "presence" and m["viewers"] == 2, 10)
+        finally:
+            await close_all(on_a + on_b)
+
+    run(scenario(), timeout=40)
+
+
+def test_redis_stopped_mid_draw_the_running_node_finishes_it_and_all_recover(launch, redis):
+    """Redis goes away at round 3: the running node's viewers still get every round and the
+    result (its record is local); once Redis is back (empty), both nodes take new rooms and draws
+    again without a restart."""
+    a = launch(redis_url=redis.url, round_interval_ms=200)
+    b = launch(redis_url=redis.url, round_interval_ms=200)
+    created = http.created_room(a)
+    room, key = created["room"], created["hostKey"]
+
+    async def scenario():
+        viewer = await WSClient.open(a.ws_url(room), name="viewer-a")
+        try:
+            await viewer.expect("snapshot")
+            resp = await asyncio.to_thread(http.start_draw, a, room, key)
+            assert resp.status == 202, resp.body
+            await viewer.wait_for(lambda m: m.type == "round" and m["round"] == 3, 10)
+            redis.stop()
+            return await viewer.collect_draw(timeout=20)
+        finally:
+            await viewer.close()
+
+    rest = run(scenario(), timeout=40)
+    assert [m["round"] for m in rest if m.type == "round"] == list(range(4, 11))
+    assert rest[-1].type == "finished"
+    status, record = http.api(a, "GET", f"/api/draws/{rest[-1]['drawId']}")
+    assert status == 200 and record["status"] == "finished"
+
+    redis.start()
+    for node in (a, b):
+        _wait(lambda: http.api(node, "GET", "/healthz")[1]["status"] == "ok", 20, "ok again")
+    again = http.created_room(b, "after-outage")
+    # The lease of the draw that ended during the outage was never released: it lapsed with the
+    # old Redis. A new draw starts at once.
+    resp = http.start_draw(a, "after-outage", again["hostKey"])
+    assert resp.status == 202, resp.body

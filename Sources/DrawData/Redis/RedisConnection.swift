@@ -21,6 +21,9 @@ public final class RedisConnection: @unchecked Sendable {
     private var failures = 0
     private var retryAt: ContinuousClock.Instant?
     private var closed = false
+    /// Set by `retryNow` (its own lock: `lock` may be held through a command's timeout).
+    private let hintLock = NSLock()
+    private var retryHint = false
 
     public init(configuration: RedisConfiguration) {
         self.configuration = configuration
@@ -50,6 +53,13 @@ public final class RedisConnection: @unchecked Sendable {
         try command(arguments.map { Array($0.utf8) })
     }
 
+    /// Ends a backoff wait: the next command tries to connect at once. For when another link to
+    /// the same Redis (a subscriber's) has just come back up, so commands need not keep failing
+    /// for up to the backoff's cap after Redis returned. Any thread; never blocks.
+    public func retryNow() {
+        hintLock.withLock { retryHint = true }
+    }
+
     /// Drops the connection; later commands throw `closed`.
     public func close() {
         lock.withLock {
@@ -62,6 +72,7 @@ public final class RedisConnection: @unchecked Sendable {
     /// The open context, connecting first if there is none and the backoff allows. Lock held.
     private func connected() throws(RedisError) -> RedisContext {
         if let context { return context }
+        if hintLock.withLock({ () -> Bool in defer { retryHint = false }; return retryHint }) { retryAt = nil }
         let now = ContinuousClock.now
         if let retryAt, now < retryAt {
             let ms = (retryAt - now).components

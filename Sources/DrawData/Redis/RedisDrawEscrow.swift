@@ -18,12 +18,12 @@ public struct RedisDrawEscrow: DrawEscrow {
         """
 
     public func deposit(room: String, draw: EscrowedDraw) throws(CoordinationError) {
-        _ = try run(["HSET", keyspace.escrowKey(room: room), "drawId", draw.drawId, "seed", draw.seedHex,
+        _ = try connection.coordinate(["HSET", keyspace.escrowKey(room: room), "drawId", draw.drawId, "seed", draw.seedHex,
                      "roundsShown", String(draw.roundsShown), "node", draw.node])
     }
 
     public func withdraw(room: String) throws(CoordinationError) -> EscrowedDraw? {
-        let reply = try run(["EVAL", Self.withdrawScript, "1", keyspace.escrowKey(room: room)])
+        let reply = try connection.coordinate(["EVAL", Self.withdrawScript, "1", keyspace.escrowKey(room: room)])
         guard case .array(let f) = reply, f.count == 4 else { throw .unexpectedReply("the escrow answered \(reply)") }
         guard let drawId = f[0].text, let seed = f[1].text, let shown = f[2].text.flatMap(Int.init), let node = f[3].text else {
             return nil
@@ -32,13 +32,6 @@ public struct RedisDrawEscrow: DrawEscrow {
     }
 
     public func clear(room: String) throws(CoordinationError) {
-        _ = try run(["DEL", keyspace.escrowKey(room: room)])
-    }
-
-    private func run(_ arguments: [String]) throws(CoordinationError) -> RedisReply {
-        let reply: RedisReply
-        do { reply = try connection.command(arguments.map { Array($0.utf8) }) } catch { throw .unavailable(error.description) }
-        if case .error(let message) = reply { throw .unexpectedReply(message) }
-        return reply
+        _ = try connection.coordinate(["DEL", keyspace.escrowKey(room: room)])
     }
 }

@@ -30,6 +30,15 @@ public struct RedisKeyspace: Sendable, Hashable {
     /// The running draw's seed escrow: a hash (`drawId`, `seed`, `roundsShown`, `node`).
     public func escrowKey(room: String) -> String { "\(prefix)escrow:\(room)" }
 
+    /// Viewer counts per node: a hash, node → `count:expiresAtMs`.
+    public func presenceKey(room: String) -> String { "\(prefix)presence:\(room)" }
+
+    /// An ended draw's record, as the history API returns it.
+    public func drawKey(drawId: String) -> String { "\(prefix)draw:\(drawId)" }
+
+    /// The room's ended draws: ids scored by start time.
+    public func historyKey(room: String) -> String { "\(prefix)history:\(room)" }
+
     /// The pub/sub channel of the room's events.
     public func eventChannel(room: String) -> String { "\(prefix)events:\(room)" }
 

@@ -56,14 +56,7 @@ public struct RedisRoomLease: RoomLease {
     }
 
     private func run(_ arguments: [String]) throws(CoordinationError) -> RedisReply {
-        let reply: RedisReply
-        do {
-            reply = try connection.command(arguments.map { Array($0.utf8) })
-        } catch {
-            throw .unavailable(error.description)
-        }
-        if case .error(let message) = reply { throw .unexpectedReply(message) }
-        return reply
+        try connection.coordinate(arguments)
     }
 
     private func flag(_ reply: RedisReply, _ what: String) throws(CoordinationError) -> Bool {

@@ -39,11 +39,11 @@ public struct RedisRoomViewStore: RoomViewStore {
             Array(keyspace.viewKey(room: room).utf8), Array(keyspace.viewRoundsKey(room: room).utf8),
             Array(kind.utf8), Array((drawId ?? "").utf8), Array(String(index ?? -1).utf8), part,
         ]
-        _ = try run(arguments)
+        _ = try connection.coordinate(arguments)
     }
 
     public func view(room: String) throws(CoordinationError) -> StoredRoomView {
-        let reply = try run([Array("EVAL".utf8), Array(Self.readScript.utf8), Array("2".utf8),
+        let reply = try connection.coordinate([Array("EVAL".utf8), Array(Self.readScript.utf8), Array("2".utf8),
                              Array(keyspace.viewKey(room: room).utf8), Array(keyspace.viewRoundsKey(room: room).utf8)])
         guard case .array(let parts) = reply, parts.count == 2, case .array(let fields) = parts[0], fields.count == 4,
               case .array(let rounds) = parts[1] else { throw .unexpectedReply("the view read answered \(reply)") }
@@ -52,12 +52,5 @@ public struct RedisRoomViewStore: RoomViewStore {
         return StoredRoomView(head: head, drawId: head == nil ? nil : fields[1].text,
                               rounds: head == nil ? [] : rounds.compactMap(bytes), loading: fields[2].text == "1",
                               lastResult: bytes(fields[3]))
-    }
-
-    private func run(_ arguments: [[UInt8]]) throws(CoordinationError) -> RedisReply {
-        let reply: RedisReply
-        do { reply = try connection.command(arguments) } catch { throw .unavailable(error.description) }
-        if case .error(let message) = reply { throw .unexpectedReply(message) }
-        return reply
     }
 }

@@ -34,9 +34,14 @@ public struct ClusterServices: Sendable {
     public var views: (any RoomViewStore)?
     /// The running draws' seeds, so another node can end a dead node's draw; `nil`: no takeover.
     public var escrow: (any DrawEscrow)?
+    /// Viewer counts summed across nodes; `nil`: each node shows its own count.
+    public var presence: (any PresenceBoard)?
+    /// Ended draws' records readable from every node; `nil`: each node serves its own.
+    public var records: (any SharedDrawRecords)?
 
     public init(nodeId: String, lease: any RoomLease, leaseTTLMs: Int = 3_000, leaseRenewMs: Int = 1_000,
                 views: (any RoomViewStore)? = nil, escrow: (any DrawEscrow)? = nil,
+                presence: (any PresenceBoard)? = nil, records: (any SharedDrawRecords)? = nil,
                 makeEvents: @escaping @Sendable (_ deliver: @escaping @Sendable (_ room: String, _ payload: [UInt8]) -> Void)
                     -> any ClusterEventChannel,
                 linkUp: @escaping @Sendable () -> Bool) {
@@ -49,5 +54,7 @@ public struct ClusterServices: Sendable {
         self.linkUp = linkUp
         self.views = views
         self.escrow = escrow
+        self.presence = presence
+        self.records = records
     }
 }

@@ -56,10 +56,14 @@ extension HTTPAPI {
     func drawRecord(id: String, _ exchange: HTTPExchange, _ wsi: Connection) -> HTTPResponse? {
         guard DrawIdentifier.isValid(id) else { return .json(404, APIMessages.error(.unknownDraw)) }
         guard let store = storage.store else { return Self.noHistory }
-        let logger = self.logger
+        let logger = self.logger, shared = rooms.cluster?.services.records
         return answerFromStorage(exchange, wsi) {
             do throws(StorageError) {
-                guard let record = try store.record(id: id) else { return .json(404, APIMessages.error(.unknownDraw)) }
+                guard let record = try store.record(id: id) else {
+                    // Cluster mode: another node may have run it.
+                    if let body = try? shared?.body(drawId: id) { return .json(200, body) }
+                    return .json(404, APIMessages.error(.unknownDraw))
+                }
                 return .json(200, RecordMessages.record(record))
             } catch {
                 logger.error("could not read a draw record", metadata: ["drawId": "\(id)", "error": "\(error)"])

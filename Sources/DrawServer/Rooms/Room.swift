@@ -19,8 +19,11 @@ final class Room {
     var touchedAtMs: Double = 0
     /// Being deleted (`DELETE /api/rooms/ROOM` waits for the store): no draw may start meanwhile.
     var deleting = false
-    /// Cluster mode: a start waits for the room's lease (the room must stay in memory meanwhile).
+    /// Cluster mode: a start waits for the room's lease.
     var leasePending = false
+    /// Cluster mode: answers from the shared store this room waits for (a record read, a lease);
+    /// the room stays in memory while any is owed.
+    var clusterWaits = 0
     /// Cluster mode: what this node heard of draws that run on other nodes, for snapshots.
     var remote = RemoteRoomView()
     private(set) var members = ContiguousArray<ClientConnection>()
@@ -59,10 +62,15 @@ final class Room {
         presence = PresenceCoalescer(intervalMs: presenceIntervalMs)
     }
 
+    /// Viewers on this node.
     var viewers: Int { members.count }
+    /// Cluster mode: viewers of the room on the other nodes, as they last reported them.
+    var otherNodesViewers = 0
+    /// The count viewers are shown (`presence`, rounds, snapshots): the whole cluster's.
+    var shownViewers: Int { members.count + otherNodesViewers }
 
     /// Nobody watches and no draw is loading, running or waiting for a record.
-    var isIdle: Bool { members.isEmpty && !leasePending && !(runner?.hasWork ?? false) }
+    var isIdle: Bool { members.isEmpty && clusterWaits == 0 && !(runner?.hasWork ?? false) }
 
     /// Drops the ring, the timers and the runner of an idle room; they are made again on use.
     /// Not from inside one of the room's own timers or runner calls (it frees them): the
@@ -88,7 +96,7 @@ final class Room {
     }
 
     func view() -> RoomView {
-        RoomView(room: name, viewers: members.count, current: current, lastResult: lastResult)
+        RoomView(room: name, viewers: shownViewers, current: current, lastResult: lastResult)
     }
 
     // MARK: membership
@@ -126,7 +134,7 @@ final class Room {
         if case .finished(let plan, let startedAt, let finishedAt) = event {
             lastResult = FinishedDraw(plan: plan, startedAt: startedAt, finishedAt: finishedAt)
         }
-        return WireMessages.encode(event, room: name, viewers: members.count)
+        return WireMessages.encode(event, room: name, viewers: shownViewers)
     }
 
     /// Whether a draw's rounds are being shown (they carry the viewer count meanwhile).

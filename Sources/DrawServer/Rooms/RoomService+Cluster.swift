@@ -20,8 +20,10 @@ extension RoomService {
                 cluster.renewTimer = loop.timer { [unowned cluster] in cluster.renewLeases() }
             }
             room.leasePending = true
+            room.clusterWaits += 1
             cluster.acquireLease(room: room.name) { [unowned self, unowned room] result in
                 room.leasePending = false
+                room.clusterWaits -= 1
                 defer { roomActivity(room) }
                 switch result {
                 case .acquired:
@@ -47,14 +49,14 @@ extension RoomService {
     func refreshRecord(of room: Room, then done: @escaping (ClientErrorCode?) -> Void) {
         guard room.name != RoomName.lobby, storage.rooms != nil else { return done(nil) }
         let name = room.name
-        room.leasePending = true // keeps the room in memory meanwhile
+        room.clusterWaits += 1 // keeps the room in memory meanwhile
         let views = cluster?.services.views
         // `room` held strongly: a room deleted elsewhere leaves the registry in here.
         let submitted = storage.roomJob({ store throws(StorageError) -> (RoomRecord, StoredRoomView?)? in
             guard let record = try store.room(named: name) else { return nil }
             return (record, try? views?.view(room: name))
         }) { [unowned self] result in
-            room.leasePending = false
+            room.clusterWaits -= 1
             switch result {
             case .success(let (record, view)?):
                 room.keyHash = record.keyHash
@@ -70,7 +72,7 @@ extension RoomService {
             roomActivity(room)
         }
         if !submitted {
-            room.leasePending = false
+            room.clusterWaits -= 1
             done(.clusterUnavailable)
         }
     }
@@ -158,6 +160,22 @@ extension RoomService {
         cluster.releaseLease(room: room.name)
     }
 
+    /// Puts an ended draw's record where every node's history API finds it, once its end is on
+    /// this node's disk (read and kept on the storage thread, which may wait for Redis).
+    func shareRecord(_ drawId: String, room: String) {
+        guard let records = cluster?.services.records else { return }
+        let logger = self.logger
+        _ = storage.drawJob({ store throws(StorageError) in
+            guard let record = try store.record(id: drawId) else { return }
+            do throws(CoordinationError) {
+                try records.keep(drawId: drawId, room: room, startedAtMs: record.startedAt ?? record.createdAt,
+                                 body: RecordMessages.record(record))
+            } catch {
+                logger.warning("could not share a draw's record with the cluster", metadata: ["drawId": "\(drawId)", "error": "\(error)"])
+            }
+        }) { _ in }
+    }
+
     /// A room's view read back after a takeover found nothing to end (through the inbox).
     func clusterView(room name: String, _ view: StoredRoomView) {
         if let room = registry[name] { adoptView(view, in: room) }
@@ -170,5 +188,20 @@ extension RoomService {
         cluster.metrics.link(up: cluster.linkUp)
         let watched = cluster.subscribed.filter { registry[$0]?.remote.isActive == true }
         cluster.checkOrphans(Array(watched), clock: clock)
+        reportPresence(cluster)
+    }
+
+    /// This node's counts out, the other nodes' in: a room whose total changed gets a
+    /// `presence` (coalesced as always; during a draw the rounds carry it).
+    private func reportPresence(_ cluster: ClusterNode) {
+        var counts: [String: Int] = [:]
+        for name in cluster.subscribed { counts[name] = registry[name]?.viewers ?? 0 }
+        for name in reportedPresence.keys where counts[name] == nil { counts[name] = 0 }
+        reportedPresence = counts.filter { $0.value > 0 }
+        cluster.reportPresence(counts, nowMs: clock.epochMillis()) { [weak self] name, others in
+            guard let self, let room = registry[name], room.otherNodesViewers != others else { return }
+            room.otherNodesViewers = others
+            viewersChanged(room)
+        }
     }
 }

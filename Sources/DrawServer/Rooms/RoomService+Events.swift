@@ -17,7 +17,7 @@ extension RoomService {
         switch event {
         case .round:
             // The round carried the count (see `viewersChanged`).
-            room.presence.carried(count: room.viewers, nowNanos: clock.monotonicNanos())
+            room.presence.carried(count: room.shownViewers, nowNanos: clock.monotonicNanos())
         case .finished, .aborted:
             // Counts were only carried by rounds: send what changed after the last one.
             viewersChanged(room)
@@ -86,7 +86,7 @@ extension RoomService {
         roomActivity(room)
         cluster?.watch(room: room.name, viewers: room.viewers)
         guard !phase.shuttingDown, !room.isRunning else { return }
-        if let delay = room.presence.countChanged(viewers: room.viewers, nowNanos: clock.monotonicNanos()) {
+        if let delay = room.presence.countChanged(viewers: room.shownViewers, nowNanos: clock.monotonicNanos()) {
             presenceTimer(of: room).schedule(afterNanos: delay)
         }
     }
@@ -99,7 +99,7 @@ extension RoomService {
             room.presence.skipped()
             return
         }
-        if let count = room.presence.fire(count: room.viewers, nowNanos: clock.monotonicNanos()) {
+        if let count = room.presence.fire(count: room.shownViewers, nowNanos: clock.monotonicNanos()) {
             broadcast(WireMessages.presence(viewers: count), in: room)
         }
     }
@@ -107,7 +107,7 @@ extension RoomService {
     /// The snapshot a joining client gets first (and `GET /api/rooms/ROOM`, without `type`).
     func snapshot(of room: Room, asMessage: Bool) -> [UInt8] {
         if cluster != nil, let parts = remoteSnapshotParts(of: room) {
-            return WireMessages.snapshot(room: room.name, viewers: room.viewers, serverTime: clock.epochMillis(),
+            return WireMessages.snapshot(room: room.name, viewers: room.shownViewers, serverTime: clock.epochMillis(),
                                          draw: parts.draw, lastResult: parts.lastResult, asMessage: asMessage)
         }
         return WireMessages.snapshot(room.view(), serverTime: clock.epochMillis(), asMessage: asMessage)
@@ -124,6 +124,7 @@ extension RoomService {
     /// A draw write came back from the storage thread (through the inbox).
     func recorded(room name: String, _ write: DrawWrite, error: StorageError?) {
         registry[name]?.runner?.recorded(write, error: error)
+        if cluster != nil, error == nil, case .finish(let drawId, _, _, _) = write { shareRecord(drawId, room: name) }
         roomActivity(name)
     }
 }

@@ -25,6 +25,8 @@ final class RoomService {
     var lastExpiry: UInt64?
     /// Cluster mode: this node's channel, leases and worker (`RoomService+Cluster`); `nil` alone.
     let cluster: ClusterNode?
+    /// Cluster mode: the rooms this node last reported viewers in (so it reports 0 once).
+    var reportedPresence: [String: Int] = [:]
 
     init(config: ServerConfig, clock: any DrawClock, random: any RandomSource, logger: Logger, metrics: ServerMetrics,
          loadPlayers: @escaping @Sendable () async throws(DrawError) -> MergeResult, sources: DrawSources,

@@ -8,6 +8,26 @@ import Testing
 /// command connection reconnects on its next command.
 @Suite(.enabled(if: RedisServerProcess.isInstalled, RedisServerProcess.skipMessage))
 struct RedisReconnectTests {
+    @Test func retryNowEndsABackoffWaitOnceRedisIsBack() throws {
+        let server = try RedisServerProcess()
+        // A backoff far longer than the test: only `retryNow` can end it in time.
+        let config = RedisConfiguration(url: server.url, connectTimeoutMs: 500, commandTimeoutMs: 1_000,
+                                        backoff: ReconnectBackoff(initialMs: 60_000, maxMs: 60_000))
+        let connection = RedisConnection(configuration: config)
+        defer { connection.close() }
+        #expect(try connection.command("PING") == .status("PONG"))
+        server.kill()
+        #expect(throws: RedisError.self) { try connection.command("PING") }   // the link breaks
+        #expect(throws: RedisError.self) { try connection.command("PING") }   // the reconnect is refused: backoff
+        try server.restart()
+        guard case .failure(.unavailable) = Result(catching: { () throws(RedisError) in try connection.command("PING") }) else {
+            Issue.record("expected the backoff to refuse at once")
+            return
+        }
+        connection.retryNow()
+        #expect(try connection.command("PING") == .status("PONG"))
+    }
+
     @Test func subscriberReconnectsAndResubscribesAfterARedisRestart() throws {
         let server = try RedisServerProcess(password: "restart-pw")
         let backoffMaxMs = 400

@@ -1,0 +1,47 @@
+/// Viewer counts summed across the nodes of a cluster (cluster mode, docs/SCALING.md): each node
+/// reports its own count per room now and then, each with an expiry, and reads back what the
+/// other nodes reported. A node that dies stops reporting, and its count is ignored once it
+/// expires.
+///
+/// Synchronous and blocking: call it from a thread that may wait.
+public protocol PresenceBoard: Sendable {
+    /// Records `viewers` as `node`'s count in `room` until `nowMs + ttlMs` (0 removes it), and
+    /// returns every node's live report (this node's included).
+    func report(room: String, node: String, viewers: Int, nowMs: Double, ttlMs: Double) throws(CoordinationError)
+        -> [PresenceReport]
+}
+
+/// One node's count in a room, as the board keeps it.
+public struct PresenceReport: Sendable, Hashable {
+    public var node: String
+    public var viewers: Int
+    /// Epoch ms after which the report no longer counts.
+    public var expiresAtMs: Double
+
+    public init(node: String, viewers: Int, expiresAtMs: Double) {
+        self.node = node
+        self.viewers = viewers
+        self.expiresAtMs = expiresAtMs
+    }
+
+    /// The stored form: `count:expiresAtMs`.
+    public var stored: String { "\(viewers):\(expiresAtMs)" }
+
+    /// Reads the stored form; `nil` for anything else (a field from another version is ignored).
+    public init?(node: String, stored: String) {
+        let parts = stored.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let viewers = Int(parts[0]), viewers >= 0, let expires = Double(parts[1]),
+              expires.isFinite else { return nil }
+        self.init(node: node, viewers: viewers, expiresAtMs: expires)
+    }
+
+    /// The viewers of every node but `node` whose report has not expired at `nowMs`: what this
+    /// node adds to its own count. Saturates rather than overflows.
+    public static func othersTotal(_ reports: [PresenceReport], excluding node: String, nowMs: Double) -> Int {
+        reports.reduce(0) { sum, r in
+            guard r.node != node, r.expiresAtMs > nowMs else { return sum }
+            let (total, overflow) = sum.addingReportingOverflow(r.viewers)
+            return overflow ? Int.max : total
+        }
+    }
+}
