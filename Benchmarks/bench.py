@@ -81,7 +81,10 @@ def start_ours(interval_ms, extra=(), data_dir="off", server=None):
     args = ["taskset", "-c", SRV_CPU, server or SERVER, "--port", "0", "--round-interval-ms", str(interval_ms),
             "--data-dir", data_dir, "--log-level", "notice", "--max-connections", "19000",
             "--room-creation-burst", "1000000", *extra]
-    p = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # No 3-2-1 before round 1: the runs time the rounds. An environment variable, not a flag, so a
+    # baseline binary from before --countdown-ms still starts (it ignores the variable).
+    env = {**os.environ, "LIVE_DRAW_COUNTDOWN_MS": "0"}
+    p = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     procs.append(p)
     port = key = None
     deadline = time.time() + 20

@@ -38,20 +38,19 @@ def test_two_viewers_count_down_together_to_round_one(server_factory, open_page)
 
 
 def test_a_late_joiner_counts_from_the_right_second(server_factory, open_page):
-    # A long countdown, so that opening a second browser (a second or more on a busy machine)
-    # still lands inside it; the check is that the late page shows the same second as the early.
-    srv = server_factory(countdown_ms=10000, round_interval_ms=200)
+    srv = server_factory(countdown_ms=6000, round_interval_ms=200)
     room = created_room(srv)
     early = open_page(room["room"], server=srv)
+    # Chromium takes seconds to start on a busy machine: the late page waits in another room,
+    # and only its navigation into this one happens during the countdown.
+    late = open_page(created_room(srv)["room"], server=srv)
     api(srv, "POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
-    early.wait(lambda d: early.text("countdown") == "8", "second 8", timeout=20)
-    late = open_page(room["room"], server=srv)  # joins during the countdown: its snapshot says how far
+    early.wait(lambda d: early.text("countdown") == "5", "second 5", timeout=20)
+    late.open(room["room"])  # joins during the countdown: its snapshot says how far
     assert late.phase() == "live"
-    late.wait(lambda d: late.text("countdown") != "", "the late page's countdown", timeout=5)
-    # Read both at (nearly) the same moment: the same second, or one apart across a boundary.
-    seconds = [int(page.text("countdown") or 0) for page in (early, late)]
-    assert seconds[0] > 0 and abs(seconds[0] - seconds[1]) <= 1, seconds
     assert late.text("round-counter") == "The draw starts in"
+    shown = lambda: (late.text("countdown"), early.text("countdown"))
+    late.wait(lambda d: shown()[0] != "" and shown()[0] == shown()[1], "the same second as the early viewer")
     (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
     late.driver.save_screenshot(str(ARTIFACTS / "screenshots" / "countdown-desktop.png"))
     late.wait(lambda d: late.text("round-counter") == "Round 1 of 10", "round 1", timeout=20)

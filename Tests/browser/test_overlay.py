@@ -48,7 +48,8 @@ def test_overlay_is_transparent_and_shows_only_the_draw(server, open_page):
         "return parseFloat(getComputedStyle(arguments[0]).fontSize)", page.el(testid)))
     assert size("current-name") >= 48
     page.wait_phase("result")
-    assert page.visible("winner-name") and size("winner-name") >= 48
+    page.wait(lambda d: page.visible("winner-name"), "the winner (after its pop)")
+    assert size("winner-name") >= 48
     assert not page.visible("round-history")
     (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
     page.driver.save_screenshot(str(ARTIFACTS / "screenshots" / "overlay-result.png"))
