@@ -38,6 +38,16 @@ def _draw_messages(msgs):
     return [m.raw for m in msgs]
 
 
+async def _viewer_at_round(node, starter, room: str, key: str, n: int) -> WSClient:
+    """A viewer of `room` on `node`, once a draw started through `starter` has shown round `n`."""
+    viewer = await WSClient.open(node.ws_url(room), name=f"viewer-{node.port}")
+    await viewer.expect("snapshot")
+    resp = await asyncio.to_thread(http.start_draw, starter, room, key)
+    assert resp.status == 202, resp.body
+    await viewer.wait_for(lambda m: m.type == "round" and m["round"] == n, 10)
+    return viewer
+
+
 def _wait(predicate, timeout=15.0, what="condition"):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -182,13 +192,8 @@ def test_a_late_joiner_on_a_node_without_viewers_gets_the_running_draw(nodes):
     room, key = created["room"], created["hostKey"]
 
     async def scenario():
-        viewer = await WSClient.open(a.ws_url(room), name="viewer-a")
+        viewer = await _viewer_at_round(a, a, room, key, 3)
         try:
-            await viewer.expect("snapshot")
-            resp = await asyncio.to_thread(http.start_draw, a, room, key)
-            assert resp.status == 202, resp.body
-            for _ in range(3):
-                await viewer.wait_for(lambda m: m.type == "round", 10)
             # B has had no viewer in this room: it reads the draw's view from Redis.
             late = await WSClient.open(b.ws_url(room), name="late-b")
             try:
@@ -289,12 +294,8 @@ def test_redis_stopped_mid_draw_the_running_node_finishes_it_and_all_recover(lau
     room, key = created["room"], created["hostKey"]
 
     async def scenario():
-        viewer = await WSClient.open(a.ws_url(room), name="viewer-a")
+        viewer = await _viewer_at_round(a, a, room, key, 3)
         try:
-            await viewer.expect("snapshot")
-            resp = await asyncio.to_thread(http.start_draw, a, room, key)
-            assert resp.status == 202, resp.body
-            await viewer.wait_for(lambda m: m.type == "round" and m["round"] == 3, 10)
             redis.stop()
             return await viewer.collect_draw(timeout=20)
         finally:
