@@ -49,7 +49,11 @@ struct ClusterSetup {
     }
 }
 
-extension RedisRoomEventChannel: ClusterEventChannel {}
+extension RedisRoomEventChannel: ClusterEventChannel {
+    public func isSubscribed(room: String) -> Bool {
+        subscriber.subscribedChannels.contains(keyspace.eventChannel(room: room))
+    }
+}
 
 /// The channel the server made, for the link check (set once, read from any thread).
 private final class MadeChannel: @unchecked Sendable {

@@ -6,6 +6,8 @@ public protocol ClusterEventChannel: RoomEventChannel {
     func start()
     /// Stops receiving; returns once no more events will arrive.
     func stop()
+    /// Whether the room's subscription is confirmed now (any thread).
+    func isSubscribed(room: String) -> Bool
 }
 
 /// Cluster mode (issue 14, docs/SCALING.md): what the composition root hands the server when

@@ -1,4 +1,5 @@
 import DrawCore
+import Foundation
 import DrawPresentation
 
 /// Cluster mode (docs/SCALING.md): starts take the room's lease first, draw events of this node
@@ -46,15 +47,15 @@ extension RoomService {
     /// Reads the room's record from the shared store and takes its current key hash; a room
     /// deleted elsewhere is dropped here too. The lobby is not in the store: nothing to read.
     /// `done` gets `nil` to go on.
-    func refreshRecord(of room: Room, then done: @escaping (ClientErrorCode?) -> Void) {
+    func refreshRecord(of room: Room, forViewer: Bool = false, then done: @escaping (ClientErrorCode?) -> Void) {
         guard room.name != RoomName.lobby, storage.rooms != nil else { return done(nil) }
         let name = room.name
         room.clusterWaits += 1 // keeps the room in memory meanwhile
-        let views = cluster?.services.views
+        let read = viewReader(for: name, forViewer: forViewer)
         // `room` held strongly: a room deleted elsewhere leaves the registry in here.
         let submitted = storage.roomJob({ store throws(StorageError) -> (RoomRecord, StoredRoomView?)? in
             guard let record = try store.room(named: name) else { return nil }
-            return (record, try? views?.view(room: name))
+            return (record, read())
         }) { [unowned self] result in
             room.clusterWaits -= 1
             switch result {
@@ -104,6 +105,35 @@ extension RoomService {
             return .deposit(EscrowedDraw(drawId: plan.drawId, seedHex: plan.seed.hex, roundsShown: index + 1, node: node))
         case .finished, .failed, .aborted: return .clear
         }
+    }
+
+    /// How long a joiner's view read waits for the room's subscription to be confirmed.
+    static let subscriptionWaitMs = 500
+
+    /// Reads the room's stored view, for the storage thread (`nil` when there is none to read).
+    /// For a viewer about to join, the room's channel is subscribed first and the read waits
+    /// (briefly) for Redis to confirm it: every event published after the read then arrives
+    /// here too, and the view holds every one before it (it is written before each publish), so
+    /// the joiner's snapshot and the events that follow it leave no round out.
+    func viewReader(for room: String, forViewer: Bool) -> @Sendable () -> StoredRoomView? {
+        guard let cluster, let views = cluster.services.views else { return { nil } }
+        guard forViewer else { return { try? views.view(room: room) } }
+        if !cluster.subscribed.contains(room) { cluster.watch(room: room, viewers: 1) }
+        let channel = cluster.channel, waitMs = Self.subscriptionWaitMs
+        return {
+            let deadline = ContinuousClock.now + .milliseconds(waitMs)
+            // A bounded poll on the storage thread (which may wait): the confirmation comes from
+            // the subscriber's thread within a round trip to Redis, usually well under 1 ms.
+            while !channel.isSubscribed(room: room), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.000_5) }
+            return try? views.view(room: room)
+        }
+    }
+
+    /// After a viewer's lookup: a room this node subscribed to early but that has no viewer here
+    /// (the join failed, the client left) is unsubscribed again.
+    func settleEarlySubscription(_ name: String) {
+        guard let cluster else { return }
+        cluster.watch(room: name, viewers: registry[name]?.viewers ?? 0)
     }
 
     /// Takes the cluster's stored view of the room as what its snapshot shows, unless a draw of

@@ -83,14 +83,26 @@ extension RoomService {
     /// Calls `body` with the room named `name`: at once when it is in memory, else once the
     /// store has answered (`unknownRoom` when it keeps no such room; `busy` over the load caps;
     /// `storageUnavailable`; `tooManyRooms` when memory is full of rooms in use; `shuttingDown`).
-    func withRoom(named name: String, _ body: @escaping (Result<Room, ClientErrorCode>) -> Void) {
+    func withRoom(named name: String, forViewer: Bool = false, _ body: @escaping (Result<Room, ClientErrorCode>) -> Void) {
+        if cluster != nil, forViewer {
+            // Cluster mode: a viewer's lookup subscribes the room before reading its view
+            // (`viewReader`); once the viewer joined, or did not, the subscription follows.
+            return withRoom(named: name, clusterViewer: true) { [unowned self] result in
+                body(result)
+                settleEarlySubscription(name)
+            }
+        }
+        withRoom(named: name, clusterViewer: false, body)
+    }
+
+    private func withRoom(named name: String, clusterViewer: Bool, _ body: @escaping (Result<Room, ClientErrorCode>) -> Void) {
         if let room = registry[name] {
             if room.deleting { return body(.failure(.unknownRoom)) }
             // Cluster mode: a room nobody watches here may have been deleted through another node
             // meanwhile (one with viewers here hears of it on its channel); ask the store again.
             if cluster != nil, room.viewers == 0, !(room.runner?.hasWork ?? false) {
                 // With Redis away the room as this node knows it will do: viewers may still join.
-                return refreshRecord(of: room) { refusal in
+                return refreshRecord(of: room, forViewer: clusterViewer) { refusal in
                     body(refusal.flatMap { $0 == .clusterUnavailable ? nil : .failure($0) } ?? .success(room))
                 }
             }
@@ -108,12 +120,12 @@ extension RoomService {
         case .startLoad:
             break
         }
-        let draws = storage.store, search = Self.lastResultSearch, views = cluster?.services.views
+        let draws = storage.store, search = Self.lastResultSearch, readView = viewReader(for: name, forViewer: clusterViewer)
         let submitted = storage.roomJob({ store throws(StorageError) -> LoadedRoom? in
             guard let record = try store.room(named: name) else { return nil }
             var last: FinishedDraw?
             if let draws { last = try Self.lastResult(of: name, in: draws, search: search) }
-            return LoadedRoom(record: record, lastResult: last, view: try? views?.view(room: name))
+            return LoadedRoom(record: record, lastResult: last, view: readView())
         }) { [unowned self] result in self.loaded(name, result) }
         if !submitted { loaded(name, .failure(.closed(path: "the room store"))) }
     }

@@ -56,7 +56,7 @@ final class WebSocketInbound {
         let path = connection.uri ?? ""
         let name = path.hasPrefix("/ws/") ? String(path.dropFirst(4)) : ""
         // A room not in memory is loaded from the store first; the client waits, in no room.
-        rooms.withRoom(named: name) { [unowned self] found in self.join(client, found) }
+        rooms.withRoom(named: name, forViewer: true) { [unowned self] found in self.join(client, found) }
     }
 
     /// The client's room was found (or not): join it and send the snapshot first, or say why not

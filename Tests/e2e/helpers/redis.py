@@ -76,3 +76,24 @@ class RedisServer:
     def close(self) -> None:
         self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def numsub(redis, room) -> int:
+    """How many nodes listen to the room's channel (PUBSUB NUMSUB)."""
+    with socket.create_connection(("127.0.0.1", redis.port), timeout=2) as s:
+        ch = f"live-draw:events:{room}"
+        s.sendall(f"*3\r\n$6\r\nPUBSUB\r\n$6\r\nNUMSUB\r\n${len(ch)}\r\n{ch}\r\n".encode())
+        data = b""
+        # *2 $len channel :count
+        while data.count(b"\r\n") < 4:
+            data += s.recv(4096)
+    return int(data.split(b"\r\n")[3][1:])
+
+
+def wait_until(predicate, timeout=15.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")

@@ -1,0 +1,113 @@
+"""Cluster mode's faults (issue 14, docs/SCALING.md "Faults"): Redis away while idle and mid-draw,
+and kill -9 of the node running a draw. Real redis-server and real nodes, as in test_cluster.py.
+"""
+import asyncio
+import time
+
+from helpers import draw, http
+from helpers.redis import numsub, wait_until
+from helpers.wsclient import WSClient, run
+from test_cluster import _viewer_at_round
+
+
+def test_redis_away_refuses_new_rooms_and_draws_until_it_is_back(nodes, redis):
+    a, b = nodes
+    created = http.created_room(a)
+    room, key = created["room"], created["hostKey"]
+    for node in nodes:
+        assert http.api(node, "GET", "/healthz") == (200, {"status": "ok", "cluster": "up"})
+
+    redis.stop()
+    for node in nodes:
+        wait_until(lambda: http.api(node, "GET", "/healthz")[1]["status"] == "degraded", 15, "degraded")
+    resp = http.create_room(b, "while-away")
+    assert resp.status == 503 and resp.error_code() == "cluster_unavailable", resp.body
+    resp = http.start_draw(a, room, key)
+    assert resp.status == 503 and resp.error_code() == "cluster_unavailable", resp.body
+    metrics = http.request(a, "GET", "/metrics").body.decode()
+    assert "livedraw_cluster_link_up 0" in metrics
+
+    # Back, empty (no persistence): the nodes reconnect by themselves. The room registry went
+    # with it (docs/SCALING.md, "Redis restarts empty"); new rooms and draws work again.
+    redis.start()
+    for node in nodes:
+        wait_until(lambda: http.api(node, "GET", "/healthz")[1]["status"] == "ok", 20, "ok again")
+    again = http.created_room(b, "after-return")
+    resp = http.start_draw(a, "after-return", again["hostKey"])
+    assert resp.status == 202, resp.body
+
+
+def test_kill_9_of_the_running_node_ends_its_draw_as_interrupted_on_the_other(launch, redis):
+    """The running node dies at round 3: the other node's viewer sees `aborted` with reason
+    `interrupted` and the seed within the lease's TTL (3 s) + 2 s, and the seed verifies every
+    round it saw; the dead node's own record, once it restarts, says `interrupted` too."""
+    a = launch(redis_url=redis.url, round_interval_ms=300)
+    b = launch(redis_url=redis.url, round_interval_ms=300)
+    created = http.created_room(b)
+    room, key = created["room"], created["hostKey"]
+
+    async def scenario():
+        viewer = await WSClient.open(b.ws_url(room), name="viewer-b")
+        try:
+            await viewer.expect("snapshot")
+            await asyncio.to_thread(wait_until, lambda: numsub(redis, room) >= 1, 10, "B subscribed")
+            resp = await asyncio.to_thread(http.start_draw, a, room, key)
+            assert resp.status == 202, resp.body
+            started, _ = await viewer.wait_for(lambda m: m.type == "started", 10)
+            await viewer.wait_for(lambda m: m.type == "round" and m["round"] == 3, 10)
+            a.kill()
+            killed_at = time.monotonic()
+            end = await viewer.collect_draw(timeout=15)
+            took = time.monotonic() - killed_at
+            rounds = [m.data for m in viewer.log if m.type == "round"]
+            return started.data, rounds, end, took
+        finally:
+            await viewer.close()
+
+    started, rounds, end, took = run(scenario(), timeout=40)
+    aborted = end[-1]
+    assert aborted.type == "aborted" and aborted["reason"] == "interrupted", [m.raw for m in end]
+    assert aborted["drawId"] == started["drawId"]
+    print(f"failover: interrupted seen {took:.2f} s after kill -9")
+    assert took <= 3.0 + 2.0, f"the draw ended {took:.2f} s after the kill"
+    draw.assert_seed_matches(aborted["seed"], started["commitment"])
+    shown = aborted["roundsShown"]
+    assert shown >= 3 and [r["round"] for r in rounds] == list(range(1, shown + 1))
+    n = len(started["entrants"])
+    for r in rounds:
+        assert draw.verify_draw.pick_index(bytes.fromhex(aborted["seed"]), started["drawId"], r["round"], n) == r["index"]
+    # A later start through B works: the lease was given back.
+    assert http.start_draw(b, room, key).status == 202
+
+
+def test_redis_stopped_mid_draw_the_running_node_finishes_it_and_all_recover(launch, redis):
+    """Redis goes away at round 3: the running node's viewers still get every round and the
+    result (its record is local); once Redis is back (empty), both nodes take new rooms and draws
+    again without a restart."""
+    a = launch(redis_url=redis.url, round_interval_ms=200)
+    b = launch(redis_url=redis.url, round_interval_ms=200)
+    created = http.created_room(a)
+    room, key = created["room"], created["hostKey"]
+
+    async def scenario():
+        viewer = await _viewer_at_round(a, a, room, key, 3)
+        try:
+            redis.stop()
+            return await viewer.collect_draw(timeout=20)
+        finally:
+            await viewer.close()
+
+    rest = run(scenario(), timeout=40)
+    assert [m["round"] for m in rest if m.type == "round"] == list(range(4, 11))
+    assert rest[-1].type == "finished"
+    status, record = http.api(a, "GET", f"/api/draws/{rest[-1]['drawId']}")
+    assert status == 200 and record["status"] == "finished"
+
+    redis.start()
+    for node in (a, b):
+        wait_until(lambda: http.api(node, "GET", "/healthz")[1]["status"] == "ok", 20, "ok again")
+    again = http.created_room(b, "after-outage")
+    # The lease of the draw that ended during the outage was never released: it lapsed with the
+    # old Redis. A new draw starts at once.
+    resp = http.start_draw(a, "after-outage", again["hostKey"])
+    assert resp.status == 202, resp.body
