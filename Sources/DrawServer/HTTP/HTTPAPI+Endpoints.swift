@@ -87,19 +87,18 @@ extension HTTPAPI {
 
     /// Serves a file from the public folder — only ever from inside it (see `StaticFiles`).
     func serveStatic(_ wsi: Connection, _ exchange: HTTPExchange, _ path: String) -> TransportReply {
-        guard let file = staticFiles.resolve(path) else {
+        guard let (file, validator) = staticFiles.resolve(path) else {
             respond(.json(404, APIMessages.error(.notFound)), to: exchange, wsi)
             return .proceed
         }
         // Validators let a returning browser revalidate instead of downloading the page again.
-        let validator = StaticFileValidator(file: file)
-        if let validator, validator.matches(ifNoneMatch: wsi.header(.ifNoneMatch)) {
+        if validator.matches(ifNoneMatch: wsi.header(.ifNoneMatch)) {
             guard wsi.notModified(headers: validator.headerLines, closeAfter: loop.closesEveryResponse) else { return .hangUp }
             return wsi.completeTransaction() ? .proceed : .hangUp
         }
         // lws sends no body to a HEAD request itself.
         switch wsi.serveFile(file, contentType: StaticFiles.contentType(for: file),
-                             headers: validator?.headerLines ?? "", closeAfter: loop.closesEveryResponse) {
+                             headers: validator.headerLines, closeAfter: loop.closesEveryResponse) {
         case .failed: return .hangUp
         case .done: return wsi.completeTransaction() ? .proceed : .hangUp
         case .streaming: return .proceed // HTTP_FILE_COMPLETION ends the transaction

@@ -11,13 +11,6 @@ struct StaticFileValidator: Equatable {
     /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`).
     let lastModified: String
 
-    /// `nil` when the file cannot be read (it is then served without validators, or not at all).
-    init?(file: String) {
-        var st = stat()
-        guard stat(file, &st) == 0 else { return nil }
-        self.init(size: Int64(st.st_size), seconds: Int64(st.st_mtim.tv_sec), nanoseconds: Int64(st.st_mtim.tv_nsec))
-    }
-
     init(size: Int64, seconds: Int64, nanoseconds: Int64) {
         etag = "\"\(String(size, radix: 16))-\(String(seconds, radix: 16)).\(String(nanoseconds, radix: 16))\""
         lastModified = Self.httpDate(seconds)

@@ -20,12 +20,15 @@ struct StaticFiles {
         root = resolved
     }
 
-    /// The file to serve for `requestPath`, or `nil` (then answer 404).
-    func resolve(_ requestPath: String) -> String? {
+    /// The file to serve for `requestPath` and its validators, from one `stat`; `nil` (then
+    /// answer 404) when it is outside the folder or not a regular file.
+    func resolve(_ requestPath: String) -> (path: String, validator: StaticFileValidator)? {
         guard let relative = StaticFiles.relativePath(for: requestPath) else { return nil }
-        guard let resolved = StaticFiles.realPath(root + "/" + relative) else { return nil }
-        guard resolved.hasPrefix(root + "/"), StaticFiles.isRegularFile(resolved) else { return nil }
-        return resolved
+        guard let resolved = StaticFiles.realPath(root + "/" + relative), resolved.hasPrefix(root + "/") else { return nil }
+        var st = stat()
+        guard stat(resolved, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return (resolved, StaticFileValidator(size: Int64(st.st_size), seconds: Int64(st.st_mtim.tv_sec),
+                                              nanoseconds: Int64(st.st_mtim.tv_nsec)))
     }
 
     /// The sanitised path relative to the folder (`/` becomes `index.html`), or `nil`.
@@ -80,10 +83,5 @@ struct StaticFiles {
     static func isDirectory(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    static func isRegularFile(_ path: String) -> Bool {
-        var st = stat()
-        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
     }
 }
