@@ -102,6 +102,9 @@ def test_redis_stopped_mid_draw_the_running_node_finishes_it_and_all_recover(lau
     assert rest[-1].type == "finished"
     status, record = http.api(a, "GET", f"/api/draws/{rest[-1]['drawId']}")
     assert status == 200 and record["status"] == "finished"
+    # The other node cannot ask Redis for it now: "try again", not "no such draw".
+    resp = http.request(b, "GET", f"/api/draws/{rest[-1]['drawId']}")
+    assert resp.status == 503 and resp.error_code() == "cluster_unavailable", resp.body
 
     redis.start()
     for node in (a, b):

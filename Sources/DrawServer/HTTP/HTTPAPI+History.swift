@@ -60,8 +60,13 @@ extension HTTPAPI {
         return answerFromStorage(exchange, wsi) {
             do throws(StorageError) {
                 guard let record = try store.record(id: id) else {
-                    // Cluster mode: another node may have run it.
-                    if let body = try? shared?.body(drawId: id) { return .json(200, body) }
+                    // Cluster mode: another node may have run it. Redis out of reach is not "no
+                    // such draw": say so, rather than a 404 a client would take as final.
+                    do throws(CoordinationError) {
+                        if let body = try shared?.body(drawId: id) { return .json(200, body) }
+                    } catch {
+                        return .json(503, APIMessages.error(.clusterUnavailable))
+                    }
                     return .json(404, APIMessages.error(.unknownDraw))
                 }
                 return .json(200, RecordMessages.record(record))
