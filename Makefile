@@ -65,7 +65,7 @@ bench: release
 
 # The Dockerfile's runtime stage without Docker (scripts/image-check.sh): a release build, a
 # debootstrap root filesystem with only the runtime packages, the server run there as uid 10001.
-# Needs root and a Debian mirror; minutes long, so not part of `make test`.
+# Needs root and a Debian mirror; minutes long, so not part of `make test`: .ci/run runs it after.
 image-check:
 	scripts/install-deps.sh --test --image-check
 	scripts/image-check.sh

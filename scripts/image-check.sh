@@ -6,18 +6,36 @@
 # from a client outside, its record, and a clean SIGTERM.
 #
 #   scripts/image-check.sh                 (as root: debootstrap and chroot need it)
+#   scripts/image-check.sh --rootfs-only   only the root filesystem (step 2's debootstrap); .ci/run
+#                                          starts this in the background while `make test` runs, so
+#                                          the download overlaps the build instead of adding to it
+#   scripts/image-check.sh --build-only    only the build stage (step 2); .ci/run starts this at
+#                                          nice 19 in the background too, so it takes only the CPU
+#                                          the tests leave idle
 #   make image-check
 #
 # Environment: IMAGE_CHECK_DIR (default .build/image-check: the root filesystem is kept there
 # and reused, so a second run skips debootstrap; delete it to start afresh), IMAGE_CHECK_MIRROR
 # (default: the first Debian mirror apt uses here, else http://deb.debian.org/debian),
-# IMAGE_CHECK_SKIP_BUILD=1 (use the release binary already built).
+# IMAGE_CHECK_SKIP_BUILD=1 (use the release binary already built), IMAGE_CHECK_BUILD_PATH (the
+# build's --scratch-path, default .build; another one lets this build run beside `swift build`,
+# which locks its own scratch path).
 #
 # Why: no Docker engine runs here, so the image itself is never built; this proves the runtime
 # stage's package list is enough for the statically linked binary, that uid 10001 can write the
 # data volume and nothing else is needed. Not in `make test` (a release build and a root
-# filesystem take minutes and need root and the network): run it before touching the Dockerfile.
+# filesystem take minutes and need root and the network); .ci/run runs it after `make test`.
 set -euo pipefail
+
+rootfs_only=false build_only=false
+for arg in "$@"; do
+  case $arg in
+    --rootfs-only) rootfs_only=true ;;
+    --build-only) build_only=true ;;
+    -h|--help) sed -n '2,20s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) echo "image-check: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
+  esac
+done
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$here")
@@ -44,15 +62,26 @@ default_mirror() {
 }
 mirror=${IMAGE_CHECK_MIRROR:-$(default_mirror)}
 
-# --- 1. the build stage -------------------------------------------------------------------------
-if [ "${IMAGE_CHECK_SKIP_BUILD:-0}" != 1 ]; then
+scratch=${IMAGE_CHECK_BUILD_PATH:-$root/.build}
+build_stage() {
   say "building as the Dockerfile's build stage does (release, --static-swift-stdlib)"
-  swift build -c release --static-swift-stdlib --product live-draw
-fi
-binary="$(swift build -c release --show-bin-path)/live-draw"
-[ -x "$binary" ] || fail "no release binary at $binary"
+  swift build -c release --static-swift-stdlib --product live-draw --scratch-path "$scratch"
+}
+if $build_only; then build_stage; say "built: $(swift build -c release --scratch-path "$scratch" --show-bin-path)/live-draw"; exit 0; fi
 
-# --- 2. a minimal Debian 12 with only the runtime stage's packages -------------------------------
+# --- 1. a minimal Debian 12 root filesystem with only the runtime stage's packages ----------------
+# (kept: a second run skips debootstrap)
+# A marker, not the folder, says it is complete: an interrupted debootstrap leaves a folder behind.
+if [ ! -f "$rootfs/.debootstrap-done" ]; then
+  rm -rf "$rootfs"
+  say "debootstrap --variant=minbase bookworm from $mirror"
+  if ! debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1; then
+    tail -n 20 "$work/debootstrap.log" >&2
+    fail "debootstrap could not build the root filesystem (log: $work/debootstrap.log)"
+  fi
+  touch "$rootfs/.debootstrap-done"
+fi
+
 mounted=()
 server_pid=
 cleanup() {
@@ -65,16 +94,6 @@ mount_in() { # source target [options]
   mount "${@:3}" "$1" "$2"
   mounted+=("$2")
 }
-
-if [ ! -f "$rootfs/.debootstrap-done" ]; then
-  rm -rf "$rootfs"
-  say "debootstrap --variant=minbase bookworm from $mirror"
-  if ! debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1; then
-    tail -n 20 "$work/debootstrap.log" >&2
-    fail "debootstrap could not build the root filesystem (log: $work/debootstrap.log)"
-  fi
-  touch "$rootfs/.debootstrap-done"
-fi
 
 mapfile -t runtime_packages < <(apt_section image-runtime)
 say "installing the runtime stage's packages: ${runtime_packages[*]}"
@@ -89,7 +108,14 @@ mount_in proc "$rootfs/proc" -t proc
 mount_in /dev "$rootfs/dev" --bind
 chroot "$rootfs" sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null' \
   sh "${runtime_packages[@]}"
-# The runtime stage's user and volume.
+if $rootfs_only; then say "root filesystem ready: $rootfs"; exit 0; fi
+
+# --- 2. the build stage -------------------------------------------------------------------------
+if [ "${IMAGE_CHECK_SKIP_BUILD:-0}" != 1 ]; then build_stage; fi
+binary="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/live-draw"
+[ -x "$binary" ] || fail "no release binary at $binary"
+
+# --- 3. what the runtime stage adds: its user, its volume, the files it copies -------------------
 chroot "$rootfs" sh -c 'getent group livedraw >/dev/null || groupadd --system --gid 10001 livedraw;
   getent passwd livedraw >/dev/null || useradd --system --uid 10001 --gid 10001 --home-dir /app --shell /usr/sbin/nologin livedraw;
   rm -rf /app/data && mkdir -p /app/data && chown 10001:10001 /app/data'
@@ -98,7 +124,7 @@ install -s -D "$binary" "$rootfs/usr/local/bin/live-draw"
 rm -rf "$rootfs/app/public" "$rootfs/app/defaults"
 cp -r public defaults "$rootfs/app/"
 
-# --- 3. run it as uid 10001 ------------------------------------------------------------------------
+# --- 4. run it as uid 10001 ------------------------------------------------------------------------
 # A command in the root filesystem as the image runs it: uid 10001, in /app, with its ENV. An
 # array, not a function: started in the background it is then one process, chroot exec'ing into
 # the server, so $! is the server's pid and SIGTERM reaches it (a function would run in a subshell).
