@@ -2,6 +2,7 @@
 screen people see, as served by the real server, at 390×844 and 1280×800, light and dark. A
 serious or critical violation fails the test; all of them are summed up per screen at the end of
 the run (and in artifacts/accessibility.txt)."""
+import json
 import signal
 
 from selenium.webdriver.common.by import By
@@ -99,6 +100,12 @@ def test_finished_and_failed_screens(server, source, open_page):
     failing += audit(page, "winner + verify, viewer")
     page.driver.find_element(By.CSS_SELECTOR, "#verify-other summary").click()
     failing += audit(page, "verify another draw open")
+    record = api(server, "GET", f"/api/draws/{draw_id}")[1]
+    bad = json.dumps({**record, "seed": ("0" if record["seed"][0] != "0" else "1") + record["seed"][1:]})
+    page.driver.execute_script("arguments[0].value = arguments[1]", page.el("verify-input"), bad)
+    page.el("verify-input-button").click()
+    assert page.verify_status() == "mismatch"
+    failing += audit(page, "verify: tampered record")
     go(page, f"/?draw={draw_id}", lambda p: p.phase() == "result", "the result page")
     page.verify_status()
     failing += audit(page, "result page")
@@ -106,9 +113,12 @@ def test_finished_and_failed_screens(server, source, open_page):
     failing += audit(page, "result page, unknown draw")
 
     source.set_json(LOTTERY, lottery(ONLY_VOID))
+    source.hold(LOTTERY)  # the lists load for as long as the check of the loading screen takes
     reopen(page, room["room"])
-    draw(server, room, page, lambda p: p.phase() == "result" and "does not win" in p.text("winner-username"),
-         "the void result")
+    draw(server, room, page, lambda p: p.phase() == "loading", "the loading screen")
+    failing += audit(page, "loading the lists")
+    source.release()
+    page.wait(lambda d: page.phase() == "result" and "does not win" in page.text("winner-username"), "the void result")
     page.verify_status()
     failing += audit(page, "no winner, viewer")
     go(page, f"/?draw={page.text('draw-id')}", lambda p: p.phase() == "result", "the void result page")
