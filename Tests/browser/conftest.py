@@ -19,6 +19,7 @@ from helpers.datasource import DataSource  # noqa: E402
 from helpers.launcher import Launcher  # noqa: E402
 from helpers.seed import SEED_USERS  # noqa: E402
 
+from .browser_harness import axe  # noqa: E402
 from .browser_harness.lists import WINNERS_ONLY, lottery  # noqa: E402
 from .browser_harness.pages import DESKTOP, DrawPage, new_driver  # noqa: E402
 from .browser_harness.paths import ARTIFACTS, PUBLIC_DIR  # noqa: E402
@@ -97,3 +98,13 @@ def open_page(request, server):
             driver.save_screenshot(str(folder / f"{request.node.name}-{i}.png"))
     for driver in drivers:
         driver.quit()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The accessibility summary (test_axe.py): violations by impact per screen, shown on every
+    run that audited something, and kept in artifacts/accessibility.txt."""
+    if axe.RESULTS:
+        terminalreporter.section("accessibility (axe-core): violations by impact per screen")
+        for line in axe.summary_lines():
+            terminalreporter.write_line(line)
+        axe.write_report()
