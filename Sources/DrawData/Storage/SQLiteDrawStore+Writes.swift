@@ -8,8 +8,8 @@ extension SQLiteDrawStore {
             try db.run("""
                 INSERT INTO draws (draw_id, room, status, created_at, started_at, users_url, lottery_url,
                                    entrants_json, entrant_count, warnings_json, commitment, entrants_hash,
-                                   schedule_json, seed_hex, drawn_json)
-                VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                   schedule_json, seed_hex, drawn_json, winners, winner_picks_json)
+                VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [
                     .text(plan.drawId), .text(record.room), .real(record.createdAt), .real(record.startedAt),
                     .text(record.sources.usersURL), .text(record.sources.lotteryURL),
@@ -17,6 +17,7 @@ extension SQLiteDrawStore {
                     .text(StoredJSON.warnings(plan.warnings)), .text(plan.commitment), .text(plan.entrantsHash),
                     .text(StoredJSON.schedule(plan.schedule)), .text(plan.seed.hex),
                     .text(StoredJSON.player(plan.outcome.drawn)),
+                    .int(plan.winners), .string(plan.winners > 1 ? StoredJSON.pickIndices(plan.winnerPicks) : nil),
                 ])
             let seq = db.lastInsertRowID
             let insertRound = try db.prepare(

@@ -1,7 +1,10 @@
 /// What the front door does with a well-formed head, and the head lws then gets.
 extension RequestHead {
     /// The methods lws is handed; every other one is answered by the front door.
-    static let forwardedMethods: Set<String> = ["GET", "HEAD", "POST", "DELETE"]
+    static let forwardedMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE"]
+
+    /// The methods whose body the front door reads and hands over beside the head.
+    static let bodyMethods: Set<String> = ["POST", "PUT"]
 
     /// `nil`: hand the request to lws. Otherwise the answer the front door gives itself: 405 with
     /// `Allow` for a method the path does not take (OPTIONS, TRACE, CONNECT, PUT, FOO, …), 404 on
@@ -45,7 +48,7 @@ extension RequestHead {
             if !webSocket, Self.hopFields.contains(where: { Self.sameName(f.name, $0) }) { continue }
             out += Array(f.name.utf8) + Array(": ".utf8) + f.value + [0x0D, 0x0A]
         }
-        if method == "POST" || method == "DELETE" { out += Array("Content-Length: 0\r\n".utf8) }
+        if method == "POST" || method == "PUT" || method == "DELETE" { out += Array("Content-Length: 0\r\n".utf8) }
         if !webSocket { out += Array("Connection: close\r\n".utf8) }
         out += [0x0D, 0x0A]
         return out
