@@ -2,7 +2,8 @@ import DrawCore
 import Foundation
 
 /// The server's `EntrantListReader`: a plain-text list (`PlainTextEntrantList`) or the seed's two
-/// JSON lists in one object (`{"users":[…],"usersInLottery":[…]}`, `UploadedJSONLists`), within
+/// JSON lists in one object (`{"users":…,"usersInLottery":…}`, each the seed's document
+/// (`{"items":[…]}`, `{"lotteryList":[…]}`) or just its array; `UploadedJSONLists`), within
 /// `limits`. Plain-text entrants are registered on the day of the upload (`today`).
 public struct UploadedEntrantList: EntrantListReader {
     public let limits: EntrantListLimits
@@ -43,11 +44,16 @@ public struct UploadedEntrantList: EntrantListReader {
             throw .invalidData(list: upload, detail: #"the body must be an object {"users":[…],"usersInLottery":[…]}"#)
         }
         var lists: [[UInt8]] = []
-        for key in ["users", "usersInLottery"] {
-            guard let list = fields[key] as? [Any] else {
-                throw .invalidData(list: upload, detail: "\"\(key)\" must be an array")
+        // Each member is the seed's document (`{"items":[…]}`, `{"lotteryList":[…]}`), or just its array.
+        for (key, member) in [("users", "items"), ("usersInLottery", "lotteryList")] {
+            let document: Any
+            switch fields[key] {
+            case let list as [Any]: document = [member: list]
+            case let object as [String: Any]: document = object
+            default:
+                throw .invalidData(list: upload, detail: "\"\(key)\" must be an array, or an object with \"\(member)\"")
             }
-            guard let data = try? JSONSerialization.data(withJSONObject: list) else {
+            guard let data = try? JSONSerialization.data(withJSONObject: document) else {
                 throw .invalidData(list: upload, detail: "\"\(key)\" cannot be read")
             }
             lists.append(Array(data))

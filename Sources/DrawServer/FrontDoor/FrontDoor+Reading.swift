@@ -83,7 +83,7 @@ extension FrontDoor {
         // read by our own parser once lws has upgraded the connection, never by lws: bytes read
         // past a handshake are dropped.
         let body = RequestHead.bodyMethods.contains(head.method) ? head.body(in: r.buffer, headEnd: r.headEnd) : nil
-        handOver(Ready(fd: r.fd, bytes: head.forwardedHead(), body: body))
+        handOver(Ready(fd: r.fd, bytes: head.forwardedHead(), body: body, put: head.method == "PUT"))
     }
 
     /// Forgets a request without closing its descriptor (it goes to lws or into a linger).

@@ -45,7 +45,7 @@ final class HTTPAPI {
     /// LWS_CALLBACK_HTTP: a request's headers are complete. `slot` is empty (a keep-alive
     /// connection's earlier exchange was released).
     func request(_ wsi: Connection, slot: SessionSlot, path: String) -> TransportReply {
-        let requested = wsi.method
+        let requested = loop.frontDoor?.takeWasPut(wsi) == true ? .put : wsi.method
         // HEAD is GET without the body, wherever GET is allowed.
         let method = requested == .head ? .get : requested
         let route = HTTPRoute.match(path)
