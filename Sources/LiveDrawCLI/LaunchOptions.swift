@@ -188,8 +188,9 @@ public struct LaunchOptions: ParsableCommand {
     /// without an environment variable fails the build's tests.
     public static let environmentBackedOptions = [
         "host", "port", "public-dir", "users-url", "lottery-url",
-        "round-interval-ms", "rounds", "decelerate-to-ms", "countdown-ms", "loading-notice-ms",
+        "round-interval-ms", "rounds", "decelerate-to-ms", "countdown-ms",
         "max-entrants", "max-upload-bytes", "max-name-chars", "max-rounds", "max-winners", "min-interval-ms", "max-interval-ms",
+        "loading-notice-ms",
         "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes", "fetch-redirects",
         "max-message-bytes", "outbound-queue", "close-timeout-seconds",
         "idle-ping-seconds", "idle-timeout-seconds", "heartbeat-seconds", "shutdown-grace-ms", "max-connections", "head-timeout-ms",

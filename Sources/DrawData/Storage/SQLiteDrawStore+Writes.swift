@@ -8,8 +8,8 @@ extension SQLiteDrawStore {
             try db.run("""
                 INSERT INTO draws (draw_id, room, status, created_at, started_at, users_url, lottery_url,
                                    entrants_json, entrant_count, warnings_json, commitment, entrants_hash,
-                                   schedule_json, seed_hex, drawn_json, winners, winner_picks_json)
-                VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                   schedule_json, seed_hex, drawn_json)
+                VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [
                     .text(plan.drawId), .text(record.room), .real(record.createdAt), .real(record.startedAt),
                     .text(record.sources.usersURL), .text(record.sources.lotteryURL),
@@ -17,9 +17,14 @@ extension SQLiteDrawStore {
                     .text(StoredJSON.warnings(plan.warnings)), .text(plan.commitment), .text(plan.entrantsHash),
                     .text(StoredJSON.schedule(plan.schedule)), .text(plan.seed.hex),
                     .text(StoredJSON.player(plan.outcome.drawn)),
-                    .int(plan.winners), .string(plan.winners > 1 ? StoredJSON.pickIndices(plan.winnerPicks) : nil),
                 ])
             let seq = db.lastInsertRowID
+            // Only a draw with several winners fills these (schema 4): a one-winner draw's row is
+            // what it always was, the columns' defaults saying k = 1.
+            if plan.winners > 1 {
+                try db.run("UPDATE draws SET winners = ?, winner_picks_json = ? WHERE seq = ?",
+                           [.int(plan.winners), .text(StoredJSON.pickIndices(plan.winnerPicks)), .integer(seq)])
+            }
             let insertRound = try db.prepare(
                 "INSERT INTO rounds (draw_seq, round, offset_ms, pick_index) VALUES (?, ?, ?, ?)")
             for r in plan.rounds {
