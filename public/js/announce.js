@@ -2,6 +2,7 @@
 // reading each name would drown the result: only the start, the last round and the outcome
 // are announced. The visible round counter carries the rest.
 
+import { slotsAnnouncement, slotsOf } from './winners.js';
 import { failureText } from './words.js';
 
 export function announcement(prev, s) {
@@ -14,7 +15,8 @@ export function announcement(prev, s) {
     if (last?.round === total && prev.draw?.rounds.length !== rounds.length) return `Final round: ${last.name}.`;
   }
   if (s.phase === 'result' && prev.result?.record.drawId !== s.result.record.drawId) {
-    const r = s.result.record;
+    const r = s.result.record, slots = slotsOf(r);
+    if (slots) return slotsAnnouncement(slots);
     return r.outcome === 'void' ? 'No winner this time: the drawn entry was void.'
       : `The winner is ${r.winner.name}, @${r.winner.username}.`;
   }

@@ -4,6 +4,7 @@
 
 import { renderCountdown } from './countdown.js';
 import { byId, setText, show } from './dom.js';
+import { slotsHeading, slotsOf, slotsTitle } from './winners.js';
 import { abortedText, failureDetailText, failureText, retryText, viewersText } from './words.js';
 
 const el = {
@@ -96,22 +97,31 @@ function renderResult(record) {
 }
 
 /**
- * A draw with several winners (FAIRNESS.md §5) lists every slot in order; a void slot is named
- * and marked, since it has no winner. One-winner draws carry no `winnerPicks` and show no list.
+ * A draw with several winners (FAIRNESS.md §5) lists every place in order instead of the one
+ * big name; a void place names its entry and says it has no winner. One-winner draws carry no
+ * `winnerPicks` and keep the big name.
  */
 function renderWinnerList(record) {
-  const picks = Array.isArray(record.winnerPicks) && record.winnerPicks.length > 1 ? record.winnerPicks : [];
-  show(el.winnerList, picks.length > 0);
-  el.winnerList.replaceChildren(...picks.map((p) => {
+  const slots = slotsOf(record) ?? [];
+  show(el.winnerList, slots.length > 0);
+  for (const part of [el.winner, el.winnerUser]) show(part, slots.length === 0);
+  el.winnerList.replaceChildren(...slots.map((p, i) => {
     const item = document.createElement('li');
-    item.dir = 'auto';
     item.classList.toggle('void', p.void);
-    item.textContent = p.void ? `${p.name} (void entry: no winner for this place)` : `${p.name} @${p.username}`;
+    const name = document.createElement('bdi');
+    name.className = 'slot-name';
+    name.textContent = p.name;
+    const rest = document.createElement('span');
+    rest.className = 'slot-user';
+    rest.textContent = p.void ? `a void entry: no winner for place ${i + 1}` : `@${p.username}`;
+    item.append(name, ' ', rest);
     return item;
   }));
-  if (picks.length > 0) {
-    const won = picks.filter((p) => !p.void).length;
-    setText(el.outcome, won === 0 ? 'No winner this time' : `The ${won === 1 ? 'winner is' : won + ' winners are'}`);
+  if (slots.length > 0) {
+    const won = slots.some((p) => !p.void);
+    setText(el.outcome, slotsHeading(slots));
+    el.outcome.dataset.outcome = won ? 'winners' : 'void';
+    el.winner.classList.toggle('void', !won); // no confetti when nobody won
   }
 }
 
@@ -143,7 +153,8 @@ function titleFor(s) {
   const current = s.draw?.rounds.at(-1);
   if (s.phase === 'live' && current) return `Round ${current.round}/${s.draw.total}: ${current.name} · live-draw`;
   if (s.phase === 'result') {
-    const r = s.result.record;
+    const r = s.result.record, slots = slotsOf(r);
+    if (slots) return `${slotsTitle(slots)} · live-draw`;
     return `${r.outcome === 'void' ? 'No winner' : r.winner.name + ' wins'} · live-draw`;
   }
   return `${s.room} · live-draw`;

@@ -1,0 +1,179 @@
+"""A host brings their own entrants from the page (issue 15): pasted names or chosen files, the
+count and the warnings in plain words, several winners on every page, and each refusal said."""
+import json
+import os
+import shutil
+
+from selenium.webdriver.common.keys import Keys
+
+from helpers.http import api, created_room
+from helpers.seed import SEED_USERS
+
+from .browser_harness.lists import lottery
+from .browser_harness.pages import DrawPage
+from .browser_harness.paths import ARTIFACTS, REPO
+
+SHOT = ARTIFACTS / "screenshots" / "host-entrants.png"
+# README's picture of the panels; refreshed only with UPDATE_README_SCREENSHOT=1 (test_screenshots.py).
+README_SHOT = REPO / "docs" / "screenshots" / "host-entrants.png"
+
+# 200 lines: 195 people, then five lines that repeat four of their names (two people may share a name).
+NAMES = [f"Person {i:03}" for i in range(1, 196)] + [f"Person {i:03}" for i in (7, 19, 42, 42, 150)]
+
+
+def paste(page, testid, text):
+    """What a paste does to a text box: its value changes, and it fires `input`."""
+    page.driver.execute_script("""const box = arguments[0]; box.focus(); box.value = arguments[1];
+        box.dispatchEvent(new Event('input', {bubbles: true}));""", page.el(testid), text)
+
+
+def type_into(page, testid, text):
+    field = page.el(testid)
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(Keys.DELETE)
+    field.send_keys(text)
+
+
+def saved(page, panel):
+    """Waits for the panel's answer (status or error) and returns (status, error, details)."""
+    page.wait(lambda d: page.text(f"{panel}-status") not in ("", "Saving…") or page.visible(f"{panel}-error"),
+              f"the {panel} panel's answer")
+    error = page.visible(f"{panel}-error")
+    return (page.text(f"{panel}-status"), page.text(f"{panel}-error") if error else "",
+            page.text(f"{panel}-error-detail") if error else "")
+
+
+def list_warnings(page):
+    return page.driver.execute_script("""return [...document.querySelectorAll(
+        '[data-testid="list-warnings"] li')].map((li) => [li.dataset.code, li.textContent])""")
+
+
+def winner_list(page):
+    return page.driver.execute_script("""return [...document.querySelectorAll(
+        '[data-testid="winner-list"] li')].map((li) => li.textContent)""")
+
+
+def shoot_panels(page):
+    """The host's Entrants and Settings panels, for people to look at (and README's picture)."""
+    SHOT.parent.mkdir(parents=True, exist_ok=True)
+    page.driver.execute_script("arguments[0].scrollIntoView()", page.el("entrants-panel"))
+    assert page.el("entrants-panel").screenshot(str(SHOT))
+    if os.environ.get("UPDATE_README_SCREENSHOT") == "1":
+        shutil.copyfile(SHOT, README_SHOT)
+
+
+def host_with_list(server, open_page, text):
+    room = created_room(server)
+    host = open_page(room["room"], room["hostKey"], server=server)
+    paste(host, "entrants-input", text)
+    host.el("entrants-save").click()
+    return room, host
+
+
+def test_pasted_names_three_winners_for_every_viewer(server, open_page):
+    room, host = host_with_list(server, open_page, "\n".join(NAMES) + "\n\n")
+    status, error, _ = saved(host, "entrants")
+    assert (status, error) == ("Saved: this room now draws from its own list of 200 entrants.", "")
+    assert host.text("list-source") == "This room draws from its own list: 200 entrants."
+    assert list_warnings(host) == [["duplicate_name", "4 duplicate names: each appears more than once. "
+                                    "Every line is entered, since two people may share a name."]]
+    assert host.text("list-warning-codes") == "Details: duplicate_name ×4."
+    assert host.text("entrant-count") == "200 entrants"
+
+    type_into(host, "setting-winners", "3")
+    host.el("settings-save").click()
+    assert saved(host, "settings")[:2] == ("Saved: the next draw has 3 winners.", "")
+    assert host.text("entrant-count") == "200 entrants · 3 winners"
+    shoot_panels(host)
+
+    viewers = [open_page(room["room"]) for _ in range(3)]
+    for viewer in viewers:
+        assert viewer.text("entrant-count") == "200 entrants · 3 winners"  # from the snapshot
+        assert not viewer.visible("entrants-panel") and not viewer.visible("settings-panel")
+        viewer.record()
+    host.el("start-button").click()
+
+    everyone = [host, *viewers]
+    for page in everyone:
+        page.wait_phase("result")
+    shown = [winner_list(page) for page in everyone]
+    assert shown[0] == shown[1] == shown[2] == shown[3] and len(shown[0]) == 3
+    record = api(server, "GET", f"/api/draws/{host.text('draw-id')}")[1]
+    picks = record["winnerPicks"]
+    assert len({p["index"] for p in picks}) == 3 and all(not p["void"] for p in picks)
+    assert shown[0] == [f"{p['name']} @{p['username']}" for p in picks]
+    assert all(page.text("outcome").lower() == "the 3 winners are" for page in everyone)
+    assert not host.visible("winner-name")  # the list takes the one big name's place
+
+    said = [s for s in viewers[0].recorded()["said"] if "winners" in s]
+    assert said == [f"The 3 winners of 3 places: 1: {picks[0]['name']}, @{picks[0]['username']}. "
+                    f"2: {picks[1]['name']}, @{picks[1]['username']}. 3: {picks[2]['name']}, @{picks[2]['username']}."]
+    assert viewers[1].verify_status() == "ok"
+    items = viewers[1].verify_items()
+    assert items and all(items.values()) and {"winner-1", "winner-2", "winner-3"} <= set(items)
+
+    names = " and ".join([", ".join(f"{p['name']} (@{p['username']})" for p in picks[:2]),
+                          f"{picks[2]['name']} (@{picks[2]['username']})"])
+    host.wait(lambda d: any(f"{names} won" in row for row in host.driver.execute_script(
+        """return [...document.querySelectorAll('[data-testid="recent-list"] li')].map((li) => li.textContent)""")),
+        "the recent draws to name the three winners")
+
+    result_page = DrawPage(viewers[2].driver, server.base_url)
+    viewers[2].driver.get(f"{server.base_url}/?draw={record['drawId']}")
+    result_page.wait_phase("result")
+    assert winner_list(result_page) == shown[0]
+    assert result_page.verify_status() == "ok"
+    assert host.severe_console_errors() == []
+
+
+def test_seed_json_files_with_every_entry_void_warn_the_host(server, open_page, tmp_path):
+    users, entries = tmp_path / "users.json", tmp_path / "usersInLottery.json"
+    users.write_text(json.dumps(SEED_USERS))
+    entries.write_text(json.dumps(lottery([{"userId": 182, "void": True}, {"userId": 4, "void": True},
+                                           {"userId": 999, "void": False}])))
+    room = created_room(server)
+    host = open_page(room["room"], room["hostKey"])
+    assert not host.visible("all-void")
+    host.el("entrants-file").send_keys(f"{users}\n{entries}")  # both files chosen at once
+    host.wait(lambda d: host.text("entrants-file-note") == "Ready to save: users.json and usersInLottery.json.",
+              "the chosen files")
+    host.el("entrants-save").click()
+    assert saved(host, "entrants")[:2] == ("Saved: this room now draws from its own list of 2 entrants.", "")
+    assert host.text("all-void") == "Every entry is void: this draw cannot have a winner."
+    assert list_warnings(host) == [["unknown_user", "1 lottery entry was left out: the user list has no such user."]]
+    assert host.el("start-button").get_attribute("aria-disabled") == "false"  # it may still start
+
+    viewer = open_page(room["room"])
+    assert viewer.text("entrant-count") == "2 entrants" and not viewer.visible("all-void")
+
+    host.el("entrants-default").click()
+    assert saved(host, "entrants")[:2] == ("Saved: this room now draws from the server's default lists.", "")
+    assert not host.visible("all-void") and not host.visible("entrant-count")
+
+
+def test_each_refusal_is_said_in_words(server_factory, open_page):
+    server = server_factory(max_entrants=5, max_name_chars=12, max_winners=4, max_upload_bytes=400)
+    room, host = host_with_list(server, open_page, "\n".join(f"Name {i}" for i in range(6)))
+    status, error, detail = saved(host, "entrants")
+    assert error == "Too many entrants: this server takes at most 5 entrants per room."
+    assert detail.startswith("Details: too_many_entrants.")
+    assert host.text("list-source").startswith("This room draws from the server's default lists.")  # nothing kept
+
+    paste(host, "entrants-input", "Ann\nBartholomew Longname\n")
+    host.el("entrants-save").click()
+    assert saved(host, "entrants")[1] == "A name is too long: names may have at most 12 characters (see the name on line 2)."
+
+    paste(host, "entrants-input", "x" * 500)
+    host.el("entrants-save").click()
+    assert saved(host, "entrants")[1] == "The list is too large: this server takes lists of up to 400 bytes."
+
+    paste(host, "entrants-input", "")
+    host.el("entrants-save").click()
+    assert saved(host, "entrants")[1] == "Paste at least one name, or choose a file."
+    assert not host.visible("entrants-error-detail")  # the page's own sentence has no code
+
+    type_into(host, "setting-winners", "9")
+    host.el("settings-save").click()
+    status, error, detail = saved(host, "settings")
+    assert error == "Winners must be between 1 and 4 on this server."
+    assert detail.startswith("Details: invalid_settings.")
