@@ -101,19 +101,18 @@ def test_pasted_names_three_winners_for_every_viewer(server, open_page):
     record = api(server, "GET", f"/api/draws/{host.text('draw-id')}")[1]
     picks = record["winnerPicks"]
     assert len({p["index"] for p in picks}) == 3 and all(not p["void"] for p in picks)
-    assert shown[0] == [f"{p['name']} @{p['username']}" for p in picks]
+    assert all(p["username"] == "" for p in picks)  # a plain-text list has no usernames: none shown
+    assert shown[0] == [p["name"] for p in picks]
     assert all(page.text("outcome").lower() == "the 3 winners are" for page in everyone)
     assert not host.visible("winner-name")  # the list takes the one big name's place
 
     said = [s for s in viewers[0].recorded()["said"] if "winners" in s]
-    assert said == [f"The 3 winners of 3 places: 1: {picks[0]['name']}, @{picks[0]['username']}. "
-                    f"2: {picks[1]['name']}, @{picks[1]['username']}. 3: {picks[2]['name']}, @{picks[2]['username']}."]
+    assert said == [f"The 3 winners of 3 places: 1: {picks[0]['name']}. 2: {picks[1]['name']}. 3: {picks[2]['name']}."]
     assert viewers[1].verify_status() == "ok"
     items = viewers[1].verify_items()
     assert items and all(items.values()) and {"winner-1", "winner-2", "winner-3"} <= set(items)
 
-    names = " and ".join([", ".join(f"{p['name']} (@{p['username']})" for p in picks[:2]),
-                          f"{picks[2]['name']} (@{picks[2]['username']})"])
+    names = f"{picks[0]['name']}, {picks[1]['name']} and {picks[2]['name']}"
     host.wait(lambda d: any(f"{names} won" in row for row in host.driver.execute_script(
         """return [...document.querySelectorAll('[data-testid="recent-list"] li')].map((li) => li.textContent)""")),
         "the recent draws to name the three winners")
@@ -143,8 +142,17 @@ def test_seed_json_files_with_every_entry_void_warn_the_host(server, open_page, 
     assert list_warnings(host) == [["unknown_user", "1 lottery entry was left out: the user list has no such user."]]
     assert host.el("start-button").get_attribute("aria-disabled") == "false"  # it may still start
 
+    assert api(server, "PUT", f"/api/rooms/{room['room']}/settings", {"winners": 2}, key=room["hostKey"])[0] == 200
     viewer = open_page(room["room"])
-    assert viewer.text("entrant-count") == "2 entrants" and not viewer.visible("all-void")
+    assert viewer.text("entrant-count") == "2 entrants · 2 winners" and not viewer.visible("all-void")
+    host.el("start-button").click()
+    for page in (host, viewer):  # two places, both drawn void: each said plainly, nobody won
+        page.wait_phase("result")
+        assert page.text("outcome").lower() == "no winner this time"
+        lines = winner_list(page)
+        assert sorted(lines) == sorted(f"{name} a void entry: no winner for place {i}"
+                                       for i, name in enumerate([line.split(" a void")[0] for line in lines], 1))
+        assert sorted(line.split(" a void")[0] for line in lines) == ["Mack", "Mohsen"]
 
     host.el("entrants-default").click()
     assert saved(host, "entrants")[:2] == ("Saved: this room now draws from the server's default lists.", "")

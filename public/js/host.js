@@ -71,11 +71,18 @@ function renderRevoked(s) {
   }
 }
 
+// A big list may bring thousands of warnings; the first few say what kind, the Entrants panel
+// sums them all up by kind.
+const SHOWN_WARNINGS = 10;
+
 function renderWarnings(s) {
-  el.warnings.replaceChildren(...s.warnings.map((w) => {
+  const items = s.warnings.slice(0, SHOWN_WARNINGS).map((w) => {
     const li = document.createElement('li');
     li.textContent = w.message;
     li.dataset.code = w.code;
     return li;
-  }));
+  });
+  const more = s.warnings.length - items.length;
+  if (more > 0) items.push(Object.assign(document.createElement('li'), { textContent: `…and ${more.toLocaleString('en')} more.` }));
+  el.warnings.replaceChildren(...items);
 }

@@ -4,7 +4,7 @@
 
 import { renderCountdown } from './countdown.js';
 import { byId, setText, show } from './dom.js';
-import { slotsHeading, slotsOf, slotsTitle } from './winners.js';
+import { handleOf, slotsHeading, slotsOf, slotsTitle } from './winners.js';
 import { abortedText, failureDetailText, failureText, retryText, viewersText } from './words.js';
 
 const el = {
@@ -70,7 +70,7 @@ function renderLive(prev, s) {
   const waiting = s.draw.countdownMs > 0 ? 'The draw starts in' : 'Get ready…';
   setText(el.counter, current ? `Round ${current.round} of ${total}` : waiting);
   setText(el.name, current?.name ?? '');
-  setText(el.username, current ? '@' + current.username : '');
+  setText(el.username, current ? handleOf(current) : '');
   const prevRounds = prev?.draw?.drawId === s.draw.drawId ? prev.draw.rounds.length : 0;
   if (current && rounds.length !== prevRounds) restartFlip();
 }
@@ -91,8 +91,8 @@ function renderResult(record) {
   el.winner.classList.toggle('void', isVoid);
   setText(el.winner, shown?.name ?? '');
   setText(el.winnerUser, isVoid
-    ? `${shown ? '@' + shown.username + ' is' : 'It is'} a void entry, so it does not win.`
-    : '@' + record.winner.username);
+    ? `${shown ? (handleOf(shown) || shown.name) + ' is' : 'It is'} a void entry, so it does not win.`
+    : handleOf(record.winner));
   renderWinnerList(record);
 }
 
@@ -113,8 +113,9 @@ function renderWinnerList(record) {
     name.textContent = p.name;
     const rest = document.createElement('span');
     rest.className = 'slot-user';
-    rest.textContent = p.void ? `a void entry: no winner for place ${i + 1}` : `@${p.username}`;
-    item.append(name, ' ', rest);
+    rest.textContent = p.void ? `a void entry: no winner for place ${i + 1}` : handleOf(p);
+    item.append(name);
+    if (rest.textContent) item.append(' ', rest);
     return item;
   }));
   if (slots.length > 0) {

@@ -6,6 +6,16 @@ export function slotsOf(record) {
   return Number(record.winners) > 1 && Array.isArray(record.winnerPicks) ? record.winnerPicks : null;
 }
 
+/** "@ann", or '' for an entrant without a username (a plain-text list has none). */
+export function handleOf(player) {
+  return player?.username ? `@${player.username}` : '';
+}
+
+/** "Ann (@ann)", or just "Ann" without a username. */
+export function nameWithHandle(player) {
+  return player.username ? `${player.name} (@${player.username})` : player.name;
+}
+
 /** "Ann", "Ann and Bo", "Ann, Bo and Cy". */
 export function namesText(names) {
   return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
@@ -26,7 +36,7 @@ export function slotsOutcomeText(slots) {
   const winners = slots.filter((p) => !p.void);
   const voids = slots.length - winners.length;
   if (winners.length === 0) return `No winner: all ${slots.length} drawn entries were void`;
-  const names = namesText(winners.map((p) => `${p.name} (@${p.username})`));
+  const names = namesText(winners.map(nameWithHandle));
   if (voids === 0) return `${names} won`;
   return `${names} won (${placesText(voids)} without a winner: ${voids === 1 ? 'a void entry' : 'void entries'})`;
 }
@@ -35,7 +45,7 @@ export function slotsOutcomeText(slots) {
 export function slotsAnnouncement(slots) {
   const won = slots.filter((p) => !p.void).length;
   const lines = slots.map((p, i) => (p.void ? `${i + 1}: no winner, ${p.name} is a void entry.`
-    : `${i + 1}: ${p.name}, @${p.username}.`));
+    : `${i + 1}: ${[p.name, handleOf(p)].filter(Boolean).join(', ')}.`));
   const head = won === 0 ? `No winner this time: all ${slots.length} drawn entries were void.`
     : `${won === 1 ? 'The winner' : `The ${won} winners`} of ${slots.length} places:`;
   return [head, ...(won === 0 ? [] : lines)].join(' ');

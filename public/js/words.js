@@ -1,7 +1,7 @@
 // Plain-language texts for codes the server sends, so people never see a bare code or a
 // browser's own error text ("Failed to fetch"). Codes may appear in a host's details line only.
 
-import { slotsOf, slotsOutcomeText } from './winners.js';
+import { nameWithHandle, slotsOf, slotsOutcomeText } from './winners.js';
 
 // Why a draw could not start, in four kinds a viewer can tell apart: nothing to draw from, the
 // lists unreachable, the lists broken, the server's own problem.
@@ -89,7 +89,7 @@ export function stoppedText(record) {
 export function outcomeText(record) {
   const slots = slotsOf(record);
   if (slots) return slotsOutcomeText(slots);
-  if (record.outcome !== 'void') return `${record.winner.name} (@${record.winner.username}) won`;
+  if (record.outcome !== 'void') return `${nameWithHandle(record.winner)} won`;
   return record.drawn ? `No winner: ${record.drawn.name} was drawn, a void entry` : 'No winner: the drawn entry was void';
 }
 
