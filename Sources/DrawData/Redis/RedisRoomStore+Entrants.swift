@@ -17,11 +17,7 @@ extension RedisRoomStore {
           redis.call('HSET', KEYS[3], 'entrants', ARGV[3], 'warnings', ARGV[4])
           redis.call('HSET', KEYS[1], 'summary', ARGV[5], 'usersSource', ARGV[6], 'lotterySource', ARGV[7])
         end
-        local last = tonumber(redis.call('HGET', KEYS[1], 'lastActivityAt')) or 0
-        if tonumber(ARGV[2]) > last then
-          redis.call('HSET', KEYS[1], 'lastActivityAt', ARGV[2])
-          redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
-        end
+        \(touchForward)
         return 1
         """
     /// KEYS: room. ARGV: settings.

@@ -32,12 +32,17 @@ public struct RedisRoomStore: RoomStore {
     static let touchScript = """
         if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
         if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'keyHash', ARGV[3]) end
+        \(touchForward)
+        return 1
+        """
+    /// The Lua that moves a room's activity (KEYS[1], indexed in KEYS[2] under ARGV[1]) forward to
+    /// ARGV[2], never back; shared by the scripts that count as activity.
+    static let touchForward = """
         local last = tonumber(redis.call('HGET', KEYS[1], 'lastActivityAt')) or 0
         if tonumber(ARGV[2]) > last then
           redis.call('HSET', KEYS[1], 'lastActivityAt', ARGV[2])
           redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
         end
-        return 1
         """
     /// KEYS: room, index. ARGV: name.
     static let deleteScript = """
