@@ -2,6 +2,7 @@
 count and the warnings in plain words, several winners on every page, and each refusal said."""
 import json
 import os
+import re
 import shutil
 
 from selenium.webdriver.common.keys import Keys
@@ -160,7 +161,9 @@ def test_seed_json_files_with_every_entry_void_warn_the_host(server, open_page, 
 
 
 def test_each_refusal_is_said_in_words(server_factory, open_page):
-    server = server_factory(max_entrants=5, max_name_chars=12, max_winners=4, max_upload_bytes=400)
+    # Slow rounds: the panels are checked while a draw runs.
+    server = server_factory(max_entrants=5, max_name_chars=12, max_winners=4, max_upload_bytes=400,
+                            round_interval_ms=1000)
     room, host = host_with_list(server, open_page, "\n".join(f"Name {i}" for i in range(6)))
     status, error, detail = saved(host, "entrants")
     assert error == "Too many entrants: this server takes at most 5 entrants per room."
@@ -185,3 +188,39 @@ def test_each_refusal_is_said_in_words(server_factory, open_page):
     status, error, detail = saved(host, "settings")
     assert error == "Winners must be between 1 and 4 on this server."
     assert detail.startswith("Details: invalid_settings.")
+
+    assert api(server, "POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])[0] == 202
+    host.wait_phase("live")
+    assert host.visible("entrants-busy")  # "The list can be changed once the draw has ended."
+    for button in ("entrants-save", "settings-save"):
+        assert host.el(button).get_attribute("aria-disabled") == "true"
+    host.el("settings-save").click()  # refused by the page itself: nothing is sent
+    assert host.text("settings-status") == "" and host.el("entrants-input").get_attribute("readonly")
+
+
+def documented_codes(route):
+    """The error codes docs/PROTOCOL.md's API table lists for `route` ("PUT /api/rooms/ROOM/…")."""
+    row = next(line for line in (REPO / "docs" / "PROTOCOL.md").read_text().splitlines()
+               if line.startswith(f"| `{route}"))
+    return set(re.findall(r"`\d{3} ([a-z_]+)`", row.split("|")[3]))
+
+
+def test_every_code_the_server_sends_has_its_sentence(open_page):
+    """Each merge warning, each refusal of a list and of settings (as PROTOCOL.md lists them):
+    a sentence of its own, never the catch-all and never the bare code."""
+    protocol = (REPO / "docs" / "PROTOCOL.md").read_text()
+    warnings = set(re.findall(r"`([a-z_]+)`", protocol.split("Warning codes:")[1].split("\n\n")[0]))
+    assert {"unknown_user", "duplicate_entry", "duplicate_user", "duplicate_name"} <= warnings
+    lists = documented_codes("PUT /api/rooms/ROOM/entrants") | documented_codes("DELETE /api/rooms/ROOM/entrants")
+    settings = documented_codes("PUT /api/rooms/ROOM/settings")
+    assert "too_many_entrants" in lists and "invalid_settings" in settings
+    page = open_page()
+    said = page.driver.execute_async_script("""const [warnings, lists, settings, done] = arguments;
+        import('/js/room-words.js').then((m) => done({
+          warnings: warnings.map((code) => [code, m.warningText({code, count: 2})]),
+          lists: lists.map((code) => [code, m.listRefusalText({code, message: 'x'})]),
+          settings: settings.map((code) => [code, m.settingsRefusalText({code, message: 'x'})]),
+        }));""", sorted(warnings), sorted(lists), sorted(settings))
+    for kind, fallback in (("warnings", "other warnings"), ("lists", "was not saved"), ("settings", "were not saved")):
+        for code, text in said[kind]:
+            assert fallback not in text and code not in text and text.endswith("."), (kind, code, text)

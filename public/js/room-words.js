@@ -64,6 +64,13 @@ const COMMON = {
   storage_unavailable: () => UNAVAILABLE,
   cluster_unavailable: () => UNAVAILABLE,
   unreachable: () => "The live-draw server can't be reached right now. Try again in a moment.",
+  shutting_down: () => 'The server is restarting. Try again in a moment.',
+  draining: () => 'The server is restarting. Try again in a moment.',
+  busy: () => 'The server is busy. Try again in a moment.',
+  rate_limited: () => 'Too many changes in a short time: wait a moment, then try again.',
+  too_many_connections: () => 'The server is busy. Try again in a moment.',
+  request_timeout: () => 'The upload took too long to arrive. Try again on a steadier connection.',
+  internal_error: () => 'The server had a problem. Try again in a moment.',
 };
 
 // Why a list was refused: each limit says which, and its value when the server named it.
@@ -101,6 +108,13 @@ export function listRefusalText(error) {
   return say ? say(error.message) : `The list was not saved: ${error.message ?? 'the server refused it.'}`;
 }
 
+// Why settings were refused, besides a value out of range (invalid_settings).
+const SETTINGS_REFUSALS = {
+  bad_json: () => 'The page sent settings the server could not read. Reload the page and try again.',
+  body_too_large: () => 'The page sent settings the server could not read. Reload the page and try again.',
+  unsupported_media_type: () => 'The page sent settings the server could not read. Reload the page and try again.',
+};
+
 const SETTING_NAMES = {
   rounds: 'Rounds', winners: 'Winners', intervalMs: 'The time between flips',
   decelerateToMs: 'The last time between flips', countdownMs: 'The countdown',
@@ -115,7 +129,7 @@ export function settingsRefusalText(error) {
     }
     return 'These settings are not allowed on this server.';
   }
-  const say = COMMON[error.code];
+  const say = SETTINGS_REFUSALS[error.code] ?? COMMON[error.code];
   return say ? say(error.message) : `The settings were not saved: ${error.message ?? 'the server refused them.'}`;
 }
 

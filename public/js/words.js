@@ -13,6 +13,7 @@ const FAILURES = {
   source_too_large: "The player lists are too large to load.",
   source_bad_url: "The player lists could not be loaded: their address is set up wrongly.",
   storage_failure: "The live-draw server had a problem saving the draw, so it did not start it.",
+  too_few_entrants: 'The room asks for more winners than its list has entrants: the host can lower the number of winners.',
 };
 
 /**
