@@ -11,7 +11,8 @@ from helpers.http import api, created_room
 from helpers.seed import SEED_USERS
 
 from .browser_harness.lists import lottery
-from .browser_harness.pages import DrawPage
+from .browser_harness.contrast import contrast_failures
+from .browser_harness.pages import DrawPage, emulate_media
 from .browser_harness.paths import ARTIFACTS, REPO
 
 SHOT = ARTIFACTS / "screenshots" / "host-entrants.png"
@@ -63,6 +64,17 @@ def shoot_panels(page):
         shutil.copyfile(SHOT, README_SHOT)
 
 
+def contrast_in_both_schemes(page):
+    """WCAG AA failures (test_layout.py's measure) of what `page` shows, light and dark."""
+    page.driver.execute_script("document.getAnimations().forEach((a) => a.finish())")
+    failures = {}
+    for scheme in ("light", "dark"):
+        emulate_media(page.driver, prefers_color_scheme=scheme)
+        failures[scheme] = contrast_failures(page)
+    emulate_media(page.driver, prefers_color_scheme="light")
+    return {k: v for k, v in failures.items() if v}
+
+
 def host_with_list(server, open_page, text):
     room = created_room(server)
     host = open_page(room["room"], room["hostKey"], server=server)
@@ -106,6 +118,7 @@ def test_pasted_names_three_winners_for_every_viewer(server, open_page):
     assert shown[0] == [p["name"] for p in picks]
     assert all(page.text("outcome").lower() == "the 3 winners are" for page in everyone)
     assert not host.visible("winner-name")  # the list takes the one big name's place
+    assert contrast_in_both_schemes(host) == {}  # the places, and the panels with their warnings
 
     said = [s for s in viewers[0].recorded()["said"] if "winners" in s]
     assert said == [f"The 3 winners of 3 places: 1: {picks[0]['name']}. 2: {picks[1]['name']}. 3: {picks[2]['name']}."]
@@ -154,6 +167,7 @@ def test_seed_json_files_with_every_entry_void_warn_the_host(server, open_page, 
         assert sorted(lines) == sorted(f"{name} a void entry: no winner for place {i}"
                                        for i, name in enumerate([line.split(" a void")[0] for line in lines], 1))
         assert sorted(line.split(" a void")[0] for line in lines) == ["Mack", "Mohsen"]
+    assert contrast_in_both_schemes(host) == {}  # muted void places, the all-void warning
 
     host.el("entrants-default").click()
     assert saved(host, "entrants")[:2] == ("Saved: this room now draws from the server's default lists.", "")
@@ -188,6 +202,7 @@ def test_each_refusal_is_said_in_words(server_factory, open_page):
     status, error, detail = saved(host, "settings")
     assert error == "Winners must be between 1 and 4 on this server."
     assert detail.startswith("Details: invalid_settings.")
+    assert contrast_in_both_schemes(host) == {}  # both refusals and their details lines
 
     assert api(server, "POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])[0] == 202
     host.wait_phase("live")
