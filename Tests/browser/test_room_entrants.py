@@ -46,13 +46,11 @@ def saved(page, panel):
 
 
 def list_warnings(page):
-    return page.driver.execute_script("""return [...document.querySelectorAll(
-        '[data-testid="list-warnings"] li')].map((li) => [li.dataset.code, li.textContent])""")
+    return page.items("list-warnings", code=True)
 
 
 def winner_list(page):
-    return page.driver.execute_script("""return [...document.querySelectorAll(
-        '[data-testid="winner-list"] li')].map((li) => li.textContent)""")
+    return page.items("winner-list")
 
 
 def shoot_panels(page):
