@@ -129,10 +129,14 @@ def test_pasted_names_three_winners_for_every_viewer(server, open_page):
         """return [...document.querySelectorAll('[data-testid="recent-list"] li')].map((li) => li.textContent)""")),
         "the recent draws to name the three winners")
 
+    late = DrawPage(viewers[0].driver, server.base_url).open(room["room"])  # a newcomer: the last result's card
+    late.wait(lambda d: late.visible("last-result"), "the last result")
+    assert f"{names} won · " in late.text("last-result")
     result_page = DrawPage(viewers[2].driver, server.base_url)
     viewers[2].driver.get(f"{server.base_url}/?draw={record['drawId']}")
     result_page.wait_phase("result")
     assert winner_list(result_page) == shown[0]
+    assert result_page.text("draw-summary").splitlines()[0].split(" · ")[1:] == ["200 entrants", "10 rounds", "3 winners"]
     assert result_page.verify_status() == "ok"
     assert host.severe_console_errors() == []
 
