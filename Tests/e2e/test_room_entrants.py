@@ -75,6 +75,7 @@ def test_each_limit_one_past_is_refused_whole(launch):
     cases = [
         ("Ann\nBob\nCy\nDee", 422, "too_many_entrants", "3"),
         ("Ann\nBobby6", 422, "name_too_long", "5"),
+        ("Ann\n" + "\U0001F468\u200d\U0001F469\u200d\U0001F467" * 2, 422, "name_too_many_bytes", "20"),  # 2 characters, 36 bytes
         ("A" * 4 + "\n" + "B" * 60, 413, "list_too_large", "64"),  # 65 bytes
         (b"Ann\n\xff\xfe", 400, "list_not_utf8", None),
         ("\n  \n", 422, "no_entrants", None),

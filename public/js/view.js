@@ -91,7 +91,7 @@ function renderResult(record) {
   setText(el.winner, shown?.name ?? '');
   setText(el.winnerUser, isVoid
     ? `${shown ? '@' + shown.username + ' is' : 'It is'} a void entry, so it does not win.`
-    : '@' + record.winner.username);
+    : record.winner.username ? '@' + record.winner.username : '');
   renderWinnerList(record);
 }
 
@@ -106,7 +106,8 @@ function renderWinnerList(record) {
     const item = document.createElement('li');
     item.dir = 'auto';
     item.classList.toggle('void', p.void);
-    item.textContent = p.void ? `${p.name} (void entry: no winner for this place)` : `${p.name} @${p.username}`;
+    const who = p.username ? `${p.name} @${p.username}` : p.name; // a plain-text list has no usernames
+    item.textContent = p.void ? `${p.name} (void entry: no winner for this place)` : who;
     return item;
   }));
   if (picks.length > 0) {
