@@ -56,6 +56,15 @@ extension FrontDoor {
                     return refuse(r, why)
                 case .success(let head):
                     if let why = head.refusal { return refuse(r, why, headOnly: head.method == "HEAD") }
+                    if (head.contentLength ?? 0) > settings.limits.maxBodyBytes {
+                        // An upload's body is read whole before any key is checked: only a few at
+                        // once, so memory stays bounded whoever sends them. Counted, not kept in a
+                        // counter, so no path that forgets a request can leak a place.
+                        guard requests.values.count(where: \.isUpload) < Self.maxUploadsInFlight else {
+                            return refuse(r, code: .busy, headOnly: false)
+                        }
+                        r.isUpload = true
+                    }
                     r.head = head
                     r.headEnd = end
                     // Peer-supplied length, already bounded by its route's body limit; checked anyway.

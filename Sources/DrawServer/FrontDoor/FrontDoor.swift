@@ -69,6 +69,9 @@ final class FrontDoor {
     var lingerOrder = FIFO<(Int32, UInt64)>()
     /// Complete requests waiting for an lws header table, in arrival order.
     var waiting = FIFO<Ready>()
+    /// Entrant list uploads read at once (bodies past `RequestLimits.maxBodyBytes`, up to
+    /// `maxUploadBytes` each); one more is answered `503 busy` before its body is read.
+    static let maxUploadsInFlight = 4
     /// Request bodies, by the lws connection they belong to, until the API takes them.
     var bodies: [Connection: [UInt8]] = [:]
     /// Connections whose request was a PUT, handed to lws as a POST (`RequestHead.forwardedHead`).
