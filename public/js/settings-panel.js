@@ -2,7 +2,7 @@
 // room's next draws, saved with the host key (PUT /api/rooms/ROOM/settings). The server checks
 // them against the operator's limits and says which one a value broke.
 
-import { byId, setText, show } from './dom.js';
+import { byId, show } from './dom.js';
 import { hostRequest } from './host-api.js';
 import { showOutcome } from './panel-lines.js';
 import { settingsRefusalText } from './room-words.js';
