@@ -93,8 +93,12 @@ def test_pasted_names_three_winners_for_every_viewer(server, open_page):
     assert host.text("entrant-count") == "200 entrants"
 
     type_into(host, "setting-winners", "3")
+    type_into(host, "setting-decelerate", "200")
+    type_into(host, "setting-countdown", "0.5")  # seconds on the page, milliseconds on the wire
     host.el("settings-save").click()
     assert saved(host, "settings")[:2] == ("Saved: the next draw has 3 winners.", "")
+    settings = api(server, "GET", f"/api/rooms/{room['room']}")[1]["settings"]
+    assert (settings["winners"], settings["decelerateToMs"], settings["countdownMs"]) == (3, 200, 500)
     assert host.text("entrant-count") == "200 entrants · 3 winners"
     shoot_panels(host)
 
