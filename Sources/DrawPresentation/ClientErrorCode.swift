@@ -47,6 +47,24 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
     /// Cluster mode: the shared store (Redis) is unreachable, so no room can be created and no
     /// draw started until it is back (HTTP 503).
     case clusterUnavailable = "cluster_unavailable"
+    /// An uploaded entrant list is larger than the upload limit (`--max-upload-bytes`; HTTP 413).
+    case listTooLarge = "list_too_large"
+    /// A plain-text entrant list is not UTF-8.
+    case listNotUTF8 = "list_not_utf8"
+    /// An uploaded list has more entrants than a room may have (`--max-entrants`).
+    case tooManyEntrants = "too_many_entrants"
+    /// A name in an uploaded list is longer than `--max-name-chars` characters.
+    case nameTooLong = "name_too_long"
+    /// A name in an uploaded list is longer than its byte limit (`--max-name-chars` × 4).
+    case nameTooManyBytes = "name_too_many_bytes"
+    /// An uploaded list leaves nobody to draw from.
+    case noEntrants = "no_entrants"
+    /// An uploaded JSON list is not JSON.
+    case listMalformedJSON = "list_malformed_json"
+    /// An uploaded JSON list has the wrong shape.
+    case listInvalidData = "list_invalid_data"
+    /// `PUT /api/rooms/ROOM/settings`: a value outside the operator's limits, or not a number.
+    case invalidSettings = "invalid_settings"
 
     /// The sentence sent when no more specific one applies.
     public var defaultMessage: String {
@@ -83,6 +101,14 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .busy: return "The server is busy loading rooms; try again shortly."
         case .roomDeleted: return "This room was deleted by its host."
         case .clusterUnavailable: return "The cluster's shared store is unreachable; try again shortly."
+        case .listTooLarge: return "The entrant list is larger than this server accepts."
+        case .listNotUTF8: return "The entrant list is not UTF-8 text."
+        case .tooManyEntrants: return "The entrant list has more entrants than a room may have."
+        case .nameTooLong, .nameTooManyBytes: return "A name in the entrant list is longer than allowed."
+        case .noEntrants: return "The entrant list has no entrants."
+        case .listMalformedJSON: return "The entrant list is not valid JSON."
+        case .listInvalidData: return "The entrant list is JSON of the wrong shape."
+        case .invalidSettings: return "The settings are not valid: rounds, intervalMs, decelerateToMs, winners and countdownMs are whole numbers within the server's limits."
         }
     }
 
@@ -90,13 +116,14 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
     public var httpStatus: Int {
         switch self {
         case .badJSON, .unknownType, .binaryNotSupported, .badRoomName, .unsupportedSubprotocol,
-             .badLimit, .badCursor, .badRequest: return 400
+             .badLimit, .badCursor, .badRequest, .listNotUTF8, .listMalformedJSON: return 400
         case .unauthorized: return 401
         case .forbidden: return 403
         case .unknownRoom, .unknownDraw, .notFound, .roomDeleted: return 404
         case .methodNotAllowed: return 405
         case .drawRunning, .roomExists: return 409
-        case .bodyTooLarge: return 413
+        case .bodyTooLarge, .listTooLarge: return 413
+        case .tooManyEntrants, .nameTooLong, .nameTooManyBytes, .noEntrants, .listInvalidData, .invalidSettings: return 422
         case .unsupportedMediaType: return 415
         case .rateLimited: return 429
         case .tooManyConnections, .tooManyRooms, .shuttingDown, .draining, .storageUnavailable, .busy, .clusterUnavailable: return 503

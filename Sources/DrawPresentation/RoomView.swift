@@ -16,12 +16,15 @@ public struct RoomView: Sendable {
     public var viewers: Int
     public var current: Current
     public var lastResult: FinishedDraw?
+    /// The room's next draw as it stands (settings, own list); `nil` writes none of it.
+    public var info: RoomInfo?
 
-    public init(room: String, viewers: Int, current: Current, lastResult: FinishedDraw?) {
+    public init(room: String, viewers: Int, current: Current, lastResult: FinishedDraw?, info: RoomInfo? = nil) {
         self.room = room
         self.viewers = viewers
         self.current = current
         self.lastResult = lastResult
+        self.info = info
     }
 }
 

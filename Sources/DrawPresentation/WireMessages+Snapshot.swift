@@ -18,14 +18,15 @@ extension WireMessages {
             draw = snapshotRunning(head: snapshotDrawHead(plan, startedAt: startedAt), rounds: rounds)
         }
         return snapshot(room: view.room, viewers: view.viewers, serverTime: serverTime, draw: draw,
-                        lastResult: snapshotLastResult(view.lastResult), asMessage: asMessage)
+                        lastResult: snapshotLastResult(view.lastResult), info: view.info, asMessage: asMessage)
     }
 
     /// A snapshot from its parts as JSON values: `draw` and `lastResult` as the functions below
     /// write them. Cluster mode builds them on the node running the draw and ships them to the
-    /// others (`ClusterEnvelope`), which add their own `viewers` and `serverTime`.
+    /// others (`ClusterEnvelope`), which add their own `viewers`, `serverTime` and `info` (the
+    /// room's settings and own list, which every node reads from the room store).
     public static func snapshot(room: String, viewers: Int, serverTime: Double, draw: [UInt8],
-                                lastResult: [UInt8], asMessage: Bool = true) -> [UInt8] {
+                                lastResult: [UInt8], info: RoomInfo? = nil, asMessage: Bool = true) -> [UInt8] {
         var w = JSONWriter(capacity: 256 + draw.count + lastResult.count)
         w.beginObject()
         if asMessage { w.field("type", "snapshot") }
@@ -35,6 +36,7 @@ extension WireMessages {
         w.field("serverTime", millis: serverTime)
         w.key("draw"); w.raw(draw)
         w.key("lastResult"); w.raw(lastResult)
+        info?.write(into: &w)
         w.endObject()
         return w.bytes
     }

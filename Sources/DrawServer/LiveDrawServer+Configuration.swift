@@ -81,6 +81,9 @@ extension LiveDrawServer {
 }
 
 extension ServerConfig {
-    /// The request limits the front door applies (the body limit is `maxBodyBytes`).
-    var requestLimits: RequestLimits { RequestLimits(maxBodyBytes: maxBodyBytes) }
+    /// The request limits the front door applies (the body limit is `maxBodyBytes`, and an entrant
+    /// list's the reader's).
+    var requestLimits: RequestLimits {
+        RequestLimits(maxBodyBytes: maxBodyBytes, maxUploadBytes: entrantListReader?.limits.maxBodyBytes ?? maxBodyBytes)
+    }
 }

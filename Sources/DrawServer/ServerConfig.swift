@@ -31,6 +31,12 @@ public struct ServerConfig: Sendable {
     public var slowHeadAfterMs: Int = 1000
     /// Largest HTTP request body accepted by the API (413 beyond).
     public var maxBodyBytes: Int = 16 * 1024
+    /// Reads hosts' entrant lists (`PUT /api/rooms/ROOM/entrants`), within its limits (whose
+    /// `maxBodyBytes` is that route's body limit, in place of `maxBodyBytes`). `nil`: rooms take
+    /// no lists of their own (404 on that route).
+    public var entrantListReader: (any EntrantListReader)?
+    /// What a host may choose for a room (`PUT /api/rooms/ROOM/settings`).
+    public var roomSettingsLimits: RoomSettingsLimits = .standard
     /// Messages that may wait for one client; past this it is closed as too slow (4408).
     public var outboundQueueLimit: Int = 64
     /// Total simultaneous connections (HTTP and WebSocket); beyond, new ones are refused with 503.

@@ -87,6 +87,8 @@ public struct LaunchConfiguration: Sendable {
         server.allowedOrigins = try Self.origins(o.allowedOrigins)
         server.frameAncestors = try Self.origins(o.frameAncestors, option: "frame-ancestors")
         (server.tlsCertPath, server.tlsKeyPath) = try Self.tls(cert: o.tlsCert, key: o.tlsKey, paths: paths)
+        server.entrantListReader = UploadedEntrantList(limits: try Self.entrantLimits(o), today: UploadedEntrantList.utcToday)
+        server.roomSettingsLimits = try Self.roomSettingsLimits(o)
         self.server = server
 
         usersURL = try SourceURL.resolve(o.usersURL, option: "users-url", bundled: "users.json", paths: paths)
@@ -139,7 +141,7 @@ public struct LaunchConfiguration: Sendable {
         return .perProcess
     }
 
-    private static func check(_ value: Int, in range: ClosedRange<Int>, _ option: String) throws(ConfigurationError) -> Int {
+    static func check(_ value: Int, in range: ClosedRange<Int>, _ option: String) throws(ConfigurationError) -> Int {
         guard range.contains(value) else {
             throw ConfigurationError("--\(option) must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
         }

@@ -58,6 +58,27 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Countdown (3-2-1 on the page) between a draw's start and round 1, in milliseconds; 0 for none. (env: LIVE_DRAW_COUNTDOWN_MS)")
     public var countdownMs: Int = 3000
 
+    @Option(help: "Most entrants in a room's own list (PUT /api/rooms/ROOM/entrants). (env: LIVE_DRAW_MAX_ENTRANTS)")
+    public var maxEntrants: Int = EntrantListLimits.standard.maxEntrants
+
+    @Option(help: "Largest entrant list upload, in bytes (the request body of PUT /api/rooms/ROOM/entrants). (env: LIVE_DRAW_MAX_UPLOAD_BYTES)")
+    public var maxUploadBytes: Int = EntrantListLimits.standard.maxBodyBytes
+
+    @Option(help: "Longest name (and username) in an uploaded list, in characters; at most 4 bytes of UTF-8 each. (env: LIVE_DRAW_MAX_NAME_CHARS)")
+    public var maxNameChars: Int = EntrantListLimits.standard.maxNameCharacters
+
+    @Option(help: "Most rounds a host may set for a room (PUT /api/rooms/ROOM/settings). (env: LIVE_DRAW_MAX_ROUNDS)")
+    public var maxRounds: Int = RoomSettingsLimits.standard.maxRounds
+
+    @Option(help: "Most winners a host may set for a room's draws. (env: LIVE_DRAW_MAX_WINNERS)")
+    public var maxWinners: Int = RoomSettingsLimits.standard.maxWinners
+
+    @Option(help: "Shortest gap between flips a host may set for a room, in milliseconds. (env: LIVE_DRAW_MIN_INTERVAL_MS)")
+    public var minIntervalMs: Int = RoomSettingsLimits.standard.minIntervalMs
+
+    @Option(help: "Longest gap between flips a host may set for a room, in milliseconds. (env: LIVE_DRAW_MAX_INTERVAL_MS)")
+    public var maxIntervalMs: Int = RoomSettingsLimits.standard.maxIntervalMs
+
     @Option(help: "Hold a draw's 'loading' message back this long; viewers skip it when the players load sooner. 0 sends it at once. (env: LIVE_DRAW_LOADING_NOTICE_MS)")
     public var loadingNoticeMs: Int = LaunchOptions.server.loadingNoticeMs
 
@@ -167,7 +188,9 @@ public struct LaunchOptions: ParsableCommand {
     /// without an environment variable fails the build's tests.
     public static let environmentBackedOptions = [
         "host", "port", "public-dir", "users-url", "lottery-url",
-        "round-interval-ms", "rounds", "decelerate-to-ms", "countdown-ms", "loading-notice-ms",
+        "round-interval-ms", "rounds", "decelerate-to-ms", "countdown-ms",
+        "max-entrants", "max-upload-bytes", "max-name-chars", "max-rounds", "max-winners", "min-interval-ms", "max-interval-ms",
+        "loading-notice-ms",
         "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes", "fetch-redirects",
         "max-message-bytes", "outbound-queue", "close-timeout-seconds",
         "idle-ping-seconds", "idle-timeout-seconds", "heartbeat-seconds", "shutdown-grace-ms", "max-connections", "head-timeout-ms",

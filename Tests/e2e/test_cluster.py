@@ -173,3 +173,23 @@ def test_viewer_counts_are_summed_across_nodes(nodes):
             await close_all(on_a + on_b)
 
     run(scenario(), timeout=40)
+
+
+def test_a_rooms_own_list_and_settings_reach_the_node_that_runs_its_draw(nodes):
+    """Issue 15: the list and settings are kept in Redis with the room, so a draw started through
+    another node than the one that took the upload draws from that list with those settings."""
+    from helpers.rooms import put_entrants, put_settings, room_snapshot, run_draw
+
+    a, b = nodes
+    key = http.created_room(a, "own-list")["hostKey"]
+    assert put_entrants(a, "own-list", key, "Ann\nBob\nCy\nDee").status == 200
+    assert put_settings(a, "own-list", key, {"winners": 2, "rounds": 3}).status == 200
+    snap = room_snapshot(b, "own-list")
+    assert snap["entrants"] == 4 and snap["settings"]["winners"] == 2, snap
+    record = run_draw(b, "own-list", key)
+    assert record["status"] == "finished", record
+    assert [p["name"] for p in record["entrants"]] == ["Ann", "Bob", "Cy", "Dee"]
+    assert record["winners"] == 2 and len({p["index"] for p in record["winnerPicks"]}) == 2
+    # Replaced through B between draws: A's next draw uses the new list.
+    assert put_entrants(b, "own-list", key, "Eve\nFay").status == 200
+    assert [p["name"] for p in run_draw(a, "own-list", key)["entrants"]] == ["Eve", "Fay"]

@@ -54,7 +54,7 @@ def test_message_types_agree_with_the_server_and_protocol_md():
 
 def test_error_codes_agree_with_the_server_and_protocol_md():
     swift = (SOURCES / "DrawPresentation" / "ClientErrorCode.swift").read_text()
-    in_code = set(re.findall(r'^\s*case \w+ = "([a-z_]+)"', swift, re.M))
+    in_code = set(re.findall(r'^\s*case \w+ = "([a-z0-9_]+)"', swift, re.M))
     in_openapi = set(contracts.load("openapi.yaml")["components"]["schemas"]["ErrorCode"]["enum"])
     assert in_code == in_openapi
     unnamed = [c for c in sorted(in_code) if not re.search(rf"`[^`\n]*\b{c}\b[^`\n]*`", PROTOCOL)]
@@ -121,7 +121,7 @@ def _wait_room(call, room, pred, timeout=15.0):
 
 
 def test_http_responses_match_openapi(launch, data_source):
-    server = launch()
+    server = launch(max_upload_bytes=4096)
     call = Recorder(server)
     call("GET", "/healthz", expect=200)
     call("GET", "/metrics", expect=200)
@@ -143,6 +143,8 @@ def test_http_responses_match_openapi(launch, data_source):
     call("POST", "/api/rooms/contract-room/draws", None, {"Authorization": "Bearer " + "0" * 48, **JSON}, expect=403)
     call("POST", "/api/rooms/contract-room/draws", None, bearer, expect=202)
     call("POST", "/api/rooms/contract-room/draws", None, bearer, expect=409)
+    call("PUT", "/api/rooms/contract-room/entrants", "Ann", {**bearer, "Content-Type": "text/plain"}, expect=409)
+    call("PUT", "/api/rooms/contract-room/settings", {"winners": 2}, bearer, expect=409)
     _wait_room(call, "contract-room", lambda s: s["draw"] is not None and s["draw"]["phase"] == "running")
     done = _wait_room(call, "contract-room", lambda s: s["lastResult"] is not None)
     draw_id = done["lastResult"]["drawId"]
@@ -160,6 +162,30 @@ def test_http_responses_match_openapi(launch, data_source):
     call("GET", "/api/rooms/contract-room/draws?limit=0", expect=400)
     call("GET", "/api/rooms/contract-room/draws?cursor=nonsense", expect=400)
     call("GET", "/api/rooms/no-such-room/draws", expect=404)
+
+    # A room's own list and settings (issue 15).
+    entrants, settings = "/api/rooms/contract-room/entrants", "/api/rooms/contract-room/settings"
+    text = {"Authorization": f"Bearer {key}", "Content-Type": "text/plain"}
+    call("PUT", entrants, "Ann\nBob\nAnn\n", text, expect=200)
+    lists = {"users": {"items": [{"userId": 1, "name": "A", "username": "a", "regDate": "2020-01-01"}]},
+             "usersInLottery": [{"userId": 1, "void": False}, {"userId": 2, "void": False}]}
+    call("PUT", entrants, lists, bearer, expect=200)
+    call("PUT", entrants, "\n", text, expect=422)
+    call("PUT", entrants, "{", bearer, expect=400)
+    call("PUT", entrants, "x" * 5000, text, expect=413)
+    call("PUT", entrants, "Ann", {**text, "Content-Type": "text/csv"}, expect=415)
+    call("PUT", entrants, "Ann", {"Content-Type": "text/plain"}, expect=401)
+    call("PUT", entrants, "Ann", {**text, "Authorization": "Bearer " + "0" * 48}, expect=403)
+    call("PUT", "/api/rooms/no-such-room/entrants", "Ann", text, expect=404)
+    call("PUT", settings, {"winners": 1, "rounds": 3}, bearer, expect=200)
+    call("PUT", settings, {"winners": 999}, bearer, expect=422)
+    call("PUT", settings, "{", bearer, expect=400)
+    call("PUT", settings, {}, {"Authorization": f"Bearer {key}", "Content-Type": "text/plain"}, expect=415)
+    call("PUT", settings, {}, JSON, expect=401)
+    call("PUT", "/api/rooms/no-such-room/settings", {}, bearer, expect=404)
+    call("GET", "/api/rooms/contract-room", expect=200)
+    call("DELETE", entrants, headers={"Authorization": f"Bearer {key}"}, expect=204)
+    call("DELETE", entrants, expect=401)
 
     new_key = call("POST", "/api/rooms/contract-room/key", None, bearer, expect=200).json["hostKey"]
     call("POST", "/api/rooms/contract-room/key", None, bearer, expect=403)

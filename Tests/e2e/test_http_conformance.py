@@ -66,8 +66,8 @@ def test_headers_over_the_limit_are_431(shared_server, head):
     ("OPTIONS", "/api/rooms/lobby/draws", "GET, HEAD, POST"),
     ("PUT", "/api/rooms/lobby", "GET, HEAD, DELETE"),
     ("PUT", "/api/rooms/lobby/key", "POST"),
-    ("CONNECT", "127.0.0.1:443", "GET, HEAD, POST, DELETE"),
-    ("OPTIONS", "*", "GET, HEAD, POST, DELETE"),
+    ("CONNECT", "127.0.0.1:443", "GET, HEAD, POST, PUT, DELETE"),
+    ("OPTIONS", "*", "GET, HEAD, POST, PUT, DELETE"),
     ("POST", "/healthz", "GET, HEAD"),       # answered by the API's own routing
     ("DELETE", "/healthz", "GET, HEAD"),     # so is DELETE
 ])

@@ -14,7 +14,7 @@ import ssl
 
 import pytest
 
-from helpers import draw, rawws
+from helpers import draw, keys, rawws
 from helpers.certs import ThrowawayCA
 from helpers.rawws import close_payload, encode_frame
 from helpers.wsclient import WSClient, close_all, run
@@ -161,3 +161,22 @@ def test_a_bad_certificate_is_refused_by_a_verifying_client(launch, test_ca, kin
     lax = ssl.create_default_context()
     lax.check_hostname, lax.verify_mode = False, ssl.CERT_NONE
     assert _https(server, lax, "GET", "/healthz") == (200, b'{"status":"ok"}')
+
+
+def test_a_room_list_and_settings_over_https(tls_server):
+    """With TLS, lws reads the request itself (no front door): a PUT with its body must still reach
+    the API, as plain text and as JSON."""
+    server, context = tls_server
+    json_type = {"Content-Type": "application/json"}
+    status, body = _https(server, context, "POST", "/api/rooms", b'{"name":"tls-list"}', json_type)
+    assert status == 201, body
+    key = json.loads(body)["hostKey"]
+    keys.register(key)
+    auth = {"Authorization": f"Bearer {key}"}
+    status, body = _https(server, context, "PUT", "/api/rooms/tls-list/entrants", b"Ann\nBob\n",
+                          {**auth, "Content-Type": "text/plain"})
+    assert status == 200 and json.loads(body)["entrants"] == 2, (status, body)
+    status, body = _https(server, context, "PUT", "/api/rooms/tls-list/settings", b'{"winners":2}', {**auth, **json_type})
+    assert status == 200 and json.loads(body)["settings"]["winners"] == 2, (status, body)
+    status, body = _https(server, context, "GET", "/api/rooms/tls-list")
+    assert status == 200 and json.loads(body)["entrants"] == 2, (status, body)

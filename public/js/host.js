@@ -7,6 +7,7 @@ const el = {
   panel: byId('host-panel'), start: byId('start-button'), error: byId('host-error'),
   hint: byId('host-hint'), revoked: byId('host-revoked'),
   warningsBox: byId('warnings-box'), warnings: byId('warnings'),
+  entrantCount: byId('entrant-count'), allVoid: byId('all-void'),
 };
 
 const BUSY = new Set(['loading', 'live']);
@@ -62,6 +63,15 @@ export function renderHost(s) {
   }
   show(el.warningsBox, s.warnings.length > 0);
   renderWarnings(s);
+  renderEntrants(s);
+}
+
+/** The room's own list before a draw: its size, and a warning when no entry can win. */
+function renderEntrants(s) {
+  const list = s.entrants;
+  show(el.entrantCount, list !== null);
+  if (list) setText(el.entrantCount, `${list.count.toLocaleString('en')} entrant${list.count === 1 ? '' : 's'} in this room's list.`);
+  show(el.allVoid, list !== null && list.allVoid && !BUSY.has(s.phase));
 }
 
 /**

@@ -20,6 +20,7 @@ export function initialState(room, isHost) {
     hostError: null,        // {code, message}
     hostRevoked: false,     // the server refused this page's host key: it is a viewer now
     startPending: false,
+    entrants: null,         // the room's own list from the snapshot: {count, allVoid}; null: the operator's lists
   };
 }
 
@@ -137,6 +138,7 @@ function fromSnapshot(s, m) {
   const base = {
     ...cleared(s), room: m.room, viewers: m.viewers, lastResult: m.lastResult ?? null,
     connection: 'open', retry: null, phase: 'idle', warnings: [],
+    entrants: typeof m.entrants === 'number' ? { count: m.entrants, allVoid: m.allVoid === true } : null,
   };
   if (m.draw?.phase === 'loading') return { ...base, phase: 'loading' };
   if (m.draw?.phase === 'running') {

@@ -12,6 +12,7 @@ const el = {
   counter: byId('round-counter'), flip: byId('flip-card'), name: byId('current-name'),
   username: byId('current-username'), progress: byId('progress'),
   outcome: byId('outcome'), winner: byId('winner-name'), winnerUser: byId('winner-username'),
+  winnerList: byId('winner-list'),
   failure: byId('failure'), failureDetail: byId('failure-detail'), aborted: byId('aborted'),
   unknownRoom: byId('unknown-room'), history: byId('history'), historyTitle: byId('history-title'),
   historyList: byId('round-history'), drawIdLine: byId('draw-id-line'), drawId: byId('draw-id'),
@@ -90,7 +91,29 @@ function renderResult(record) {
   setText(el.winner, shown?.name ?? '');
   setText(el.winnerUser, isVoid
     ? `${shown ? '@' + shown.username + ' is' : 'It is'} a void entry, so it does not win.`
-    : '@' + record.winner.username);
+    : record.winner.username ? '@' + record.winner.username : '');
+  renderWinnerList(record);
+}
+
+/**
+ * A draw with several winners (FAIRNESS.md §5) lists every slot in order; a void slot is named
+ * and marked, since it has no winner. One-winner draws carry no `winnerPicks` and show no list.
+ */
+function renderWinnerList(record) {
+  const picks = Array.isArray(record.winnerPicks) && record.winnerPicks.length > 1 ? record.winnerPicks : [];
+  show(el.winnerList, picks.length > 0);
+  el.winnerList.replaceChildren(...picks.map((p) => {
+    const item = document.createElement('li');
+    item.dir = 'auto';
+    item.classList.toggle('void', p.void);
+    const who = p.username ? `${p.name} @${p.username}` : p.name; // a plain-text list has no usernames
+    item.textContent = p.void ? `${p.name} (void entry: no winner for this place)` : who;
+    return item;
+  }));
+  if (picks.length > 0) {
+    const won = picks.filter((p) => !p.void).length;
+    setText(el.outcome, won === 0 ? 'No winner this time' : `The ${won === 1 ? 'winner is' : won + ' winners are'}`);
+  }
 }
 
 /**

@@ -18,14 +18,18 @@ public struct RoomRecord: Sendable, Hashable {
     public var lastActivityAt: Double
     /// What the host chose for the room.
     public var settings: RoomSettings
+    /// The room's own entrant list, summed up; `nil`: the room draws from the operator's lists.
+    /// The list itself is read only when a draw starts (`RoomStore.entrants(ofRoom:)`).
+    public var entrants: RoomEntrantsSummary?
 
     /// A room; a new one's last activity is its creation.
     public init(name: String, keyHash: HostKeyHash, createdAt: Double, lastActivityAt: Double? = nil,
-                settings: RoomSettings = RoomSettings()) {
+                settings: RoomSettings = RoomSettings(), entrants: RoomEntrantsSummary? = nil) {
         self.name = name
         self.keyHash = keyHash
         self.createdAt = createdAt
         self.lastActivityAt = lastActivityAt ?? createdAt
         self.settings = settings
+        self.entrants = entrants
     }
 }

@@ -8,6 +8,8 @@ public enum DrawError: Error, Sendable, Hashable {
     /// published: a commitment whose seed might not survive a crash is never shown. The cause
     /// (a `StorageError`, naming the database file) goes to the server log, not to viewers.
     case storageFailure
+    /// The room asks for more winners than its list has entrants (slots are without replacement).
+    case tooFewEntrants(entrants: Int, winners: Int)
 
     /// A stable machine-readable code, sent in `failed` messages.
     public var code: String {
@@ -15,6 +17,7 @@ public enum DrawError: Error, Sendable, Hashable {
         case .noPlayers: return "no_players"
         case .source(let e): return e.code
         case .storageFailure: return "storage_failure"
+        case .tooFewEntrants: return "too_few_entrants"
         }
     }
 
@@ -28,6 +31,9 @@ public enum DrawError: Error, Sendable, Hashable {
         case .storageFailure:
             return "The draw could not be recorded, so it was not started. Try again; if it keeps failing, "
                 + "the operator should check the server log."
+        case .tooFewEntrants(let entrants, let winners):
+            return "The room's settings ask for \(winners) winners, but the list has only \(entrants) "
+                + "entrant\(entrants == 1 ? "" : "s"); lower winners or add entrants."
         }
     }
 

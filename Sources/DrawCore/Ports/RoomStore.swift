@@ -55,4 +55,17 @@ public protocol RoomStore: Sendable {
 
     /// How many rooms are kept.
     func roomCount() throws(StorageError) -> Int
+
+    /// Replaces the room's own entrant list, or with `nil` removes it (the room then draws from
+    /// the operator's lists). All or nothing: a failure leaves the old list. Counts as activity at
+    /// `at`. Returns whether the room exists.
+    @discardableResult
+    func replaceEntrants(ofRoom name: String, with entrants: RoomEntrants?, at: Double) throws(StorageError) -> Bool
+
+    /// The room's own entrant list, whole; `nil` when it has none (or the room is not kept).
+    func entrants(ofRoom name: String) throws(StorageError) -> RoomEntrants?
+
+    /// Replaces the room's settings. Counts as activity at `at`. Returns whether the room exists.
+    @discardableResult
+    func replaceSettings(ofRoom name: String, with settings: RoomSettings, at: Double) throws(StorageError) -> Bool
 }

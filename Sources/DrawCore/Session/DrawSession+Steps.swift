@@ -17,6 +17,10 @@ extension DrawSession {
         case .failure(let error): return fail(error, createdAt: createdAt, at: t)
         case .success(let m): merge = m
         }
+        let winners = configuration.planner.winners
+        guard DrawPlan.isValidWinnerCount(winners, entrants: merge.players.count) else {
+            return fail(.tooFewEntrants(entrants: merge.players.count, winners: winners), createdAt: createdAt, at: t)
+        }
         let plan = configuration.planner.execute(merge)
         // Provisional times: `begin` stamps both again when `started` actually goes out, after
         // the plan's write, and the rounds are paced from there.

@@ -26,12 +26,13 @@ public struct DrawSession: Sendable {
     /// What a session needs to know beyond its inputs.
     public struct Configuration: Sendable {
         public let room: String
-        /// Plans a draw from its players (draws the seed and the draw id).
-        public let planner: PlanDraw
+        /// Plans a draw from its players (draws the seed and the draw id); set per draw by
+        /// `prepare(planner:sources:)` (a room's settings).
+        public internal(set) var planner: PlanDraw
         /// Fresh ids for the records of draws that failed before they had a plan.
         public let random: any RandomSource
-        /// Where the players come from, for the records.
-        public let sources: DrawSources
+        /// Where the players come from, for the records; set per draw like `planner`.
+        public internal(set) var sources: DrawSources
         /// Whether draws are recorded: without a store nothing is written, and nothing waits.
         public let recordsDraws: Bool
 
@@ -85,7 +86,7 @@ public struct DrawSession: Sendable {
     /// `aborted.reason` of a draw stopped by `DrawInput.shutdown`.
     public static let shutdownReason = "server_shutdown"
 
-    public let configuration: Configuration
+    public internal(set) var configuration: Configuration
     public internal(set) var phase: Phase = .idle
     /// Attempts started so far; the current one's number tags its `loadPlayers`.
     public internal(set) var attempts: UInt64 = 0
@@ -96,6 +97,17 @@ public struct DrawSession: Sendable {
 
     public init(configuration: Configuration) {
         self.configuration = configuration
+    }
+
+    /// Sets how the next draw is planned and where its players come from (a room's settings and
+    /// list, which change only between draws). Returns false, changing nothing, while busy: a
+    /// draw keeps what it started with.
+    @discardableResult
+    public mutating func prepare(planner: PlanDraw, sources: DrawSources) -> Bool {
+        guard !isBusy else { return false }
+        configuration.planner = planner
+        configuration.sources = sources
+        return true
     }
 
     /// Whether a draw is loading, running, or waiting for its record.

@@ -1,17 +1,23 @@
 /// Use case: turn merged players into a fresh draw plan with a new secret seed and draw id.
 public struct PlanDraw: Sendable {
     private let random: any RandomSource
-    private let schedule: RoundSchedule
+    public let schedule: RoundSchedule
+    /// Winner slots per draw (k); the caller checks it against the entrants before `execute`.
+    public let winners: Int
 
     /// - Parameters:
     ///   - random: a secure source in production; fixed bytes in tests.
     ///   - schedule: the round timing every draw made by this use case follows.
-    public init(random: any RandomSource, schedule: RoundSchedule = .original) {
+    ///   - winners: how many winners each draw picks (`docs/FAIRNESS.md` §5).
+    public init(random: any RandomSource, schedule: RoundSchedule = .original, winners: Int = 1) {
+        precondition(winners >= 1, "a draw picks at least one winner")
         self.random = random
         self.schedule = schedule
+        self.winners = winners
     }
 
     /// Draws a seed (32 bytes) and a draw id (16 bytes, hex) from the random source, then plans.
+    /// - Precondition: `winners` is at most the number of players (`DrawPlan.isValidWinnerCount`).
     public func execute(_ merge: MergeResult) -> DrawPlan {
         let seedBytes = random.bytes(Seed.byteCount)
         guard let seed = Seed(bytes: seedBytes) else {
@@ -19,7 +25,7 @@ public struct PlanDraw: Sendable {
         }
         let drawId = DrawIdentifier.generate(using: random)
         return DrawPlan.make(drawId: drawId, entrants: merge.players, warnings: merge.warnings,
-                             seed: seed, schedule: schedule)
+                             seed: seed, schedule: schedule, winners: winners)
     }
 }
 

@@ -3,7 +3,9 @@ import DrawCore
 /// `RoomStore` on Redis, for cluster mode: every node sees the same rooms, so a room created on
 /// one node can be joined, started, rotated or deleted through any other (docs/SCALING.md).
 ///
-/// A room is a hash (`roomKey`: `keyHash` as hex, `createdAt`, `lastActivityAt`, `settings`),
+/// A room is a hash (`roomKey`: `keyHash` as hex, `createdAt`, `lastActivityAt`, `settings`, and
+/// with its own list the list's `summary`, `usersSource`, `lotterySource`; the list itself under
+/// `roomKey` + `:entrants`, read only when a draw starts, see `RedisRoomStore+Entrants`),
 /// and an index sorted by last activity (`roomsIndexKey`) serves expiry and counting. Every
 /// change that checks before it acts (create if absent, touch forward only, expire what is still
 /// idle) is one Lua script, so two nodes racing on one room cannot interleave.
@@ -30,16 +32,22 @@ public struct RedisRoomStore: RoomStore {
     static let touchScript = """
         if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
         if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'keyHash', ARGV[3]) end
+        \(touchForward)
+        return 1
+        """
+    /// The Lua that moves a room's activity (KEYS[1], indexed in KEYS[2] under ARGV[1]) forward to
+    /// ARGV[2], never back; shared by the scripts that count as activity.
+    static let touchForward = """
         local last = tonumber(redis.call('HGET', KEYS[1], 'lastActivityAt')) or 0
         if tonumber(ARGV[2]) > last then
           redis.call('HSET', KEYS[1], 'lastActivityAt', ARGV[2])
           redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
         end
-        return 1
         """
     /// KEYS: room, index. ARGV: name.
     static let deleteScript = """
         redis.call('ZREM', KEYS[2], ARGV[1])
+        redis.call('DEL', KEYS[1] .. ':entrants')
         return redis.call('DEL', KEYS[1])
         """
     /// KEYS: index. ARGV: cutoff, limit, room key prefix. Returns name, keyHash, createdAt,
@@ -50,7 +58,7 @@ public struct RedisRoomStore: RoomStore {
         for _, name in ipairs(names) do
           local key = ARGV[3] .. name
           local f = redis.call('HMGET', key, 'keyHash', 'createdAt', 'lastActivityAt')
-          redis.call('DEL', key)
+          redis.call('DEL', key, key .. ':entrants')
           redis.call('ZREM', KEYS[1], name)
           if f[1] then
             table.insert(out, name); table.insert(out, f[1]); table.insert(out, f[2]); table.insert(out, f[3])
@@ -68,10 +76,21 @@ public struct RedisRoomStore: RoomStore {
     }
 
     public func room(named name: String) throws(StorageError) -> RoomRecord? {
-        let reply = try read("load room", ["HMGET", keyspace.roomKey(room: name), "keyHash", "createdAt", "lastActivityAt"])
-        guard case .array(let fields) = reply, fields.count == 3 else { throw failure(read: "load room", "HMGET answered \(reply)") }
+        let reply = try read("load room", ["HMGET", keyspace.roomKey(room: name), "keyHash", "createdAt", "lastActivityAt",
+                                           "settings", "summary", "usersSource", "lotterySource"])
+        guard case .array(let fields) = reply, fields.count == 7 else { throw failure(read: "load room", "HMGET answered \(reply)") }
         if fields[0] == .null { return nil }
-        return try record(name, fields.map(\.text), "load room")
+        var room = try record(name, fields[0..<3].map(\.text), "load room")
+        do {
+            if let settings = fields[3].text { room.settings = try StoredJSON.settings(from: settings) }
+            if let summary = fields[4].text {
+                room.entrants = try StoredJSON.summary(from: summary, sources: DrawSources(usersURL: fields[5].text ?? "",
+                                                                                            lotteryURL: fields[6].text ?? ""))
+            }
+        } catch {
+            throw failure(read: "load room", "room \(name): \(error)")
+        }
+        return room
     }
 
     @discardableResult
@@ -129,11 +148,11 @@ public struct RedisRoomStore: RoomStore {
 
     private var address: String { connection.configuration.url.description }
 
-    private func read(_ operation: String, _ arguments: [String]) throws(StorageError) -> RedisReply {
+    func read(_ operation: String, _ arguments: [String]) throws(StorageError) -> RedisReply {
         try run(arguments, onFailure: { failure(read: operation, $0) })
     }
 
-    private func write(_ operation: String, _ arguments: [String]) throws(StorageError) -> RedisReply {
+    func write(_ operation: String, _ arguments: [String]) throws(StorageError) -> RedisReply {
         try run(arguments, onFailure: { failure(write: operation, $0) })
     }
 
@@ -145,16 +164,16 @@ public struct RedisRoomStore: RoomStore {
         return reply
     }
 
-    private func flag(_ reply: RedisReply, _ operation: String) throws(StorageError) -> Bool {
+    func flag(_ reply: RedisReply, _ operation: String) throws(StorageError) -> Bool {
         guard case .integer(let n) = reply, n == 0 || n == 1 else { throw failure(write: operation, "answered \(reply)") }
         return n == 1
     }
 
-    private func failure(read operation: String, _ reason: String) -> StorageError {
+    func failure(read operation: String, _ reason: String) -> StorageError {
         .readFailed(path: address, operation: operation, reason: reason)
     }
 
-    private func failure(write operation: String, _ reason: String) -> StorageError {
+    func failure(write operation: String, _ reason: String) -> StorageError {
         .writeFailed(path: address, operation: operation, reason: reason)
     }
 }

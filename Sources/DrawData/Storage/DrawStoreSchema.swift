@@ -82,6 +82,23 @@ enum DrawStoreSchema {
             ) WITHOUT ROWID;
             CREATE INDEX rooms_by_activity ON rooms (last_activity_at);
             """),
+        // Hosts bring their own entrants (issue 15). A room's list is its own table, one row a room,
+        // so reading a room (every lookup) reads only the small summary, and the list itself (up to
+        // 100,000 entrants) only when a draw starts; it goes with its room (ON DELETE CASCADE).
+        // Draws get their winner count (k) and, for k > 1, the entrant index of each slot; rows of
+        // older draws read as k = 1, whose only slot is the last round's pick, as before.
+        SchemaMigration(version: 4, sql: """
+            CREATE TABLE room_entrants (
+                room           TEXT NOT NULL PRIMARY KEY REFERENCES rooms (name) ON DELETE CASCADE,
+                entrants_json  TEXT NOT NULL,
+                warnings_json  TEXT NOT NULL,
+                users_source   TEXT NOT NULL,
+                lottery_source TEXT NOT NULL,
+                summary_json   TEXT NOT NULL
+            ) WITHOUT ROWID;
+            ALTER TABLE draws ADD COLUMN winners INTEGER NOT NULL DEFAULT 1 CHECK (winners >= 1);
+            ALTER TABLE draws ADD COLUMN winner_picks_json TEXT;
+            """),
     ]
 
     /// The version this code writes and fully understands.

@@ -74,7 +74,11 @@ extension SQLiteDrawStore {
                 schedule: try row.text(C.schedule.rawValue).map(StoredJSON.schedule(from:)),
                 plannedRounds: rounds,
                 plannedDrawn: try row.text(C.drawn.rawValue).map(StoredJSON.player(from:)),
-                storedSeed: seed, failure: failure, abortReason: row.text(C.abortReason.rawValue))
+                storedSeed: seed, failure: failure, abortReason: row.text(C.abortReason.rawValue),
+                winners: row.int(C.winners.rawValue),
+                plannedWinnerPicks: try row.text(C.winnerPicks.rawValue).map {
+                    try StoredJSON.winnerPicks(from: $0, entrants: entrants)
+                })
         }
     }
 
@@ -140,7 +144,8 @@ private enum SummaryColumn: Int32, CaseIterable {
 /// The columns `record(id:)` reads, in SELECT order (the raw value is the column index).
 private enum RecordColumn: Int32, CaseIterable {
     case seq, drawId, room, status, createdAt, startedAt, finishedAt, usersURL, lotteryURL, entrants,
-         warnings, commitment, entrantsHash, schedule, seed, drawn, abortReason, failureCode, failureMessage
+         warnings, commitment, entrantsHash, schedule, seed, drawn, abortReason, failureCode, failureMessage,
+         winners, winnerPicks
 
     var sql: String {
         switch self {
@@ -164,6 +169,8 @@ private enum RecordColumn: Int32, CaseIterable {
         case .abortReason: return "abort_reason"
         case .failureCode: return "failure_code"
         case .failureMessage: return "failure_message"
+        case .winners: return "winners"
+        case .winnerPicks: return "winner_picks_json"
         }
     }
 }

@@ -19,7 +19,7 @@ extension SQLiteDrawStore: RoomStore {
 
     public func room(named name: String) throws(StorageError) -> RoomRecord? {
         try read("read room \(name)") { db in
-            let query = try db.prepare("SELECT \(Self.roomColumns) FROM rooms WHERE name = ?")
+            let query = try db.prepare("SELECT \(Self.roomColumns) FROM \(Self.roomTables) WHERE name = ?")
             try query.bind([.text(name)])
             return try query.step() ? try Self.room(from: query) : nil
         }
@@ -57,7 +57,7 @@ extension SQLiteDrawStore: RoomStore {
         guard limit > 0 else { return [] }
         return try write("expire rooms idle since before \(cutoff)") { db in
             let query = try db.prepare("""
-                SELECT \(Self.roomColumns) FROM rooms WHERE last_activity_at < ?
+                SELECT \(Self.roomColumns) FROM \(Self.roomTables) WHERE last_activity_at < ?
                 ORDER BY last_activity_at, name LIMIT ?
                 """)
             try query.bind([.real(cutoff), .int(limit)])
@@ -79,7 +79,12 @@ extension SQLiteDrawStore: RoomStore {
 
     // MARK: Row decoding
 
-    private static let roomColumns = "name, host_key_sha256, created_at, last_activity_at, settings_json"
+    /// A room with the summary of its own list, if any (the list itself stays on disk).
+    private static let roomColumns = """
+        name, host_key_sha256, created_at, last_activity_at, settings_json,
+        e.summary_json, e.users_source, e.lottery_source
+        """
+    private static let roomTables = "rooms LEFT JOIN room_entrants e ON e.room = rooms.name"
 
     /// A row of `roomColumns`. A value the schema's CHECKs let through but Core cannot take (a
     /// hash that is not hex) means the file was edited: a read failure, not a room without a key.
@@ -88,8 +93,11 @@ extension SQLiteDrawStore: RoomStore {
         guard let hash = row.text(1).flatMap(HostKeyHash.init(hex:)) else {
             throw StoredJSON.Invalid(description: "room \(name) has no valid host key hash")
         }
+        let entrants = try row.text(5).map { (summary: String) throws(StoredJSON.Invalid) in
+            try StoredJSON.summary(from: summary, sources: DrawSources(usersURL: row.text(6) ?? "", lotteryURL: row.text(7) ?? ""))
+        }
         return RoomRecord(name: name, keyHash: hash, createdAt: row.double(2) ?? 0,
                           lastActivityAt: row.double(3) ?? 0,
-                          settings: try StoredJSON.settings(from: row.text(4) ?? ""))
+                          settings: try StoredJSON.settings(from: row.text(4) ?? ""), entrants: entrants)
     }
 }

@@ -19,6 +19,12 @@ extension SQLiteDrawStore {
                     .text(StoredJSON.player(plan.outcome.drawn)),
                 ])
             let seq = db.lastInsertRowID
+            // Only a draw with several winners fills these (schema 4): a one-winner draw's row is
+            // what it always was, the columns' defaults saying k = 1.
+            if plan.winners > 1 {
+                try db.run("UPDATE draws SET winners = ?, winner_picks_json = ? WHERE seq = ?",
+                           [.int(plan.winners), .text(StoredJSON.pickIndices(plan.winnerPicks)), .integer(seq)])
+            }
             let insertRound = try db.prepare(
                 "INSERT INTO rounds (draw_seq, round, offset_ms, pick_index) VALUES (?, ?, ?, ?)")
             for r in plan.rounds {

@@ -34,9 +34,27 @@ enum StoredJSON {
         var countdownMs: Int? = nil
     }
 
-    /// A room's settings: no fields yet (see `RoomSettings`); decoding ignores unknown members,
-    /// so it is an object with any content.
-    struct SettingsJSON: Codable {}
+    /// A room's settings (`RoomSettings`): every member optional, absent when not chosen (rooms
+    /// stored before a member existed lack it); decoding ignores unknown members.
+    struct SettingsJSON: Codable {
+        var rounds: Int?
+        var intervalMs: Int?
+        var decelerateToMs: Int?
+        var winners: Int?
+        var countdownMs: Int?
+    }
+
+    /// What a room's snapshot shows of its own list (`RoomEntrantsSummary` without its sources,
+    /// which have their own columns).
+    struct SummaryJSON: Codable {
+        struct Count: Codable {
+            let code: String
+            let count: Int
+        }
+        let count: Int
+        let warnings: [Count]
+        let allVoid: Bool
+    }
 
     /// A stored value that cannot be turned back into an entity: the file was edited or damaged.
     struct Invalid: Error, CustomStringConvertible {
@@ -75,8 +93,19 @@ enum StoredJSON {
         }
     }
 
-    static func settings(_ settings: RoomSettings) -> String {
-        encode(SettingsJSON())
+    static func settings(_ s: RoomSettings) -> String {
+        encode(SettingsJSON(rounds: s.rounds, intervalMs: s.intervalMs, decelerateToMs: s.decelerateToMs,
+                            winners: s.winners, countdownMs: s.countdownMs))
+    }
+
+    static func summary(_ s: RoomEntrantsSummary) -> String {
+        encode(SummaryJSON(count: s.count, warnings: s.warningCounts.map { .init(code: $0.code, count: $0.count) },
+                           allVoid: s.allVoid))
+    }
+
+    /// Winner slots as the entrant index of each, in slot order (`[3,0,7]`).
+    static func pickIndices(_ picks: [WinnerPick]) -> String {
+        encode(picks.map(\.pickIndex))
     }
 
     private static func encode<T: Encodable>(_ value: T) -> String {
@@ -128,8 +157,25 @@ enum StoredJSON {
     }
 
     static func settings(from text: String) throws(Invalid) -> RoomSettings {
-        _ = try decode(SettingsJSON.self, from: text, what: "room settings")
-        return RoomSettings()
+        let s = try decode(SettingsJSON.self, from: text, what: "room settings")
+        return RoomSettings(rounds: s.rounds, intervalMs: s.intervalMs, decelerateToMs: s.decelerateToMs,
+                            winners: s.winners, countdownMs: s.countdownMs)
+    }
+
+    static func summary(from text: String, sources: DrawSources) throws(Invalid) -> RoomEntrantsSummary {
+        let s = try decode(SummaryJSON.self, from: text, what: "room entrants summary")
+        return RoomEntrantsSummary(count: s.count, warningCounts: s.warnings.map { WarningCount(code: $0.code, count: $0.count) },
+                                   allVoid: s.allVoid, sources: sources)
+    }
+
+    static func winnerPicks(from text: String, entrants: [Player]) throws(Invalid) -> [WinnerPick] {
+        let indices = try decode([Int].self, from: text, what: "winner picks")
+        return try indices.enumerated().map { (slot, index) throws(Invalid) -> WinnerPick in
+            guard entrants.indices.contains(index) else {
+                throw Invalid(description: "winner slot \(slot + 1) picks entrant \(index) of \(entrants.count)")
+            }
+            return WinnerPick(slot: slot + 1, pickIndex: index, player: entrants[index])
+        }
     }
 
     private static func player(_ p: PlayerJSON) throws(Invalid) -> Player {

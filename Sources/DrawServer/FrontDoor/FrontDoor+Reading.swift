@@ -16,7 +16,13 @@ extension FrontDoor {
     func read(_ r: PendingRequest) {
         while requests[r.fd] === r {
             // Head and body limits bound the buffer: at most one chunk past the larger of them.
-            let room = settings.limits.maxHeadBytes + settings.limits.maxBodyBytes + Self.readChunk - r.buffer.count
+            // Once the head is in, its own body's length does (an upload may be larger than the
+            // standard limit; `needed` was bounded by its route's limit when the head was parsed).
+            let limit = r.head == nil ? settings.limits.maxHeadBytes + settings.limits.maxBodyBytes
+                : max(r.needed, settings.limits.maxHeadBytes + settings.limits.maxBodyBytes)
+            let (cap, overflow) = limit.addingReportingOverflow(Self.readChunk)
+            guard !overflow else { return refuse(r, .bodyTooLarge) }
+            let room = cap - r.buffer.count
             guard room > 0 else { return refuse(r, .headersTooLarge) }
             let n = scratch.withUnsafeMutableBytes { recv(r.fd, $0.baseAddress, min($0.count, room), 0) }
             if n > 0 {
@@ -50,10 +56,21 @@ extension FrontDoor {
                     return refuse(r, why)
                 case .success(let head):
                     if let why = head.refusal { return refuse(r, why, headOnly: head.method == "HEAD") }
+                    if (head.contentLength ?? 0) > settings.limits.maxBodyBytes {
+                        // An upload's body is read whole before any key is checked: only a few at
+                        // once, so memory stays bounded whoever sends them. Counted, not kept in a
+                        // counter, so no path that forgets a request can leak a place.
+                        guard requests.values.count(where: \.isUpload) < Self.maxUploadsInFlight else {
+                            return refuse(r, code: .busy, headOnly: false)
+                        }
+                        r.isUpload = true
+                    }
                     r.head = head
                     r.headEnd = end
-                    // Peer-supplied length, already bounded by maxBodyBytes: cannot overflow.
-                    r.needed = end + (head.contentLength ?? 0)
+                    // Peer-supplied length, already bounded by its route's body limit; checked anyway.
+                    let (needed, overflow) = end.addingReportingOverflow(head.contentLength ?? 0)
+                    guard !overflow else { return refuse(r, .bodyTooLarge) }
+                    r.needed = needed
                     if r.buffer.count < r.needed, head.expectsContinue { send(r.fd, RawResponse.continueHead) }
                 }
             }
@@ -74,8 +91,8 @@ extension FrontDoor {
         // must wait for the 101 before it sends a frame (RFC 6455 §4.1), and its frames are
         // read by our own parser once lws has upgraded the connection, never by lws: bytes read
         // past a handshake are dropped.
-        let body = head.method == "POST" ? head.body(in: r.buffer, headEnd: r.headEnd) : nil
-        handOver(Ready(fd: r.fd, bytes: head.forwardedHead(), body: body))
+        let body = RequestHead.bodyMethods.contains(head.method) ? head.body(in: r.buffer, headEnd: r.headEnd) : nil
+        handOver(Ready(fd: r.fd, bytes: head.forwardedHead(), body: body, put: head.method == "PUT"))
     }
 
     /// Forgets a request without closing its descriptor (it goes to lws or into a linger).

@@ -69,10 +69,16 @@ final class FrontDoor {
     var lingerOrder = FIFO<(Int32, UInt64)>()
     /// Complete requests waiting for an lws header table, in arrival order.
     var waiting = FIFO<Ready>()
+    /// Entrant list uploads read at once (bodies past `RequestLimits.maxBodyBytes`, up to
+    /// `maxUploadBytes` each); one more is answered `503 busy` before its body is read.
+    static let maxUploadsInFlight = 4
     /// Request bodies, by the lws connection they belong to, until the API takes them.
     var bodies: [Connection: [UInt8]] = [:]
+    /// Connections whose request was a PUT, handed to lws as a POST (`RequestHead.forwardedHead`).
+    var puts = Set<Connection>()
     /// The body of the request being handed over, for `lwsCreated`.
     private var handingOverBody: [UInt8]?
+    private var handingOverPut = false
     var tracker: ArrivalTracker
     /// Handed-over connections still in lws' parser (holding a table).
     var handshakes = Set<Connection>()
@@ -209,6 +215,8 @@ final class FrontDoor {
         let fd: Int32
         let bytes: [UInt8]
         let body: [UInt8]?
+        /// A PUT, forwarded as a POST: the API asks `takeWasPut`.
+        var put = false
     }
 
     /// lws' WSI_CREATE: a connection it creates during a hand-over of a request we read holds a
@@ -219,11 +227,13 @@ final class FrontDoor {
         guard current.countsTable else { return }
         handshakes.insert(wsi)
         if let body = handingOverBody { bodies[wsi] = body }
+        if handingOverPut { puts.insert(wsi) }
     }
 
     /// lws' ESTABLISHED or WSI_DESTROY: the connection's header table is free again.
     func lwsSettled(_ wsi: Connection) {
         bodies[wsi] = nil
+        puts.remove(wsi)
         guard handshakes.remove(wsi) != nil, !waiting.isEmpty else { return }
         // Not from inside this callback, which may run within another hand-over.
         drainTimer?.schedule(afterNanos: 0)
@@ -232,6 +242,11 @@ final class FrontDoor {
     /// The body the front door read for `wsi`'s request, once.
     func takeBody(_ wsi: Connection) -> [UInt8]? {
         bodies.removeValue(forKey: wsi)
+    }
+
+    /// Whether `wsi`'s request was a PUT (lws was told POST), once.
+    func takeWasPut(_ wsi: Connection) -> Bool {
+        puts.remove(wsi) != nil
     }
 
     /// A complete, accepted request: to lws now if it has a table free, else in line.
@@ -250,8 +265,10 @@ final class FrontDoor {
     private func adopt(_ ready: Ready, countsTable: Bool = true) {
         adopting = (countsTable, nil)
         handingOverBody = ready.body
+        handingOverPut = ready.put
         let kept = host.adopt(ready.fd, ready.bytes)
         handingOverBody = nil
+        handingOverPut = false
         let created = adopting?.created
         adopting = nil
         // lws closes a connection it is done with through WSI_DESTROY (lwsSettled), except when
@@ -260,6 +277,7 @@ final class FrontDoor {
         if !kept, let wsi = created, handshakes.contains(wsi) || !countsTable {
             handshakes.remove(wsi)
             bodies[wsi] = nil
+            puts.remove(wsi)
             host.forget(wsi)
         }
     }

@@ -12,6 +12,9 @@ final class PendingRequest {
     /// Where the head ends in `buffer`, and how many bytes of `buffer` make the whole request.
     var headEnd = 0
     var needed = Int.max
+    /// Its body may pass the API's usual limit (an entrant list): counted against
+    /// `FrontDoor.maxUploadsInFlight`.
+    var isUpload = false
     /// Whether `fd` is in the readiness set.
     var watched = false
 

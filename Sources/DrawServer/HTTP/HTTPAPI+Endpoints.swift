@@ -72,6 +72,7 @@ extension HTTPAPI {
 
     /// A DELETE's response, or `nil` when it comes later.
     func apiDelete(_ route: HTTPRoute, _ exchange: HTTPExchange, _ wsi: Connection) -> HTTPResponse? {
+        if case .roomEntrants(let name) = route { return deleteEntrants(name, exchange, wsi) }
         guard case .room(let name) = route else { return .json(404, APIMessages.error(.notFound)) }
         let bearer = exchange.bearer
         return withRoom(name, exchange, wsi) { [unowned self] room, reply in

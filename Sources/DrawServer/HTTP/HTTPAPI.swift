@@ -45,13 +45,16 @@ final class HTTPAPI {
     /// LWS_CALLBACK_HTTP: a request's headers are complete. `slot` is empty (a keep-alive
     /// connection's earlier exchange was released).
     func request(_ wsi: Connection, slot: SessionSlot, path: String) -> TransportReply {
-        let requested = wsi.method
+        let requested = loop.frontDoor?.takeWasPut(wsi) == true ? .put : wsi.method
         // HEAD is GET without the body, wherever GET is allowed.
         let method = requested == .head ? .get : requested
         let route = HTTPRoute.match(path)
+        let maxBody = HTTPRoute.maxBodyBytes(method: method == .put ? "PUT" : "", path: path, standard: config.maxBodyBytes,
+                                             upload: config.requestLimits.maxUploadBytes)
         let exchange = HTTPExchange(route: route,
                                     bearer: BearerToken.parse(wsi.header(.authorization)),
-                                    maxBody: config.maxBodyBytes)
+                                    maxBody: maxBody)
+        exchange.method = method
         exchange.headOnly = requested == .head
         // The body the front door read; lws itself was told Content-Length: 0.
         if let body = loop.frontDoor?.takeBody(wsi) { body.withUnsafeBytes { _ = exchange.appendBody($0) } }
@@ -74,8 +77,8 @@ final class HTTPAPI {
         guard allowed.contains(method) else { return fail(.methodNotAllowed, allow: route.allowHeader) }
 
         switch method {
-        case .post:
-            if let refusal = refusePost(wsi, route: route) {
+        case .post, .put:
+            if let refusal = method == .put ? refusePut(wsi, exchange) : refusePost(wsi, route: route) {
                 respond(refusal, to: exchange, wsi)
                 return .proceed
             }
@@ -85,13 +88,13 @@ final class HTTPAPI {
             guard let lengthText = wsi.header(.contentLength) else {
                 // No Content-Length, no body: answer now (lws would otherwise wait for one).
                 exchange.closeAfter = true
-                if let r = apiPost(exchange, wsi) { respond(r, to: exchange, wsi) }
+                if let r = apiBody(exchange, wsi) { respond(r, to: exchange, wsi) }
                 return .proceed
             }
             guard let length = Int(lengthText.trimmingBlanks()), length >= 0 else {
                 return fail(.badJSON, "Bad Content-Length.", close: true)
             }
-            if length > config.maxBodyBytes { return fail(.bodyTooLarge, close: true) }
+            if length > maxBody { return fail(.bodyTooLarge, close: true) }
             // The body (even an empty one) arrives through HTTP_BODY / HTTP_BODY_COMPLETION.
             return .proceed
         case .delete:
@@ -118,7 +121,12 @@ final class HTTPAPI {
     /// LWS_CALLBACK_HTTP_BODY_COMPLETION: the whole body is in.
     func bodyComplete(_ wsi: Connection, _ exchange: HTTPExchange) {
         guard exchange.response == nil else { return }
-        if let r = apiPost(exchange, wsi) { respond(r, to: exchange, wsi) }
+        if let r = apiBody(exchange, wsi) { respond(r, to: exchange, wsi) }
+    }
+
+    /// The response to a request with a body (POST, PUT), or `nil` when it comes later.
+    func apiBody(_ exchange: HTTPExchange, _ wsi: Connection) -> HTTPResponse? {
+        exchange.method == .put ? apiPut(exchange, wsi) : apiPost(exchange, wsi)
     }
 
     /// LWS_CALLBACK_HTTP_WRITEABLE: one `lws_write` with the whole response, then end the

@@ -30,6 +30,8 @@ final class HTTPExchange {
     let maxBody: Int
     /// A HEAD request: answered like GET, without the body.
     var headOnly = false
+    /// The method as the API routes it (HEAD is GET); tells a PUT's body from a POST's.
+    var method: HTTPMethod = .get
     /// Close the connection after the response, whenever it comes (a POST whose body was not read).
     var closeAfter = false
     /// Set once; written on the next HTTP_WRITEABLE.

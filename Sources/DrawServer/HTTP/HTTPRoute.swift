@@ -12,6 +12,10 @@ enum HTTPRoute: Equatable {
     case roomKey(String)
     /// `/api/rooms/ROOM/qr.svg`: the room's viewer link as a QR code.
     case roomQR(String)
+    /// `/api/rooms/ROOM/entrants`: PUT replaces the room's own list, DELETE removes it.
+    case roomEntrants(String)
+    /// `/api/rooms/ROOM/settings`: PUT replaces the room's settings.
+    case roomSettings(String)
     /// `/api/draws/ID`: one draw's record (the id is validated by the handler).
     case draw(String)
     /// Any other `/api/…` path.
@@ -39,7 +43,16 @@ enum HTTPRoute: Equatable {
         if parts.count == 5, parts[4] == "draws" { return .draws(room) }
         if parts.count == 5, parts[4] == "key" { return .roomKey(room) }
         if parts.count == 5, parts[4] == "qr.svg" { return .roomQR(room) }
+        if parts.count == 5, parts[4] == "entrants" { return .roomEntrants(room) }
+        if parts.count == 5, parts[4] == "settings" { return .roomSettings(room) }
         return .unknownAPI
+    }
+
+    /// The largest body a request may send: the route's own limit where it has one (an entrant
+    /// list, `PUT /api/rooms/ROOM/entrants`), else `standard`.
+    static func maxBodyBytes(method: String, path: String?, standard: Int, upload: Int) -> Int {
+        guard method == "PUT", let path, case .roomEntrants = match(path) else { return standard }
+        return max(standard, upload)
     }
 
     /// The methods each endpoint accepts (others get 405); none for an unknown API path (404).
@@ -49,6 +62,8 @@ enum HTTPRoute: Equatable {
         case .room: return [.get, .delete]
         case .rooms, .roomKey: return [.post]
         case .draws: return [.get, .post]
+        case .roomEntrants: return [.put, .delete]
+        case .roomSettings: return [.put]
         case .unknownAPI: return []
         }
     }
@@ -58,12 +73,12 @@ enum HTTPRoute: Equatable {
         let allowed = allowedMethods
         guard !allowed.isEmpty else { return nil }
         let names = (allowed.contains(.get) ? ["GET", "HEAD"] : []) + (allowed.contains(.post) ? ["POST"] : [])
-            + (allowed.contains(.delete) ? ["DELETE"] : [])
+            + (allowed.contains(.put) ? ["PUT"] : []) + (allowed.contains(.delete) ? ["DELETE"] : [])
         return names.joined(separator: ", ")
     }
 
     /// The `Allow` header for targets that name no path (`OPTIONS *`, CONNECT's `host:port`).
-    static let serverAllow = "GET, HEAD, POST, DELETE"
+    static let serverAllow = "GET, HEAD, POST, PUT, DELETE"
 }
 
 /// The request methods the server tells apart.

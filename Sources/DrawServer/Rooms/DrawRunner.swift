@@ -57,6 +57,12 @@ final class DrawRunner {
     /// is gone, and no record's failure goes unlogged.
     var hasWork: Bool { session.hasWork }
 
+    /// Sets how the next draw is planned and where its players come from (the room's settings
+    /// and list); ignored while a draw is busy (see `DrawSession.prepare`).
+    func prepare(planner: PlanDraw, sources: DrawSources) {
+        session.prepare(planner: planner, sources: sources)
+    }
+
     /// Starts a draw. The caller has checked the host key. Returns false when one is busy.
     func start() -> Bool {
         guard session.canStart else { return false }

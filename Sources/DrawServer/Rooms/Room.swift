@@ -19,6 +19,17 @@ final class Room {
     var touchedAtMs: Double = 0
     /// Being deleted (`DELETE /api/rooms/ROOM` waits for the store): no draw may start meanwhile.
     var deleting = false
+    /// What the host chose for the room's draws (`PUT .../settings`), as kept with the room.
+    var settings = RoomSettings()
+    /// The room's own list, summed up; `nil`: it draws from the operator's lists.
+    var entrants: RoomEntrantsSummary?
+    /// The own list itself, kept here only without a room store (`--data-dir off`); with one it
+    /// is read from the store when a draw starts.
+    var ownList: RoomEntrants?
+    /// A list or settings change is on its way to the store: no draw starts meanwhile, and no
+    /// second change (each answers 409 `draw_running`), so a draw never starts from a half-known
+    /// room.
+    var changing = false
     /// Cluster mode: a start waits for the room's lease.
     var leasePending = false
     /// Cluster mode: answers from the shared store this room waits for (a record read, a lease);
@@ -70,7 +81,7 @@ final class Room {
     var shownViewers: Int { members.count + otherNodesViewers }
 
     /// Nobody watches and no draw is loading, running or waiting for a record.
-    var isIdle: Bool { members.isEmpty && clusterWaits == 0 && !(runner?.hasWork ?? false) }
+    var isIdle: Bool { members.isEmpty && clusterWaits == 0 && !changing && !(runner?.hasWork ?? false) }
 
     /// Drops the ring, the timers and the runner of an idle room; they are made again on use.
     /// Not from inside one of the room's own timers or runner calls (it frees them): the

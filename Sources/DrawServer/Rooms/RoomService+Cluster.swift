@@ -28,7 +28,7 @@ extension RoomService {
                 defer { roomActivity(room) }
                 switch result {
                 case .acquired:
-                    guard !phase.shuttingDown, !room.deleting, runner(of: room).start() else {
+                    guard !phase.shuttingDown, !room.deleting, startRunner(of: room) else {
                         cluster.releaseLease(room: room.name)
                         return answer(phase.shuttingDown ? .shuttingDown : .drawRunning)
                     }
@@ -61,6 +61,11 @@ extension RoomService {
             switch result {
             case .success(let (record, view)?):
                 room.keyHash = record.keyHash
+                // Changed through another node meanwhile? Not under a draw: it keeps what it started with.
+                if !room.changing {
+                    room.settings = record.settings
+                    room.entrants = record.entrants
+                }
                 if let view { adoptView(view, in: room) }
                 done(nil)
             case .success(nil):

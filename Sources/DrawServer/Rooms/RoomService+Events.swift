@@ -59,7 +59,7 @@ extension RoomService {
     func startDraw(in room: Room, hostKey: String?, then answer: @escaping (ClientErrorCode?) -> Void) {
         if cluster != nil { return startClusterDraw(in: room, hostKey: hostKey, then: answer) }
         if let refusal = refuseStart(in: room, hostKey: hostKey) { return answer(refusal) }
-        guard runner(of: room).start() else { return answer(.drawRunning) }
+        guard startRunner(of: room) else { return answer(.drawRunning) }
         touch(room)
         answer(nil)
     }
@@ -71,6 +71,8 @@ extension RoomService {
         guard !phase.shuttingDown else { return .shuttingDown }
         guard !phase.draining else { return .draining }
         guard !room.deleting else { return .unknownRoom }
+        // A list or settings change on its way to the store: the draw would not know which it gets.
+        guard !room.changing else { return .drawRunning }
         return nil
     }
 
@@ -108,9 +110,12 @@ extension RoomService {
     func snapshot(of room: Room, asMessage: Bool) -> [UInt8] {
         if cluster != nil, let parts = remoteSnapshotParts(of: room) {
             return WireMessages.snapshot(room: room.name, viewers: room.shownViewers, serverTime: clock.epochMillis(),
-                                         draw: parts.draw, lastResult: parts.lastResult, asMessage: asMessage)
+                                         draw: parts.draw, lastResult: parts.lastResult, info: info(of: room),
+                                         asMessage: asMessage)
         }
-        return WireMessages.snapshot(room.view(), serverTime: clock.epochMillis(), asMessage: asMessage)
+        var view = room.view()
+        view.info = info(of: room)
+        return WireMessages.snapshot(view, serverTime: clock.epochMillis(), asMessage: asMessage)
     }
 }
 

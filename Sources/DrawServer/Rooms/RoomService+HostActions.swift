@@ -10,7 +10,7 @@ import DrawPresentation
 extension RoomService {
     /// The host key checks both actions share, in constant time (`HostKeyHash.matches`): 401
     /// without a key, 403 with a wrong one, 403 for the lobby.
-    private func refuseHost(_ room: Room, key: String?) -> HostRefusal? {
+    func refuseHost(_ room: Room, key: String?) -> HostRefusal? {
         guard let key, !key.isEmpty else { return HostRefusal(.unauthorized, "Send the room's host key as Authorization: Bearer KEY.") }
         guard room.keyHash.matches(key) else { return HostRefusal(.forbidden, "A valid host key is required.") }
         guard room.name != RoomName.lobby else {

@@ -145,6 +145,8 @@ extension RoomService {
                 let built = registry.create(named: name, nowNanos: clock.monotonicNanos(), build: {
                     let room = makeRoom(name: $0, keyHash: loaded.record.keyHash, lastResult: loaded.lastResult)
                     room.touchedAtMs = loaded.record.lastActivityAt
+                    room.settings = loaded.record.settings
+                    room.entrants = loaded.record.entrants
                     if let view = loaded.view { room.remote = RemoteRoomView(stored: view) }
                     return room
                 })

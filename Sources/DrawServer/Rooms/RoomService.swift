@@ -94,7 +94,9 @@ final class RoomService {
         let deps = DrawRunner.Dependencies(
             bus: bus, clock: clock, planner: PlanDraw(random: random, schedule: config.schedule),
             metrics: metrics, logger: logger, random: random, sources: sources,
-            beginLoading: { room, attempt in
+            beginLoading: { [unowned self] room, attempt in
+                // A room with its own list draws from it (`RoomService+DrawSetup`).
+                if loadOwnList(room: room, attempt: attempt) { return }
                 // Rule 2: loading runs off the service thread; its result comes back by the inbox.
                 Task.detached {
                     let result: Result<MergeResult, DrawError>

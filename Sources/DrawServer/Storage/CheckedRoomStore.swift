@@ -51,3 +51,22 @@ final class CheckedRoomStore: RoomStore, @unchecked Sendable {
         return try inner.roomCount()
     }
 }
+
+extension CheckedRoomStore {
+    @discardableResult
+    func replaceEntrants(ofRoom name: String, with entrants: RoomEntrants?, at: Double) throws(StorageError) -> Bool {
+        owner.check()
+        return try inner.replaceEntrants(ofRoom: name, with: entrants, at: at)
+    }
+
+    func entrants(ofRoom name: String) throws(StorageError) -> RoomEntrants? {
+        owner.check()
+        return try inner.entrants(ofRoom: name)
+    }
+
+    @discardableResult
+    func replaceSettings(ofRoom name: String, with settings: RoomSettings, at: Double) throws(StorageError) -> Bool {
+        owner.check()
+        return try inner.replaceSettings(ofRoom: name, with: settings, at: at)
+    }
+}

@@ -174,7 +174,7 @@ extension StorageTests {
 
                 let current = try SQLiteDrawStore(path: path)
                 defer { current.close() }
-                #expect(try current.schemaVersion() == 3)
+                #expect(try current.schemaVersion() == DrawStoreSchema.currentVersion)
                 #expect(try current.record(id: plan.drawId)?.verify()?.isValid == true)
                 #expect(try current.record(id: running.drawId)?.status == .running)
                 #expect(try current.list(room: "kept", page: DrawPageRequest()).draws.count == 2)

@@ -10,6 +10,9 @@ enum HeadRejection: Error, Equatable {
     case headersTooLarge
     /// `Content-Length` larger than `RequestLimits.maxBodyBytes` (or than any number we keep).
     case bodyTooLarge
+    /// An entrant list upload whose `Content-Length` is past the upload limit (`--max-upload-bytes`):
+    /// the host's own code and a message naming the limit.
+    case uploadTooLarge(limitBytes: Int)
     /// A body sent with `Transfer-Encoding` (chunked): the API reads bodies by `Content-Length`.
     case transferEncoding
     /// `HTTP/2.0` and other versions than 1.0 and 1.1.
@@ -28,6 +31,7 @@ enum HeadRejection: Error, Equatable {
         case .targetTooLong: return .uriTooLong
         case .headersTooLarge: return .headersTooLarge
         case .bodyTooLarge: return .bodyTooLarge
+        case .uploadTooLarge: return .listTooLarge
         case .transferEncoding: return .badJSON
         case .versionNotSupported: return .httpVersionNotSupported
         case .methodNotAllowed: return .methodNotAllowed
@@ -42,6 +46,8 @@ enum HeadRejection: Error, Equatable {
         case .malformed(let why): return "Malformed request: \(why)."
         // The same words the API has always used for chunked bodies (docs/PROTOCOL.md §5).
         case .transferEncoding: return "Send the request body with a Content-Length header."
+        case .uploadTooLarge(let limit):
+            return "The entrant list is larger than \(limit) bytes, the upload limit (--max-upload-bytes)."
         default: return nil
         }
     }

@@ -50,8 +50,11 @@ enum RequestHeadParser {
             return .failure(.malformed("bad Host header"))
         }
         guard head.values(of: "transfer-encoding").isEmpty else { return .failure(.transferEncoding) }
-        switch ContentLength.parse(head.values(of: "content-length"), max: limits.maxBodyBytes) {
+        let maxBody = limits.maxBodyBytes(method: method, path: head.path)
+        switch ContentLength.parse(head.values(of: "content-length"), max: maxBody) {
         case .success(let n): head.contentLength = n
+        case .failure(.bodyTooLarge) where maxBody > limits.maxBodyBytes:
+            return .failure(.uploadTooLarge(limitBytes: maxBody))
         case .failure(let why): return .failure(why)
         }
         return .success(head)

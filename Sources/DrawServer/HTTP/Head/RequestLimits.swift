@@ -14,6 +14,14 @@ struct RequestLimits: Equatable, Sendable {
     /// Largest request body; 413 beyond. The front door reads the whole body before lws sees
     /// the request, so lws never holds a header table while a client trickles a body in.
     var maxBodyBytes = 16 * 1024
+    /// Largest body of an entrant list upload (`PUT /api/rooms/ROOM/entrants`), the one route whose
+    /// body may be larger than `maxBodyBytes` (`HTTPRoute.maxBodyBytes`); 413 beyond.
+    var maxUploadBytes = 16 * 1024
+
+    /// The body limit of a request to `path` with `method`.
+    func maxBodyBytes(method: String, path: String?) -> Int {
+        HTTPRoute.maxBodyBytes(method: method, path: path, standard: maxBodyBytes, upload: maxUploadBytes)
+    }
 
     /// Bytes of one lws header table that hold any head within these limits. lws stores each
     /// header it does not know as an 8-byte record plus name and value, so a head of many

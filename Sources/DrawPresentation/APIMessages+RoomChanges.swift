@@ -1,0 +1,26 @@
+import DrawCore
+
+extension APIMessages {
+    /// `200` body of `PUT /api/rooms/ROOM/entrants`: the list as kept, its count and every merge
+    /// warning (as in `started`).
+    public static func entrantsReplaced(room: String, entrants: RoomEntrants) -> [UInt8] {
+        var w = JSONWriter(capacity: 128 + entrants.warnings.count * 96)
+        w.beginObject()
+        w.field("room", room)
+        w.field("entrants", entrants.players.count)
+        w.key("warnings"); WireMessages.writeWarnings(entrants.warnings, into: &w)
+        w.field("allVoid", entrants.players.allSatisfy(\.isVoid))
+        w.endObject()
+        return w.bytes
+    }
+
+    /// `200` body of `PUT /api/rooms/ROOM/settings`: the settings now in effect.
+    public static func settingsReplaced(room: String, settings: RoomSettings, schedule: RoundSchedule) -> [UInt8] {
+        var w = JSONWriter(capacity: 200)
+        w.beginObject()
+        w.field("room", room)
+        w.key("settings"); RoomInfoJSON.writeSettings(settings, schedule: schedule, into: &w)
+        w.endObject()
+        return w.bytes
+    }
+}

@@ -1,0 +1,18 @@
+import DrawCore
+
+extension ClientErrorCode {
+    /// The code of a refused entrant list: one per limit and rule, the same strings as
+    /// `EntrantListError.code`, so a client tells the limits apart by `code` alone.
+    public init(listError: EntrantListError) {
+        switch listError {
+        case .bodyTooLarge: self = .listTooLarge
+        case .notUTF8: self = .listNotUTF8
+        case .tooManyEntrants: self = .tooManyEntrants
+        case .nameTooLong: self = .nameTooLong
+        case .nameTooManyBytes: self = .nameTooManyBytes
+        case .noEntrants: self = .noEntrants
+        case .malformedJSON: self = .listMalformedJSON
+        case .invalidData: self = .listInvalidData
+        }
+    }
+}

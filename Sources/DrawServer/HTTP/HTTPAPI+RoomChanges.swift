@@ -1,0 +1,76 @@
+import DrawCore
+import DrawPresentation
+
+/// The host's changes to a room between draws (issue 15): its own entrant list
+/// (`PUT`/`DELETE /api/rooms/ROOM/entrants`) and its settings (`PUT /api/rooms/ROOM/settings`).
+/// Service thread only; the work is `RoomService+Entrants`'.
+extension HTTPAPI {
+    /// The `Content-Type` check before a PUT's body is read: an entrant list is `text/plain` (one
+    /// name per line) or `application/json` (the seed's two lists); settings are JSON. A PUT is
+    /// never a CORS "simple request", so `text/plain` lets no other site's page send one unasked.
+    func refusePut(_ wsi: Connection, _ exchange: HTTPExchange) -> HTTPResponse? {
+        let type = wsi.header(.contentType)
+        if case .roomEntrants = exchange.route, Self.listFormat(type) != nil { return nil }
+        if case .roomSettings = exchange.route, JSONContentType.matches(type) { return nil }
+        let message: String
+        if case .roomEntrants = exchange.route {
+            message = "Send the list as Content-Type: text/plain (one name per line) or application/json ({\"users\":[…],\"usersInLottery\":[…]})."
+        } else {
+            message = "Send the settings with Content-Type: application/json."
+        }
+        var r = HTTPResponse.json(415, APIMessages.error(.unsupportedMediaType, message: message))
+        r.closeAfter = true
+        return r
+    }
+
+    /// An entrant list's format from its `Content-Type` (parameters such as `charset` ignored).
+    static func listFormat(_ header: String?) -> EntrantListFormat? {
+        if JSONContentType.matches(header) { return .jsonLists }
+        guard let header else { return nil }
+        let mediaType = header.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        return String(mediaType).trimmingBlanks().lowercased() == "text/plain" ? .plainText : nil
+    }
+
+    /// A PUT's response, or `nil` when it comes later.
+    func apiPut(_ exchange: HTTPExchange, _ wsi: Connection) -> HTTPResponse? {
+        let bearer = exchange.bearer
+        switch exchange.route {
+        case .roomEntrants(let name):
+            guard let format = Self.listFormat(wsi.header(.contentType)) else { return refusePut(wsi, exchange) }
+            let body = exchange.body
+            return withRoom(name, exchange, wsi) { [unowned self] room, reply in
+                rooms.replaceEntrants(of: room, hostKey: bearer, body: body, format: format) { result in
+                    switch result {
+                    case .success(let list): reply(.json(200, APIMessages.entrantsReplaced(room: name, entrants: list)))
+                    case .failure(let refusal): reply(Self.refused(refusal))
+                    }
+                }
+            }
+        case .roomSettings(let name):
+            let settings: RoomSettings
+            switch RoomSettingsRequest.parse(exchange.body) {
+            case .success(let s): settings = s
+            case .failure(let why): return .json(why.code.httpStatus, APIMessages.error(why.code, message: why.message))
+            }
+            return withRoom(name, exchange, wsi) { [unowned self] room, reply in
+                rooms.replaceSettings(of: room, hostKey: bearer, with: settings) { [unowned self] refusal in
+                    if let refusal { return reply(Self.refused(refusal)) }
+                    reply(.json(200, APIMessages.settingsReplaced(room: name, settings: room.settings,
+                                                                  schedule: rooms.schedule(of: room))))
+                }
+            }
+        default:
+            return .json(404, APIMessages.error(.notFound))
+        }
+    }
+
+    /// `DELETE /api/rooms/ROOM/entrants`: the room draws from the operator's lists again.
+    func deleteEntrants(_ name: String, _ exchange: HTTPExchange, _ wsi: Connection) -> HTTPResponse? {
+        let bearer = exchange.bearer
+        return withRoom(name, exchange, wsi) { [unowned self] room, reply in
+            rooms.removeEntrants(of: room, hostKey: bearer) { refusal in
+                reply(refusal.map(Self.refused) ?? HTTPResponse(status: 204, contentType: "application/json", body: []))
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import DrawCore
+import DrawPresentation
+
+/// What a room's host may change between draws (issue 15): the room's own entrant list
+/// (`PUT`/`DELETE /api/rooms/ROOM/entrants`) and its settings (`PUT /api/rooms/ROOM/settings`).
+/// Service thread only; the store is changed on the storage thread, and memory only once it has
+/// answered, so a restart shows exactly what the host was told.
+///
+/// Refused while a draw is loading, running or being recorded, and while another change is on its
+/// way (409 `draw_running`): a draw keeps the list and settings it started with.
+extension RoomService {
+    /// Reads `body` as the room's new list (off the service thread: a 100,000-name list takes a
+    /// while), then keeps it. Answers the list as kept, or why not.
+    func replaceEntrants(of room: Room, hostKey: String?, body: [UInt8], format: EntrantListFormat,
+                         then answer: @escaping (Result<RoomEntrants, HostRefusal>) -> Void) {
+        guard let reader = config.entrantListReader else {
+            return answer(.failure(HostRefusal(.notFound, "This server takes no entrant lists from hosts.")))
+        }
+        beginChange(of: room, hostKey: hostKey) { [unowned self] refusal in
+            if let refusal { return answer(.failure(refusal)) }
+            let inbox = loop.inbox
+            let callback = ServiceCallback<Result<RoomEntrants, EntrantListError>> { [unowned self] result in
+                switch result {
+                case .failure(let error):
+                    room.changing = false
+                    roomActivity(room)
+                    answer(.failure(HostRefusal(ClientErrorCode(listError: error), error.message)))
+                case .success(let list):
+                    commitChange(of: room, entrants: .some(list), settings: nil) { refusal in
+                        answer(refusal.map { .failure($0) } ?? .success(list))
+                    }
+                }
+            }
+            // Rule 2: the work runs off the service thread and comes back through the inbox.
+            Task.detached {
+                let result: Result<RoomEntrants, EntrantListError>
+                do throws(EntrantListError) { result = .success(try reader.read(body, as: format)) } catch { result = .failure(error) }
+                inbox.post(.storageReturned { callback(result) })
+            }
+        }
+    }
+
+    /// Forgets the room's own list: it draws from the operator's lists again.
+    func removeEntrants(of room: Room, hostKey: String?, then answer: @escaping (HostRefusal?) -> Void) {
+        beginChange(of: room, hostKey: hostKey) { [unowned self] refusal in
+            if let refusal { return answer(refusal) }
+            commitChange(of: room, entrants: .some(nil), settings: nil, then: answer)
+        }
+    }
+
+    /// Replaces the room's settings, once checked against the operator's limits.
+    func replaceSettings(of room: Room, hostKey: String?, with settings: RoomSettings,
+                         then answer: @escaping (HostRefusal?) -> Void) {
+        if let why = config.roomSettingsLimits.violation(in: settings) {
+            return answer(HostRefusal(.invalidSettings, why))
+        }
+        beginChange(of: room, hostKey: hostKey) { [unowned self] refusal in
+            if let refusal { return answer(refusal) }
+            commitChange(of: room, entrants: nil, settings: settings, then: answer)
+        }
+    }
+
+    /// The checks every change shares (the host key in constant time, no draw, no other change),
+    /// then marks the room as changing. Cluster mode reads the room again first: the key may
+    /// have been rotated through another node.
+    private func beginChange(of room: Room, hostKey: String?, fresh: Bool = false,
+                             then go: @escaping (HostRefusal?) -> Void) {
+        if cluster != nil, !fresh {
+            return refreshRecord(of: room) { [unowned self] refusal in
+                if let refusal { return go(HostRefusal(refusal)) }
+                beginChange(of: room, hostKey: hostKey, fresh: true, then: go)
+            }
+        }
+        if let refusal = refuseHost(room, key: hostKey) { return go(refusal) }
+        guard !room.deleting else { return go(HostRefusal(.unknownRoom)) }
+        guard !(room.runner?.isBusy ?? false), !room.leasePending, !room.changing else {
+            return go(HostRefusal(.drawRunning, "Wait for the draw to end, then change the room's list or settings."))
+        }
+        room.changing = true
+        go(nil)
+    }
+
+    /// Keeps the change (`entrants`: `.some(nil)` removes the list; `nil` leaves it), then applies
+    /// it to memory.
+    private func commitChange(of room: Room, entrants: RoomEntrants??, settings: RoomSettings?,
+                              then answer: @escaping (HostRefusal?) -> Void) {
+        let name = room.name, at = clock.epochMillis()
+        let apply = { [unowned self] in
+            room.changing = false
+            if let entrants {
+                room.entrants = entrants?.summary
+                if storage.rooms == nil { room.ownList = entrants }
+            }
+            if let settings { room.settings = settings }
+            room.touchedAtMs = max(room.touchedAtMs, at)
+            roomActivity(room)
+        }
+        guard storage.rooms != nil else {
+            apply()
+            return answer(nil)
+        }
+        let submitted = storage.roomJob({ store throws(StorageError) -> Bool in
+            if let entrants { return try store.replaceEntrants(ofRoom: name, with: entrants, at: at) }
+            if let settings { return try store.replaceSettings(ofRoom: name, with: settings, at: at) }
+            return true
+        }) { [unowned self] result in
+            switch result {
+            case .success(true):
+                apply()
+                logger.info("room changed", metadata: ["room": "\(name)", "what": "\(entrants != nil ? "entrants" : "settings")"])
+                answer(nil)
+            case .success(false):
+                room.changing = false
+                answer(HostRefusal(.unknownRoom))
+            case .failure(let error):
+                room.changing = false
+                logger.error("could not change a room", metadata: ["room": "\(name)", "error": "\(error)"])
+                answer(HostRefusal(cluster != nil ? .clusterUnavailable : .storageUnavailable))
+            }
+        }
+        if !submitted {
+            room.changing = false
+            answer(HostRefusal(.storageUnavailable))
+        }
+    }
+}

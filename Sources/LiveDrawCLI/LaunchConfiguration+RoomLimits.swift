@@ -1,0 +1,33 @@
+import DrawCore
+
+/// The limits of what a host may bring to a room (issue 15): its own entrant list and its settings.
+extension LaunchConfiguration.Limits {
+    public static let maxEntrants = 1...10_000_000
+    /// Up to 1 GiB: the body is held in memory while it is read.
+    public static let maxUploadBytes = 1...(1 << 30)
+    public static let maxNameChars = 1...10_000
+    public static let maxWinners = 1...1000
+}
+
+extension LaunchConfiguration {
+    /// `--max-entrants`, `--max-upload-bytes`, `--max-name-chars` (a character takes at most 4
+    /// bytes of UTF-8 in the common case; longer grapheme clusters count against the byte limit).
+    static func entrantLimits(_ o: LaunchOptions) throws(ConfigurationError) -> EntrantListLimits {
+        let chars = try check(o.maxNameChars, in: Limits.maxNameChars, "max-name-chars")
+        return EntrantListLimits(maxEntrants: try check(o.maxEntrants, in: Limits.maxEntrants, "max-entrants"),
+                                 maxNameCharacters: chars, maxNameBytes: chars * 4,
+                                 maxBodyBytes: try check(o.maxUploadBytes, in: Limits.maxUploadBytes, "max-upload-bytes"))
+    }
+
+    /// `--max-rounds`, `--max-winners`, `--min-interval-ms`, `--max-interval-ms`.
+    static func roomSettingsLimits(_ o: LaunchOptions) throws(ConfigurationError) -> RoomSettingsLimits {
+        let minInterval = try check(o.minIntervalMs, in: RoundSchedule.intervalLimit, "min-interval-ms")
+        let maxInterval = try check(o.maxIntervalMs, in: RoundSchedule.intervalLimit, "max-interval-ms")
+        guard minInterval <= maxInterval else {
+            throw ConfigurationError("--min-interval-ms (\(minInterval)) must not be above --max-interval-ms (\(maxInterval))")
+        }
+        return RoomSettingsLimits(maxRounds: try check(o.maxRounds, in: RoundSchedule.roundLimit, "max-rounds"),
+                                  maxWinners: try check(o.maxWinners, in: Limits.maxWinners, "max-winners"),
+                                  minIntervalMs: minInterval, maxIntervalMs: maxInterval)
+    }
+}
