@@ -145,3 +145,42 @@ def test_the_audit_sees_planted_faults(server, open_page):
     failing = audit(page, "(self-test: planted faults)")
     assert any("button-name (critical)" in f for f in failing), failing
     assert any("color-contrast (serious) at #idle-message" in f for f in failing), failing
+
+
+def test_room_list_settings_and_several_winners_screens(server, open_page):
+    """Issue 15's screens: the host's Entrants and Settings panels (with warnings, a refusal, the
+    all-void warning), and a draw with three winners on the stage, the overlay and its result page."""
+    room = created_room(server)
+    host = open_page(room["room"], room["hostKey"])
+    stream = open_page(room["room"])
+    go(stream, f"/?room={room['room']}&view=overlay", overlay_open, "the overlay")
+    host.driver.execute_script("""const box = arguments[0]; box.value = 'Ann\\nBo\\nAnn\\nCy\\nDee';
+        box.dispatchEvent(new Event('input', {bubbles: true}));""", host.el("entrants-input"))
+    host.el("entrants-save").click()
+    host.wait(lambda d: host.visible("list-warnings-box"), "the list's warnings")
+    host.el("setting-winners").send_keys("9")  # "19": past the limit (10), refused in words
+    host.el("settings-save").click()
+    host.wait(lambda d: host.visible("settings-error"), "the settings' refusal")
+    failing = audit(host, "host: own list with warnings, settings refused")
+
+    void_room = created_room(server)
+    api(server, "PUT", f"/api/rooms/{void_room['room']}/entrants",
+        {"users": {"items": [{"userId": 1, "name": "Ann", "username": "ann", "regDate": "2024-01-01"}]},
+         "usersInLottery": {"lotteryList": [{"userId": 1, "void": True}]}}, key=void_room["hostKey"])
+    page = DrawPage(stream.driver, server.base_url)
+    reopen(page, void_room["room"], void_room["hostKey"])
+    page.wait(lambda d: page.visible("all-void"), "the all-void warning")
+    failing += audit(page, "host: every entry void")
+
+    go(stream, f"/?room={room['room']}&view=overlay", overlay_open, "the overlay")
+    status = api(server, "PUT", f"/api/rooms/{room['room']}/settings", {"winners": 3}, key=room["hostKey"])[0]
+    assert status == 200
+    draw(server, room, host, lambda p: p.phase() == "result", "the three winners")
+    stream.wait(lambda d: stream.visible("winner-list"), "the overlay's winners")
+    failing += audit(stream, "overlay, three winners")
+    host.verify_status()
+    failing += audit(host, "three winners + verify, host")
+    go(host, f"/?draw={host.text('draw-id')}", lambda p: p.phase() == "result", "the result page")
+    host.verify_status()
+    failing += audit(host, "result page, three winners")
+    assert not failing, "\n".join(failing)

@@ -2,6 +2,7 @@
 // reading each name would drown the result: only the start, the last round and the outcome
 // are announced. The visible round counter carries the rest.
 
+import { handleOf, slotsAnnouncement, slotsOf } from './winners.js';
 import { failureText } from './words.js';
 
 export function announcement(prev, s) {
@@ -14,9 +15,10 @@ export function announcement(prev, s) {
     if (last?.round === total && prev.draw?.rounds.length !== rounds.length) return `Final round: ${last.name}.`;
   }
   if (s.phase === 'result' && prev.result?.record.drawId !== s.result.record.drawId) {
-    const r = s.result.record;
+    const r = s.result.record, slots = slotsOf(r);
+    if (slots) return slotsAnnouncement(slots);
     return r.outcome === 'void' ? 'No winner this time: the drawn entry was void.'
-      : `The winner is ${r.winner.name}, @${r.winner.username}.`;
+      : `The winner is ${[r.winner.name, handleOf(r.winner)].filter(Boolean).join(', ')}.`;
   }
   if (s.phase === 'failed' && prev.phase !== 'failed') return `The draw could not start. ${failureText(s.failure.code, s.warnings)}`;
   if (s.phase === 'aborted' && prev.phase !== 'aborted') return 'The draw was stopped before its end.';

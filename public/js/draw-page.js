@@ -42,6 +42,7 @@ export async function openDrawPage(drawId, dispatch) {
 function summaryText(record) {
   const parts = [timeText(drawTime(record)), `${record.entrants.length} entrants`];
   if (record.status !== 'failed') parts.push(roundsText(record.rounds.length));
+  if (record.winners > 1) parts.push(`${record.winners} winners`);
   if (record.status === 'running') parts.push('still running');
   return parts.join(' · ');
 }

@@ -2,12 +2,12 @@
 // running draw. Only shown on the host link (`#key=` in the fragment).
 
 import { byId, setText, show } from './dom.js';
+import { hostRequest } from './host-api.js';
 
 const el = {
   panel: byId('host-panel'), start: byId('start-button'), error: byId('host-error'),
   hint: byId('host-hint'), revoked: byId('host-revoked'),
   warningsBox: byId('warnings-box'), warnings: byId('warnings'),
-  entrantCount: byId('entrant-count'), allVoid: byId('all-void'),
 };
 
 const BUSY = new Set(['loading', 'live']);
@@ -30,17 +30,8 @@ export function setUpHost({ room, hostKey, connection, dispatch }) {
 
 /** POST /api/rooms/ROOM/draws; null on success, else {code, message}. */
 async function startOverHttp(room, hostKey) {
-  try {
-    const res = await fetch(`/api/rooms/${encodeURIComponent(room)}/draws`, {
-      // Every API POST must say it is JSON (415 otherwise), even with no body.
-      method: 'POST', headers: { Authorization: `Bearer ${hostKey}`, 'Content-Type': 'application/json' },
-    });
-    if (res.ok) return null;
-    const body = await res.json().catch(() => null);
-    return body?.error ?? { code: `http_${res.status}`, message: `The server answered ${res.status}.` };
-  } catch {
-    return { code: 'unreachable', message: "Can't reach the live-draw server." };
-  }
+  const answer = await hostRequest(room, '/draws', hostKey, { method: 'POST' });
+  return answer.ok ? null : answer.error;
 }
 
 export function renderHost(s) {
@@ -63,15 +54,6 @@ export function renderHost(s) {
   }
   show(el.warningsBox, s.warnings.length > 0);
   renderWarnings(s);
-  renderEntrants(s);
-}
-
-/** The room's own list before a draw: its size, and a warning when no entry can win. */
-function renderEntrants(s) {
-  const list = s.entrants;
-  show(el.entrantCount, list !== null);
-  if (list) setText(el.entrantCount, `${list.count.toLocaleString('en')} entrant${list.count === 1 ? '' : 's'} in this room's list.`);
-  show(el.allVoid, list !== null && list.allVoid && !BUSY.has(s.phase));
 }
 
 /**
@@ -89,11 +71,18 @@ function renderRevoked(s) {
   }
 }
 
+// A big list may bring thousands of warnings; the first few say what kind, the Entrants panel
+// sums them all up by kind.
+const SHOWN_WARNINGS = 10;
+
 function renderWarnings(s) {
-  el.warnings.replaceChildren(...s.warnings.map((w) => {
+  const items = s.warnings.slice(0, SHOWN_WARNINGS).map((w) => {
     const li = document.createElement('li');
     li.textContent = w.message;
     li.dataset.code = w.code;
     return li;
-  }));
+  });
+  const more = s.warnings.length - items.length;
+  if (more > 0) items.push(Object.assign(document.createElement('li'), { textContent: `…and ${more.toLocaleString('en')} more.` }));
+  el.warnings.replaceChildren(...items);
 }

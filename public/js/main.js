@@ -3,13 +3,16 @@
 
 import { announcement } from './announce.js';
 import { byId, setText } from './dom.js';
+import { renderEntrantsPanel, setUpEntrantsPanel } from './entrants-panel.js';
 import { renderHost, setUpHost } from './host.js';
 import { renderLastResult, setUpLastResult } from './last-result.js';
 import { Connection, roomSocketUrl } from './protocol.js';
 import { offerRoomCreation, renderRooms, setUpRooms } from './rooms.js';
+import { renderNextDraw } from './next-draw.js';
 import { noteDrawEnded, refreshRecentDraws, setUpRecentDraws } from './recent-draws.js';
 import { readRoute } from './route.js';
 import { noteMessage } from './server-clock.js';
+import { renderSettingsPanel, setUpSettingsPanel } from './settings-panel.js';
 import { renderShare, setUpShare } from './share.js';
 import { playFor, setUpSound } from './sound.js';
 import { initialState, reduce } from './state.js';
@@ -31,6 +34,9 @@ function dispatch(event) {
 function render(prev, s) {
   renderView(prev, s);
   renderHost(s);
+  renderNextDraw(s);
+  renderEntrantsPanel(s);
+  renderSettingsPanel(s);
   renderLastResult(s);
   renderRooms(s);
   renderShare(s);
@@ -91,7 +97,12 @@ if (drawId !== null) {
     onStatus: (status) => dispatch({ type: 'connection', ...status }),
   });
   setUpRecentDraws(route.room);
-  if (route.hostKey) setUpHost({ room: route.room, hostKey: route.hostKey, connection, dispatch });
+  if (route.hostKey) {
+    const host = { room: route.room, hostKey: route.hostKey, connection, dispatch };
+    setUpHost(host);
+    setUpEntrantsPanel(host);
+    setUpSettingsPanel(host);
+  }
   connection.open();
 } else {
   dispatch({ type: 'connection', status: 'unknown-room' });

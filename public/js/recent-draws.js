@@ -137,10 +137,14 @@ function render() {
   if (focused) el.list.querySelector(`button[data-draw-id="${focused}"]`)?.focus();
 }
 
-/** A row as the stage knows it: a draw listed as running that this page saw end has ended. */
+/**
+ * A row as the stage knows it: a draw listed as running that this page saw end has ended, and
+ * one it saw finish keeps its places (`winnerPicks`), which summaries do not carry.
+ */
 function seenEnded(draw) {
-  const ended = draw.status === 'running' ? endedHere.get(draw.drawId) : undefined;
-  return ended ? { ...draw, ...ended } : draw;
+  const ended = endedHere.get(draw.drawId);
+  if (ended && draw.status === 'running') return { ...draw, ...ended };
+  return ended?.winnerPicks ? { ...draw, winners: ended.winners, winnerPicks: ended.winnerPicks } : draw;
 }
 
 function rowElement(draw) {

@@ -4,6 +4,8 @@
 // Phases: idle | loading | live | result | failed | aborted.
 // Connection: connecting | open | retrying | unknown-room.
 
+import { roomInfoFrom, withRoomChange } from './room-info.js';
+
 export function initialState(room, isHost) {
   return {
     room, isHost,
@@ -20,7 +22,8 @@ export function initialState(room, isHost) {
     hostError: null,        // {code, message}
     hostRevoked: false,     // the server refused this page's host key: it is a viewer now
     startPending: false,
-    entrants: null,         // the room's own list from the snapshot: {count, allVoid}; null: the operator's lists
+    entrants: null,         // the room's own list from the snapshot: {count, allVoid, warnings}; null: the operator's lists
+    settings: null,         // the settings the room's next draw follows, from the snapshot (room-info.js)
   };
 }
 
@@ -53,6 +56,7 @@ export function reduce(s, ev) {
       return { ...s, connection: ev.status, retry: ev.status === 'retrying' ? ev.retry : null };
     case 'start-requested': return { ...s, startPending: true, hostError: null };
     case 'host-error': return hostRefused(s, ev.error);
+    case 'room-changed': return withRoomChange(s, ev);
     default: return s; // pong and message types added later to v1
   }
 }
@@ -138,7 +142,7 @@ function fromSnapshot(s, m) {
   const base = {
     ...cleared(s), room: m.room, viewers: m.viewers, lastResult: m.lastResult ?? null,
     connection: 'open', retry: null, phase: 'idle', warnings: [],
-    entrants: typeof m.entrants === 'number' ? { count: m.entrants, allVoid: m.allVoid === true } : null,
+    ...roomInfoFrom(m),
   };
   if (m.draw?.phase === 'loading') return { ...base, phase: 'loading' };
   if (m.draw?.phase === 'running') {

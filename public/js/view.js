@@ -4,6 +4,7 @@
 
 import { renderCountdown } from './countdown.js';
 import { byId, setText, show } from './dom.js';
+import { handleOf, slotsHeading, slotsOf, slotsTitle } from './winners.js';
 import { abortedText, failureDetailText, failureText, retryText, viewersText } from './words.js';
 
 const el = {
@@ -69,7 +70,7 @@ function renderLive(prev, s) {
   const waiting = s.draw.countdownMs > 0 ? 'The draw starts in' : 'Get ready…';
   setText(el.counter, current ? `Round ${current.round} of ${total}` : waiting);
   setText(el.name, current?.name ?? '');
-  setText(el.username, current ? '@' + current.username : '');
+  setText(el.username, current ? handleOf(current) : '');
   const prevRounds = prev?.draw?.drawId === s.draw.drawId ? prev.draw.rounds.length : 0;
   if (current && rounds.length !== prevRounds) restartFlip();
 }
@@ -90,29 +91,38 @@ function renderResult(record) {
   el.winner.classList.toggle('void', isVoid);
   setText(el.winner, shown?.name ?? '');
   setText(el.winnerUser, isVoid
-    ? `${shown ? '@' + shown.username + ' is' : 'It is'} a void entry, so it does not win.`
-    : record.winner.username ? '@' + record.winner.username : '');
+    ? `${shown ? (handleOf(shown) || shown.name) + ' is' : 'It is'} a void entry, so it does not win.`
+    : handleOf(record.winner));
   renderWinnerList(record);
 }
 
 /**
- * A draw with several winners (FAIRNESS.md §5) lists every slot in order; a void slot is named
- * and marked, since it has no winner. One-winner draws carry no `winnerPicks` and show no list.
+ * A draw with several winners (FAIRNESS.md §5) lists every place in order instead of the one
+ * big name; a void place names its entry and says it has no winner. One-winner draws carry no
+ * `winnerPicks` and keep the big name.
  */
 function renderWinnerList(record) {
-  const picks = Array.isArray(record.winnerPicks) && record.winnerPicks.length > 1 ? record.winnerPicks : [];
-  show(el.winnerList, picks.length > 0);
-  el.winnerList.replaceChildren(...picks.map((p) => {
+  const slots = slotsOf(record) ?? [];
+  show(el.winnerList, slots.length > 0);
+  for (const part of [el.winner, el.winnerUser]) show(part, slots.length === 0);
+  el.winnerList.replaceChildren(...slots.map((p, i) => {
     const item = document.createElement('li');
-    item.dir = 'auto';
     item.classList.toggle('void', p.void);
-    const who = p.username ? `${p.name} @${p.username}` : p.name; // a plain-text list has no usernames
-    item.textContent = p.void ? `${p.name} (void entry: no winner for this place)` : who;
+    const name = document.createElement('bdi');
+    name.className = 'slot-name';
+    name.textContent = p.name;
+    const rest = document.createElement('span');
+    rest.className = 'slot-user';
+    rest.textContent = p.void ? `a void entry: no winner for place ${i + 1}` : handleOf(p);
+    item.append(name);
+    if (rest.textContent) item.append(' ', rest);
     return item;
   }));
-  if (picks.length > 0) {
-    const won = picks.filter((p) => !p.void).length;
-    setText(el.outcome, won === 0 ? 'No winner this time' : `The ${won === 1 ? 'winner is' : won + ' winners are'}`);
+  if (slots.length > 0) {
+    const won = slots.some((p) => !p.void);
+    setText(el.outcome, slotsHeading(slots));
+    el.outcome.dataset.outcome = won ? 'winners' : 'void';
+    el.winner.classList.toggle('void', !won); // no confetti when nobody won
   }
 }
 
@@ -144,7 +154,8 @@ function titleFor(s) {
   const current = s.draw?.rounds.at(-1);
   if (s.phase === 'live' && current) return `Round ${current.round}/${s.draw.total}: ${current.name} · live-draw`;
   if (s.phase === 'result') {
-    const r = s.result.record;
+    const r = s.result.record, slots = slotsOf(r);
+    if (slots) return `${slotsTitle(slots)} · live-draw`;
     return `${r.outcome === 'void' ? 'No winner' : r.winner.name + ' wins'} · live-draw`;
   }
   return `${s.room} · live-draw`;

@@ -1,6 +1,8 @@
 // Plain-language texts for codes the server sends, so people never see a bare code or a
 // browser's own error text ("Failed to fetch"). Codes may appear in a host's details line only.
 
+import { nameWithHandle, slotsOf, slotsOutcomeText } from './winners.js';
+
 // Why a draw could not start, in four kinds a viewer can tell apart: nothing to draw from, the
 // lists unreachable, the lists broken, the server's own problem.
 const FAILURES = {
@@ -11,6 +13,7 @@ const FAILURES = {
   source_too_large: "The player lists are too large to load.",
   source_bad_url: "The player lists could not be loaded: their address is set up wrongly.",
   storage_failure: "The live-draw server had a problem saving the draw, so it did not start it.",
+  too_few_entrants: 'The room asks for more winners than its list has entrants: the host can lower the number of winners.',
 };
 
 /**
@@ -85,7 +88,9 @@ export function stoppedText(record) {
 
 /** Who won a finished draw, as the last-result card and the recent draws say it. */
 export function outcomeText(record) {
-  if (record.outcome !== 'void') return `${record.winner.name} (@${record.winner.username}) won`;
+  const slots = slotsOf(record);
+  if (slots) return slotsOutcomeText(slots);
+  if (record.outcome !== 'void') return `${nameWithHandle(record.winner)} won`;
   return record.drawn ? `No winner: ${record.drawn.name} was drawn, a void entry` : 'No winner: the drawn entry was void';
 }
 

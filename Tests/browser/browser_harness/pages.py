@@ -125,6 +125,12 @@ class DrawPage:
         return self.driver.execute_script("""return [...document.querySelectorAll(
             '[data-testid="warnings"] li')].map((li) => [li.dataset.code, li.textContent])""")
 
+    def items(self, testid, code=False):
+        """The texts of a list's items ([code, text] pairs with `code`: their data-code)."""
+        return self.driver.execute_script("""return [...document.querySelectorAll(
+            `[data-testid="${arguments[0]}"] li`)].map((li) => arguments[1] ? [li.dataset.code, li.textContent]
+            : li.textContent)""", testid, code)
+
     def round_history(self):
         return self.driver.execute_script("""return [...document.querySelectorAll(
             '[data-testid="round-history"] li')].map((li) => li.textContent)""")
