@@ -4,6 +4,7 @@
 import { announcement } from './announce.js';
 import { byId, setText } from './dom.js';
 import { renderHost, setUpHost } from './host.js';
+import { renderEntrantList, setUpEntrantList } from './entrant-list.js';
 import { renderLastResult, setUpLastResult } from './last-result.js';
 import { Connection, roomSocketUrl } from './protocol.js';
 import { offerRoomCreation, renderRooms, setUpRooms } from './rooms.js';
@@ -32,6 +33,7 @@ function render(prev, s) {
   renderView(prev, s);
   renderHost(s);
   renderLastResult(s);
+  renderEntrantList(s);
   renderRooms(s);
   renderShare(s);
   playFor(prev, s);
@@ -71,6 +73,7 @@ function followHistory(prev, s) {
 
 setUpVerifyPanel();
 setUpLastResult();
+setUpEntrantList();
 setUpRooms();
 setUpShare();
 setUpSound();

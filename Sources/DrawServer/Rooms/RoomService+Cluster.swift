@@ -90,8 +90,16 @@ extension RoomService {
         var endsWithResult = false
         if case .finished = event { endsWithResult = true }
         room.remote.supersededLocally(resultToo: endsWithResult)
+        // The list goes to Redis (the entrants endpoint of every node) and along with `started`
+        // (the nodes with viewers, for their v1 clients); v2's `wire` no longer carries it.
+        var shared: (drawId: String, list: SharedEntrantList)?
+        if case .started(let plan, _) = event {
+            let list = entrantLists.list(for: plan)
+            shared = (drawId: plan.drawId, list: SharedEntrantList(hash: list.hash, json: list.json))
+        }
         cluster.publish(ClusterEnvelope(event: event, wire: wire, node: cluster.nodeId, now: clock.epochMillis(),
-                                        roundDueAt: due), room: room.name, escrow: escrowChange(for: event, node: cluster.nodeId))
+                                        roundDueAt: due, entrants: shared?.list.json ?? []),
+                        room: room.name, escrow: escrowChange(for: event, node: cluster.nodeId), entrants: shared)
     }
 
     /// The seed escrow follows the draw: deposited once the plan is public, its count moved at
@@ -162,6 +170,9 @@ extension RoomService {
             return
         }
         guard !(room.runner?.isBusy ?? false) else { return }
+        if let id = envelope.drawId, let hash = envelope.entrantsHash, !envelope.entrants.isEmpty {
+            entrantLists.keep(EntrantList(hash: hash, json: envelope.entrants), drawId: id)
+        }
         cluster.metrics.receivedEvent(latenessMs: envelope.kind == .round ? clock.epochMillis() - envelope.plannedAt : 0)
         room.remote.apply(envelope)
         if envelope.kind == .round, let index = envelope.index, room.remote.rounds.count <= index {
