@@ -128,12 +128,21 @@ extension RoomService {
         guard forViewer else { return { try? views.view(room: room) } }
         if !cluster.subscribed.contains(room) { cluster.watch(room: room, viewers: 1) }
         let channel = cluster.channel, waitMs = Self.subscriptionWaitMs
+        let lists = entrantLists, records = cluster.services.records
         return {
             let deadline = ContinuousClock.now + .milliseconds(waitMs)
             // A bounded poll on the storage thread (which may wait): the confirmation comes from
             // the subscriber's thread within a round trip to Redis, usually well under 1 ms.
             while !channel.isSubscribed(room: room), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.000_5) }
-            return try? views.view(room: room)
+            guard let view = try? views.view(room: room) else { return nil }
+            // This node missed the `started` that brought the lists along: a v1 joiner's snapshot
+            // and the draw's `finished` need them, so they are read now, where waiting is fine.
+            for id in [view.head == nil ? nil : view.drawId, view.lastResult.flatMap(RemoteRoomView.drawId(ofResult:))] {
+                guard let id, lists.list(drawId: id) == nil,
+                      let shared = try? records?.entrants(drawId: id) else { continue }
+                lists.keep(EntrantList(hash: shared.hash, json: shared.json), drawId: id)
+            }
+            return view
         }
     }
 
