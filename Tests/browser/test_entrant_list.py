@@ -19,9 +19,11 @@ def _big_lists(folder):
     users = [{"userId": i, "name": f"Entrant {i:06d}", "username": f"user{i}", "regDate": "2020-01-01"}
              for i in range(1, N + 1)]
     lottery = [{"userId": i, "void": i % 97 == 0} for i in range(1, N + 1)]
-    (folder / "users.json").write_text(json.dumps({"items": users}))
-    (folder / "lottery.json").write_text(json.dumps({"lotteryList": lottery}))
-    return {"users_url": f"file://{folder / 'users.json'}", "lottery_url": f"file://{folder / 'lottery.json'}"}
+    (folder / "users.json").write_text(json.dumps({"items": users}, separators=(",", ":")))
+    (folder / "lottery.json").write_text(json.dumps({"lotteryList": lottery}, separators=(",", ":")))
+    # About 7 MB of users: above the default 1 MiB cap on a fetched list.
+    return {"users_url": f"file://{folder / 'users.json'}", "lottery_url": f"file://{folder / 'lottery.json'}",
+            "fetch_max_bytes": 32 << 20}
 
 
 # Resolves with the milliseconds from the click that opens the list to the first animation frame
