@@ -36,7 +36,7 @@ def test_a_return_visit_revalidates_and_costs_little(server, open_page):
     # waited for another to be parsed to be discovered.
     first_arrival = min(arrived for _, _, arrived in cold["modules"])
     late = [path for path, asked, _ in cold["modules"] if asked >= first_arrival]
-    assert len(cold["modules"]) == 21 and late == [], cold["modules"]
+    assert len(cold["modules"]) == 23 and late == [], cold["modules"]
     page.open()
     warm = load_cost(page)
     print(f"\ncold: {cold['requests']} requests, {cold['bytes']} bytes, first paint {cold['firstPaintMs']} ms, "

@@ -1,27 +1,27 @@
 // The entrants card: how many entrants the draw on screen has, and its list on demand. The
-// list is fetched only when someone opens it (entrants.js), and drawn virtually: only the rows in
-// view exist in the DOM (fixed height rows over a spacer as tall as the whole list), so 100,000
-// names open and scroll without freezing the page. The search filters by name or username.
+// list is fetched only when someone opens it (entrants.js) and shown a page at a time: the DOM
+// never holds more than PAGE rows, so 100,000 names open without freezing the page. (Paged, not
+// scrolled virtually: placing rows at computed offsets needs inline styles, which the page's
+// CSP rules out.) The search filters by name or username, in one pass over lower-cased keys.
 
 import { byId, setText, show } from './dom.js';
 import { entrantCount, entrantsOf } from './entrants.js';
 import { countText } from './words.js';
 
-const ROW_PX = 32;    // matches .entrant-row's height in app.css
-const OVERSCAN = 8;   // rows drawn beyond the visible ones, so a fast scroll shows no gap
+const PAGE = 100;
 const SEARCH_DELAY_MS = 120;
 
 const el = {
   card: byId('entrants'), count: byId('entrant-count'), open: byId('entrants-open'),
   body: byId('entrants-body'), search: byId('entrants-search'), status: byId('entrants-status'),
-  scroll: byId('entrants-scroll'), spacer: byId('entrants-spacer'),
+  rows: byId('entrants-rows'), first: byId('entrants-first'), previous: byId('entrants-previous'),
+  next: byId('entrants-next'), last: byId('entrants-last'), page: byId('entrants-page'),
 };
 let shown = null;        // {drawId, count, record} of the draw the card is about
 let opened = false;
 let list = null;         // {drawId, entrants, keys} once fetched
 let matches = null;      // indexes matching the search; null: all
-let rows = [];           // the row elements in use, reused as the view scrolls
-let frame = 0;
+let page = 0;
 let searchTimer = 0;
 
 export function setUpEntrantList() {
@@ -32,13 +32,14 @@ export function setUpEntrantList() {
     show(el.body, opened);
     if (opened) load();
   });
-  el.scroll.addEventListener('scroll', () => {
-    if (!frame) frame = requestAnimationFrame(() => { frame = 0; drawRows(); });
-  }, { passive: true });
   el.search.addEventListener('input', () => {
     clearTimeout(searchTimer);
     searchTimer = setTimeout(applySearch, SEARCH_DELAY_MS);
   });
+  el.first.addEventListener('click', () => turnTo(0));
+  el.previous.addEventListener('click', () => turnTo(page - 1));
+  el.next.addEventListener('click', () => turnTo(page + 1));
+  el.last.addEventListener('click', () => turnTo(Infinity));
 }
 
 /** The draw on screen: the running one, the result shown, or the room's last result. */
@@ -60,7 +61,7 @@ export function renderEntrantList(s) {
 
 async function load() {
   const drawId = shown?.drawId;
-  if (!drawId || list?.drawId === drawId) return drawRows();
+  if (!drawId || list?.drawId === drawId) return;
   setText(el.status, 'Loading the list…');
   let entrants;
   try {
@@ -87,50 +88,38 @@ function applySearch() {
   const total = list.entrants.length;
   setText(el.status, matches === null ? `${countText(total, 'entrant')}, in draw order.`
     : `${countText(matches.length, 'entrant')} of ${total.toLocaleString('en')} match.`);
-  el.scroll.scrollTop = 0;
-  drawRows();
+  turnTo(0);
 }
 
-/** Draws the rows in view (and a few more), reusing the row elements. */
-function drawRows() {
+/** Shows page `n` (clamped) of the list or of the search's matches. */
+function turnTo(n) {
   if (!list) return;
   const count = matches ? matches.length : list.entrants.length;
-  el.spacer.style.height = `${count * ROW_PX}px`;
-  const top = el.scroll.scrollTop;
-  const height = el.scroll.clientHeight || ROW_PX * 10;
-  const first = Math.max(0, Math.floor(top / ROW_PX) - OVERSCAN);
-  const last = Math.min(count, Math.ceil((top + height) / ROW_PX) + OVERSCAN);
-  while (rows.length < last - first) rows.push(newRow());
-  while (rows.length > last - first) rows.pop().remove();
-  for (let k = first; k < last; k++) {
-    const index = matches ? matches[k] : k;
-    fillRow(rows[k - first], index, k);
-  }
+  const pages = Math.max(1, Math.ceil(count / PAGE));
+  page = Math.min(Math.max(0, n), pages - 1);
+  const from = page * PAGE, to = Math.min(count, from + PAGE);
+  const items = [];
+  for (let k = from; k < to; k++) items.push(row(matches ? matches[k] : k));
+  el.rows.replaceChildren(...items);
+  setText(el.page, count === 0 ? 'No entrant matches.'
+    : `${(from + 1).toLocaleString('en')}–${to.toLocaleString('en')} of ${count.toLocaleString('en')}`);
+  el.first.disabled = el.previous.disabled = page === 0;
+  el.next.disabled = el.last.disabled = page === pages - 1;
 }
 
-function newRow() {
-  const row = document.createElement('div');
-  row.className = 'entrant-row';
-  row.setAttribute('role', 'listitem');
+function row(index) {
+  const p = list.entrants[index];
+  const li = document.createElement('li');
+  li.dataset.index = String(index);
   const position = document.createElement('span');
   position.className = 'entrant-position';
+  position.textContent = `${index + 1}.`;
   const name = document.createElement('bdi');
   name.className = 'entrant-name';
+  name.textContent = p.name;
   const username = document.createElement('span');
   username.className = 'entrant-username';
-  row.append(position, name, username);
-  el.scroll.append(row);
-  return row;
-}
-
-function fillRow(row, index, slot) {
-  if (row.dataset.index === String(index) && row.dataset.slot === String(slot)) return;
-  const p = list.entrants[index];
-  row.dataset.index = String(index);
-  row.dataset.slot = String(slot);
-  row.style.transform = `translateY(${slot * ROW_PX}px)`;
-  const [position, name, username] = row.children;
-  position.textContent = `${index + 1}.`;
-  name.textContent = p.name;
   username.textContent = `@${p.username}`;
+  li.append(position, name, username);
+  return li;
 }
