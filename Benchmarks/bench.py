@@ -12,6 +12,8 @@ Scenarios:
      draws started within 0.8 s (by ldgen, over the viewers' WebSockets), 400 ms rounds, a real
      data directory. Measures the gaps each viewer sees between consecutive steps (started, rounds,
      finished) against 400 ms.
+  e  big entrant lists (issue 15): one room, 10,000 viewers, round-1 delivery p99 with 100,000
+     entrants against 4 (Benchmarks/bench_entrants.py).
 The load generator is our own Benchmarks/loadgen/ldgen.c (epoll, libc only).
 """
 import argparse, json, os, re, resource, signal, socket, statistics, subprocess, sys, time
@@ -163,8 +165,9 @@ def run_a_ours(n, interval=100, rounds=10, server=None):
         key = json.loads(api(port, "POST", "/api/rooms", {"name": "r1"}))["hostKey"]
         trig = (f"curl -s -X POST -H 'Content-Type: application/json' -H 'Authorization: Bearer {key}' "
                 f"http://127.0.0.1:{port}/api/rooms/r1/draws")
+        # The page's offer: v2 from a server that has it, v1 from an older (baseline) one.
         return derive(ldgen(port, p.pid, n, "/ws/r1", rounds, trig,
-                            extra=["--subprotocol", "live-draw.v1"]))
+                            extra=["--subprotocol", "live-draw.v2, live-draw.v1"]))
     finally:
         kill(p)
 
@@ -376,13 +379,15 @@ def scenario_c(n, interval=1000):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--scenarios", default="abcd")
+    ap.add_argument("--scenarios", default="abcde")
     ap.add_argument("--n", default="1000,5000,10000", help="scenario a viewer counts")
     ap.add_argument("--repeats", type=int, default=3, help="repeats of every scenario (median reported)")
     ap.add_argument("--rooms", type=int, default=1000)
     ap.add_argument("--per-room", type=int, default=10)
     ap.add_argument("--storm", type=int, default=10000)
     ap.add_argument("--start-rooms", type=int, default=1000, help="scenario d: rooms starting at once (plus the lobby)")
+    ap.add_argument("--entrant-viewers", type=int, default=10000, help="scenario e: viewers of the room")
+    ap.add_argument("--entrants", type=int, default=100000, help="scenario e: the big list's entrants (vs 4)")
     ap.add_argument("--no-ref", action="store_true")
     ap.add_argument("--spin-us", type=float, default=2000,
                     help="ldgen busy-poll window after each event (0: always sleep in epoll_wait; the "
@@ -467,6 +472,9 @@ def main():
                        f"({r['rounds_stamp_dev_p99_ms']:.2f}) ms;  last round -> finished {r['result_dev_p99_ms']:.2f} "
                        f"({r['result_stamp_dev_p99_ms']:.2f}) ms")
             out.append(f"  each run: p99 {each('gap_dev_p99_ms', '{:.2f}')} ms;  max {each('gap_dev_max_ms', '{:.2f}')} ms")
+        if "e" in a.scenarios:
+            import bench_entrants
+            out += bench_entrants.scenario_e(sys.modules[__name__], a.entrant_viewers, a.entrants, a.repeats)
     finally:
         for p in list(procs):
             kill(p)

@@ -3,14 +3,20 @@
 
 Usage:
   python3 tools/verify_draw.py RECORD.json          # a draw record or a `finished` message
-  curl -s http://127.0.0.1:8080/api/rooms/lobby | python3 tools/verify_draw.py -   (its lastResult)
+  curl -s http://127.0.0.1:8080/api/rooms/lobby | python3 tools/verify_draw.py --server http://127.0.0.1:8080 -
+  python3 tools/verify_draw.py --server http://127.0.0.1:8080 --draw DRAW_ID   # fetches the record
+
+A document without the entrants list (protocol v2's `finished` and snapshots carry only its hash)
+gets it from `--server`'s GET /api/draws/ID/entrants; the list must then match `entrantsHash`.
 
 It uses nothing but the Python standard library, so it shares no code with the server.
 """
+import argparse
 import hashlib
 import hmac
 import json
 import sys
+import urllib.request
 
 
 def canonical_entrants(entrants):
@@ -148,13 +154,41 @@ def pick_verifiable(doc):
     return None
 
 
+def fetch_json(url):
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return json.load(r)
+
+
+def with_entrants(draw, server):
+    """The draw with its entrants: its own list, else the server's (its hash is then required,
+    since it is what ties the fetched list to the draw)."""
+    if isinstance(draw.get("entrants"), list):
+        return draw
+    if not server:
+        sys.exit("this draw names its entrants only by their hash: pass --server URL to fetch them "
+                 "(GET /api/draws/ID/entrants)")
+    entrants = fetch_json(f"{server.rstrip('/')}/api/draws/{draw['drawId']}/entrants")
+    if not isinstance(entrants, list):
+        sys.exit("the server sent no list of entrants")
+    return {**draw, "entrants": entrants, "entrantsHash": draw.get("entrantsHash") or "(missing)"}
+
+
 def main():
-    src = sys.stdin if sys.argv[1:] in ([], ["-"]) else open(sys.argv[1])
-    doc = json.load(src)
+    ap = argparse.ArgumentParser(description="Recompute a live-draw draw from its revealed seed (docs/FAIRNESS.md).")
+    ap.add_argument("document", nargs="?", default="-", help="a record, a `finished` message or a room snapshot (JSON); - for stdin")
+    ap.add_argument("--server", help="the live-draw server to fetch entrants (and --draw records) from, e.g. http://127.0.0.1:8080")
+    ap.add_argument("--draw", help="a draw id: fetch its record from --server instead of reading a document")
+    a = ap.parse_args()
+    if a.draw:
+        if not a.server:
+            sys.exit("--draw needs --server")
+        doc = fetch_json(f"{a.server.rstrip('/')}/api/draws/{a.draw}")
+    else:
+        doc = json.load(sys.stdin if a.document == "-" else open(a.document))
     draw = pick_verifiable(doc)
     if draw is None:
         sys.exit("nothing to verify: no draw with a revealed seed (a running draw reveals it only when it ends)")
-    report = verify_document(draw)
+    report = verify_document(with_entrants(draw, a.server))
     print(json.dumps(report, indent=2, ensure_ascii=False))
     sys.exit(0 if report["ok"] else 1)
 

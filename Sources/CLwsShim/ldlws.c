@@ -18,9 +18,9 @@ struct ldlws_server {
     struct lws_context *context;
     struct lws_vhost *vhost;
     /* lws keeps pointers into these for the context's lifetime, so they live here. */
-    struct lws_protocols protocols[3];
+    struct lws_protocols protocols[4];
     lws_retry_bo_t idle_policy;
-    char *iface, *subprotocol, *cert, *key;
+    char *iface, *subprotocol, *older_subprotocol, *cert, *key;
     int adopt_only, external_port;
     void *user;              /* the caller's (ldlws_user); the context's own user is this server */
     char *security_headers;  /* NULL: lws' own set (see ldlws_config) */
@@ -44,6 +44,7 @@ static char *dup_or_null(const char *s) {
 static void free_server(ldlws_server *s) {
     free(s->iface);
     free(s->subprotocol);
+    free(s->older_subprotocol);
     free(s->cert);
     free(s->key);
     free(s->security_headers);
@@ -57,12 +58,14 @@ ldlws_server *ldlws_create(const ldlws_config *cfg) {
 
     s->iface = dup_or_null(cfg->iface);
     s->subprotocol = dup_or_null(cfg->subprotocol);
+    s->older_subprotocol = dup_or_null(cfg->older_subprotocol);
     s->cert = dup_or_null(cfg->tls_cert_path);
     s->key = dup_or_null(cfg->tls_key_path);
     s->security_headers = dup_or_null(cfg->security_headers);
     /* A failed copy must not silently widen the bind (NULL iface = all interfaces) or drop TLS
      * or the security headers. */
     if ((cfg->iface && !s->iface) || (cfg->subprotocol && !s->subprotocol) ||
+        (cfg->older_subprotocol && !s->older_subprotocol) ||
         (cfg->tls_cert_path && !s->cert) || (cfg->tls_key_path && !s->key) ||
         (cfg->security_headers && (!s->security_headers || strlen(s->security_headers) > 1024))) {
         free_server(s);
@@ -70,7 +73,8 @@ ldlws_server *ldlws_create(const ldlws_config *cfg) {
     }
 
     /* protocols[0] is the vhost default: it gets plain HTTP and every ws upgrade that names no
-     * subprotocol.  protocols[1] is the named subprotocol, so lws echoes it when offered.
+     * subprotocol.  protocols[1] (and [2], an older version still served) are the named
+     * subprotocols, so lws echoes the one it chose (the client's first offer it knows).
      * rx_buffer_size is what lws mallocs per ws connection for receiving (0 = 4096); the Swift
      * side reads WebSocket input itself, so the caller keeps it tiny. */
     s->protocols[0].name = "http";
@@ -84,6 +88,10 @@ ldlws_server *ldlws_create(const ldlws_config *cfg) {
     s->protocols[0].tx_packet_size = cfg->tx_packet_size;
     s->protocols[1] = s->protocols[0];
     s->protocols[1].name = s->subprotocol ? s->subprotocol : "live-draw.v1";
+    if (s->older_subprotocol) {
+        s->protocols[2] = s->protocols[0];
+        s->protocols[2].name = s->older_subprotocol;
+    }
 
     /* Idle ws connections get a PING after idle_ping_secs and are dropped after
      * idle_timeout_secs without a valid frame (lws 4.1 replaced ws_ping_pong_interval). */
@@ -152,6 +160,11 @@ void ldlws_cancel_service(ldlws_server *s) { lws_cancel_service(s->context); }
 void *ldlws_user(struct lws *wsi) {
     ldlws_server *s = lws_context_user(lws_get_context(wsi));
     return s ? s->user : NULL;
+}
+
+const char *ldlws_protocol_name(struct lws *wsi) {
+    const struct lws_protocols *p = lws_get_protocol(wsi);
+    return p && p->name ? p->name : "";
 }
 
 const char *ldlws_security_headers(struct lws *wsi) {

@@ -65,11 +65,12 @@ static int add_lines(const char *lines, unsigned char **p, unsigned char *end) {
     return 0;
 }
 
-/* Builds status line, lws' security headers, Content-Type, Content-Length, Cache-Control and the
- * body into one buffer and sends it with one lws_write. */
+/* Builds status line, lws' security headers, Content-Type, Content-Length, Cache-Control, the
+ * caller's lines and the body into one buffer and sends it with one lws_write. */
 static int respond(struct lws *wsi, unsigned int status, const char *content_type,
-                   const char *extra_name, const char *extra_value,
-                   const unsigned char *body, size_t len, int refusing_upgrade, unsigned int flags) {
+                   const char *extra_name, const char *extra_value, const char *cache_control,
+                   const char *lines, const unsigned char *body, size_t len, int refusing_upgrade,
+                   unsigned int flags) {
     /* Headers are at most ~1 KiB (lws' security headers are the bulk); the body follows them
      * in the same buffer so the whole response is one lws_write. */
     const size_t header_room = 2048;
@@ -80,8 +81,9 @@ static int respond(struct lws *wsi, unsigned int status, const char *content_typ
 
     if (lws_add_http_common_headers(wsi, status, content_type, (lws_filepos_t)len, &p, end)) goto out;
     if (add_lines(ldlws_security_headers(wsi), &p, end)) goto out;
-    if (lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
-                                     (const unsigned char *)"no-store", 8, &p, end)) goto out;
+    if (lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL, (const unsigned char *)cache_control,
+                                     (int)strlen(cache_control), &p, end)) goto out;
+    if (add_lines(lines, &p, end)) goto out;
     if (extra_name && extra_value) {
         /* lws writes the name as given, so it needs its colon; 64 bytes is plenty for the
          * header names the server sends (a longer one fails the response rather than truncating). */
@@ -118,12 +120,18 @@ out:
 int ldlws_http_respond_with(struct lws *wsi, unsigned int status, const char *content_type,
                             const char *header_name, const char *header_value,
                             const unsigned char *body, size_t len, unsigned int flags) {
-    return respond(wsi, status, content_type, header_name, header_value, body, len, 0, flags);
+    return respond(wsi, status, content_type, header_name, header_value, "no-store", NULL, body, len, 0, flags);
+}
+
+int ldlws_http_respond_cacheable(struct lws *wsi, unsigned int status, const char *content_type,
+                                 const char *cache_control, const char *lines,
+                                 const unsigned char *body, size_t len, unsigned int flags) {
+    return respond(wsi, status, content_type, NULL, NULL, cache_control, lines, body, len, 0, flags);
 }
 
 int ldlws_http_refuse_upgrade(struct lws *wsi, unsigned int status, const char *content_type,
                               const unsigned char *body, size_t len) {
-    return respond(wsi, status, content_type, NULL, NULL, body, len, 1, 0);
+    return respond(wsi, status, content_type, NULL, NULL, "no-store", NULL, body, len, 1, 0);
 }
 
 int ldlws_http_serve_file_with(struct lws *wsi, const char *path, const char *content_type,

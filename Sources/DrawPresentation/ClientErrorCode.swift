@@ -86,7 +86,7 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .tooManyRooms: return "The server is at its room limit; try again later."
         case .shuttingDown: return "The server is shutting down."
         case .draining: return "The server is restarting: running draws finish, new draws start after the restart."
-        case .unsupportedSubprotocol: return "Offer the live-draw.v1 subprotocol, or none."
+        case .unsupportedSubprotocol: return "Offer the live-draw.v2 subprotocol (or live-draw.v1), or none."
         case .internalError: return "The server failed to handle the request."
         case .unknownDraw: return "No such draw."
         case .badLimit: return "limit must be a whole number within the allowed range."

@@ -15,6 +15,10 @@ import Foundation
 /// - `view` is what a snapshot needs from this event (`WireMessages.snapshot…` parts): the
 ///   running draw's head for `started`, the round's snapshot entry for `round`, the result for
 ///   `finished`, nothing otherwise. `RemoteRoomView` folds them into a snapshot.
+/// - `entrants` (only in `started`, with `entrantsHash` in the header) is the draw's entrants list
+///   (`EntrantsEncoding.canonicalJSON`), which protocol v2 no longer puts in `wire`: every node
+///   with viewers then has it in memory for the entrants endpoint and its v1 clients. A header
+///   without the field means none (the section is absent).
 /// - `plannedAt` is when the event was due (a round: the draw's start plus the round's offset),
 ///   `sentAt` when the running node sent it; a receiving node measures its lateness against
 ///   `plannedAt` with its own clock.
@@ -39,9 +43,12 @@ public struct ClusterEnvelope: Sendable, Hashable {
     public var sentAt: Double
     public var wire: [UInt8]
     public var view: [UInt8]
+    /// The draw's entrants (`started` only; empty otherwise) and their hash.
+    public var entrants: [UInt8] = []
+    public var entrantsHash: String?
 
     public init(node: String, kind: Kind, drawId: String? = nil, index: Int? = nil, plannedAt: Double, sentAt: Double,
-                wire: [UInt8], view: [UInt8] = []) {
+                wire: [UInt8], view: [UInt8] = [], entrants: [UInt8] = [], entrantsHash: String? = nil) {
         self.node = node
         self.kind = kind
         self.drawId = drawId
@@ -50,18 +57,23 @@ public struct ClusterEnvelope: Sendable, Hashable {
         self.sentAt = sentAt
         self.wire = wire
         self.view = view
+        self.entrants = entrants
+        self.entrantsHash = entrantsHash
     }
 
     /// The envelope of `event`, whose wire message the running node encoded as `wire`; `now` is
     /// its send time (epoch ms), `roundDueAt` when a round was due by the plan (the draw's start
-    /// plus the round's offset; the round's own `sentAt` if not given).
-    public init(event: DrawEvent, wire: [UInt8], node: String, now: Double, roundDueAt: Double? = nil) {
+    /// plus the round's offset; the round's own `sentAt` if not given). `entrants` is the list a
+    /// `started` carries along (ignored for other events).
+    public init(event: DrawEvent, wire: [UInt8], node: String, now: Double, roundDueAt: Double? = nil,
+                entrants: [UInt8] = []) {
         switch event {
         case .loading(let at):
             self.init(node: node, kind: .loading, plannedAt: at, sentAt: now, wire: wire)
         case .started(let plan, let startedAt):
             self.init(node: node, kind: .started, drawId: plan.drawId, plannedAt: startedAt, sentAt: now, wire: wire,
-                      view: WireMessages.snapshotDrawHead(plan, startedAt: startedAt))
+                      view: WireMessages.snapshotDrawHead(plan, startedAt: startedAt), entrants: entrants,
+                      entrantsHash: entrants.isEmpty ? nil : plan.entrantsHash)
         case .round(let plan, let index, let sentAt):
             self.init(node: node, kind: .round, drawId: plan.drawId, index: index, plannedAt: roundDueAt ?? sentAt, sentAt: now,
                       wire: wire, view: WireMessages.snapshotRound(plan, index: index, sentAt: sentAt))
@@ -89,8 +101,12 @@ public struct ClusterEnvelope: Sendable, Hashable {
         w.field("sentAt", millis: sentAt)
         w.field("wire", wire.count)
         w.field("view", view.count)
+        if let entrantsHash, !entrants.isEmpty {
+            w.field("entrants", entrants.count)
+            w.field("entrantsHash", entrantsHash)
+        }
         w.endObject()
-        return w.bytes + [UInt8(ascii: "\n")] + wire + view
+        return w.bytes + [UInt8(ascii: "\n")] + wire + view + entrants
     }
 
     private struct Header: Decodable {
@@ -103,6 +119,8 @@ public struct ClusterEnvelope: Sendable, Hashable {
         let sentAt: Double
         let wire: Int
         let view: Int
+        let entrants: Int?
+        let entrantsHash: String?
     }
 
     /// Reads a published message; `nil` when it is not one this version wrote (the sections'
@@ -110,13 +128,15 @@ public struct ClusterEnvelope: Sendable, Hashable {
     public static func decode(_ bytes: [UInt8]) -> ClusterEnvelope? {
         guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
               let header = try? JSONDecoder().decode(Header.self, from: Data(bytes[..<newline])),
-              header.v == version, header.wire >= 0, header.view >= 0 else { return nil }
+              header.v == version, header.wire >= 0, header.view >= 0, (header.entrants ?? 0) >= 0 else { return nil }
         let body = bytes[(newline + 1)...]
-        let (total, overflow) = header.wire.addingReportingOverflow(header.view)
-        guard !overflow, body.count == total else { return nil }
-        let wireEnd = body.startIndex + header.wire
+        let (partial, overflow) = header.wire.addingReportingOverflow(header.view)
+        let (total, overflow2) = partial.addingReportingOverflow(header.entrants ?? 0)
+        guard !overflow, !overflow2, body.count == total else { return nil }
+        let wireEnd = body.startIndex + header.wire, viewEnd = wireEnd + header.view
         return ClusterEnvelope(node: header.node, kind: header.kind, drawId: header.drawId, index: header.index,
                                plannedAt: header.plannedAt, sentAt: header.sentAt,
-                               wire: Array(body[..<wireEnd]), view: Array(body[wireEnd...]))
+                               wire: Array(body[..<wireEnd]), view: Array(body[wireEnd..<viewEnd]),
+                               entrants: Array(body[viewEnd...]), entrantsHash: header.entrantsHash)
     }
 }

@@ -29,6 +29,13 @@ public struct RemoteRoomView: Sendable, Hashable {
                   lastResult: stored.lastResult, drawId: stored.head == nil ? nil : stored.drawId)
     }
 
+    /// The draw id a result part (`WireMessages.snapshotLastResult`) begins with.
+    public static func drawId(ofResult part: [UInt8]) -> String? {
+        let prefix = Array(#"{"drawId":""#.utf8)
+        guard part.count >= prefix.count + 32, part.starts(with: prefix) else { return nil }
+        return String(decoding: part[prefix.count..<(prefix.count + 32)], as: UTF8.self)
+    }
+
     /// Whether another node's draw is loading or running now, as far as this node heard.
     public var isActive: Bool { loading || head != nil }
 

@@ -40,11 +40,12 @@ extension WireMessages {
         w.endObject()
     }
 
-    /// drawId, entrants, warnings, commitment, entrantsHash, schedule, winners (only when more
-    /// than one), startedAt.
+    /// drawId, entrantCount, warnings, commitment, entrantsHash, schedule, winners (only when
+    /// more than one), startedAt. `entrantCount` right after `drawId`: `v1(_:entrants:)` finds the
+    /// draw whose list goes there by that pair.
     static func writePlanHeader(_ plan: DrawPlan, startedAt: Double, into w: inout JSONWriter) {
         w.field("drawId", plan.drawId)
-        w.key("entrants"); writePlayers(plan.entrants, into: &w)
+        w.field("entrantCount", plan.entrants.count)
         w.key("warnings"); writeWarnings(plan.warnings, into: &w)
         w.field("commitment", plan.commitment)
         w.field("entrantsHash", plan.entrantsHash)
@@ -104,19 +105,33 @@ extension WireMessages {
         w.endArray()
     }
 
+    /// A result (v2): the outcome and the seed, the entrants' count and hash, the players the
+    /// rounds picked (`picked`, what the page shows of them) and the picks; no list.
     static func writeFinishedBody(_ f: FinishedDraw, into w: inout JSONWriter) {
         let plan = f.plan
         w.field("drawId", plan.drawId)
+        w.field("entrantCount", plan.entrants.count)
         writeOutcome(plan.outcome, into: &w)
         writeWinnerSlots(winners: plan.winners, picks: plan.winnerPicks, into: &w)
         w.field("seed", plan.seed.hex)
         w.field("commitment", plan.commitment)
         w.field("entrantsHash", plan.entrantsHash)
-        w.key("entrants"); writePlayers(plan.entrants, into: &w)
+        w.key("picked"); writePicked(plan.rounds.map { ($0.pickIndex, $0.player) }, into: &w)
         w.key("picks"); writePicks(plan.rounds.map(\.pickIndex), into: &w)
         w.field("rounds", plan.rounds.count)
         w.field("startedAt", millis: f.startedAt)
         w.field("finishedAt", millis: f.finishedAt)
+    }
+
+    /// The entries the rounds picked, each once, by index: `[{"index":3,"userId":…,"void":…},…]`.
+    static func writePicked(_ picks: [(Int, Player)], into w: inout JSONWriter) {
+        var seen = Set<Int>()
+        let distinct = picks.filter { seen.insert($0.0).inserted }.sorted { $0.0 < $1.0 }
+        w.beginArray()
+        for (index, player) in distinct {
+            w.beginObject(); w.field("index", index); writePlayerFields(player, into: &w); w.endObject()
+        }
+        w.endArray()
     }
 
     static func writePicks(_ indices: [Int], into w: inout JSONWriter) {

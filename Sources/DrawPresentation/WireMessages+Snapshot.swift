@@ -46,7 +46,7 @@ extension WireMessages {
 
     /// The snapshot's running `draw` up to its rounds: `{"phase":"running",<plan header>,"rounds":[`.
     public static func snapshotDrawHead(_ plan: DrawPlan, startedAt: Double) -> [UInt8] {
-        var w = JSONWriter(capacity: 512 + plan.entrants.count * 96)
+        var w = JSONWriter(capacity: 512 + plan.warnings.count * 128)
         w.beginObject()
         w.field("phase", "running")
         writePlanHeader(plan, startedAt: startedAt, into: &w)
@@ -74,7 +74,7 @@ extension WireMessages {
     /// The snapshot's `lastResult`: the finished draw, or `null`.
     public static func snapshotLastResult(_ last: FinishedDraw?) -> [UInt8] {
         guard let last else { return Array("null".utf8) }
-        var w = JSONWriter(capacity: 512 + last.plan.entrants.count * 96)
+        var w = JSONWriter(capacity: 512 + last.plan.rounds.count * 128)
         w.beginObject(); writeFinishedBody(last, into: &w); w.endObject()
         return w.bytes
     }

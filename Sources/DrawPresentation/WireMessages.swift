@@ -4,10 +4,8 @@ import DrawCore
 /// frame. Each function is called once per message, not once per client: the server shares the
 /// result across the whole room.
 public enum WireMessages {
-    /// The protocol version announced in snapshots and the subprotocol name.
-    public static let protocolVersion = 1
-    /// The WebSocket subprotocol clients may offer.
-    public static let subprotocol = "live-draw.v1"
+    /// The protocol version these functions write (`v1(_:entrants:)` turns them into v1).
+    public static let protocolVersion = WireVersion.latest.rawValue
 
     /// Maps a domain event to its wire message. `room` names the room the event belongs to;
     /// `viewers`, when given, is the room's viewer count that a `round` carries.
@@ -30,9 +28,10 @@ public enum WireMessages {
         return w.bytes
     }
 
-    /// `started`: the plan's public part (never the seed).
+    /// `started`: the plan's public part (never the seed), with the entrants' count and hash but
+    /// not the list (v2; `GET /api/draws/ID/entrants` serves it).
     public static func started(_ plan: DrawPlan, startedAt: Double) -> [UInt8] {
-        var w = JSONWriter(capacity: 512 + plan.entrants.count * 96)
+        var w = JSONWriter(capacity: 512 + plan.warnings.count * 128)
         w.beginObject()
         w.field("type", "started")
         writePlanHeader(plan, startedAt: startedAt, into: &w)
@@ -55,9 +54,10 @@ public enum WireMessages {
         return w.bytes
     }
 
-    /// `finished`: the outcome and the revealed seed, with everything needed to verify.
+    /// `finished`: the outcome and the revealed seed, with everything needed to verify but the
+    /// entrants' list (v2: its hash pins it; `GET /api/draws/ID/entrants` serves it).
     public static func finished(_ f: FinishedDraw) -> [UInt8] {
-        var w = JSONWriter(capacity: 512 + f.plan.entrants.count * 96)
+        var w = JSONWriter(capacity: 512 + f.plan.rounds.count * 128)
         w.beginObject()
         w.field("type", "finished")
         writeFinishedBody(f, into: &w)

@@ -42,7 +42,8 @@ extension LiveDrawServer {
         s.idleTimeoutSeconds = config.idleTimeoutSeconds
         s.tlsCertPath = config.tlsCertPath
         s.tlsKeyPath = config.tlsKeyPath
-        s.subprotocol = WireMessages.subprotocol
+        s.subprotocol = WireVersion.latest.subprotocol
+        s.olderSubprotocol = WireVersion.v1.subprotocol
         // lws' own set says frame-ancestors 'none' for every response; listed origins need ours.
         if !config.frameAncestors.isEmpty { s.securityHeaders = SecurityHeaders.lines(frameAncestors: config.frameAncestors) }
         return s

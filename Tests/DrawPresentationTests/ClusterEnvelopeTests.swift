@@ -29,6 +29,20 @@ struct ClusterEnvelopeTests {
         #expect(round.wire == WireMessages.round(plan, index: 0, sentAt: startedAt + Double(plan.rounds[0].offsetMs) + 1, viewers: 3))
     }
 
+    /// `started` carries the entrants along (v2's wire no longer has them), with their hash.
+    @Test func startedCarriesTheEntrantsSection() throws {
+        let list = EntrantsEncoding.canonicalJSON(plan.entrants)
+        let event = DrawEvent.started(plan, startedAt: startedAt)
+        let envelope = ClusterEnvelope(event: event, wire: WireMessages.encode(event, room: "quiz"), node: "node-a",
+                                       now: startedAt, entrants: list)
+        let decoded = try #require(ClusterEnvelope.decode(envelope.encode()))
+        #expect(decoded.entrants == list && decoded.entrantsHash == plan.entrantsHash)
+        #expect(decoded == envelope)
+        // Other events have no such section, and a cut section is dropped like any cut message.
+        #expect(envelopes(shown: 1, finished: false)[2].entrants.isEmpty)
+        #expect(ClusterEnvelope.decode(Array(envelope.encode().dropLast())) == nil)
+    }
+
     @Test func damagedOrForeignMessagesAreDropped() {
         let bytes = envelopes(shown: 1, finished: false)[2].encode()
         #expect(ClusterEnvelope.decode(Array(bytes.dropLast())) == nil)            // cut short

@@ -7,6 +7,7 @@ import Testing
 @Suite struct ProtocolVectorTests {
     struct Facts: Decodable {
         let subprotocol: String
+        let olderSubprotocols: [String]
         let lobby: String
         let roomNames: Names
         struct Names: Decodable {
@@ -22,7 +23,8 @@ import Testing
     }()
 
     @Test func subprotocolAndLobby() {
-        #expect(WireMessages.subprotocol == Self.facts.subprotocol)
+        #expect(WireVersion.latest.subprotocol == Self.facts.subprotocol)
+        #expect(WireVersion.allCases.filter { $0 != .latest }.map(\.subprotocol) == Self.facts.olderSubprotocols)
         #expect(RoomName.lobby == Self.facts.lobby)
     }
 

@@ -15,7 +15,9 @@ struct WireMessagesTests {
         #expect(m["type"] as? String == "started")
         #expect(m["commitment"] as? String == Fixtures.plan.commitment)
         #expect(m["entrantsHash"] as? String == "f150c8a68934acd5919016c321349010d893a4069c790a19faf8ff4548e506b2")
-        #expect((m["entrants"] as? [[String: Any]])?.map { $0["void"] as? Bool } == [false, false, false, true])
+        // v2: the count and the hash pin the entrants; the list is served over HTTP.
+        #expect(m["entrants"] == nil)
+        #expect(m["entrantCount"] as? Int == 4)
         let schedule = try #require(m["schedule"] as? [String: Any])
         #expect(schedule["offsetsMs"] as? [Int] == [400, 800, 1200, 1600, 2000, 2400, 2800, 3200, 3600, 4000])
         #expect(schedule["finishOffsetMs"] as? Int == 4400)

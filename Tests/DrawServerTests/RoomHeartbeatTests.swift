@@ -24,9 +24,9 @@ import Testing
                             broadcastAt: Set<UInt64> = []) -> [String: [UInt64]] {
         var log: [String: [UInt64]] = [:]
         for t in seconds {
-            if broadcastAt.contains(t) { for room in rooms { room.append(OutboundMessage([0x7B, 0x7D])) } }
+            if broadcastAt.contains(t) { for room in rooms { room.append(RoomMessage(OutboundMessage([0x7B, 0x7D]))) } }
             beat.tick(rooms, nowNanos: t * second, epochMillis: { 1000 }) { room, bytes in
-                room.append(OutboundMessage(bytes))
+                room.append(RoomMessage(OutboundMessage(bytes)))
                 log[room.name, default: []].append(t)
             }
         }

@@ -113,7 +113,7 @@ import Testing
         let room = create(r, "used", at: 0)!
         let viewer = watch(room)
         r.refresh(room, nowNanos: 1)
-        room.append(OutboundMessage(Array("{}".utf8)))
+        room.append(RoomMessage(OutboundMessage(Array("{}".utf8))))
         #expect(room.ring.hasStorage)
         r.sweep(nowNanos: 2)
         #expect(room.ring.hasStorage) // still watched

@@ -45,7 +45,9 @@ def test_host_and_two_viewers_see_the_same_draw(server, open_page):
     assert status == 200
     record = room["lastResult"]
     assert results[0]["drawId"] == record["drawId"]
-    assert results[0]["rounds"] == [record["entrants"][i]["name"] for i in record["picks"]]
+    # The HTTP snapshot (protocol v2) names the picked entries, not the whole list.
+    picked = {p["index"]: p for p in record["picked"]}
+    assert results[0]["rounds"] == [picked[i]["name"] for i in record["picks"]]
     assert record["outcome"] == "winner"
     assert results[0]["winner"] == record["winner"]["name"]
     assert results[0]["username"] == "@" + record["winner"]["username"]

@@ -5,18 +5,21 @@ import pytest
 from websockets.exceptions import InvalidStatus
 
 from helpers import http
-from helpers.protocol import SUBPROTOCOL
+from helpers.protocol import SUBPROTOCOL, SUBPROTOCOL_V1
 from helpers.wsclient import WSClient, close_all, now_ms, run
 
 
-@pytest.mark.parametrize("subprotocols", [(SUBPROTOCOL,), None], ids=["with-subprotocol", "without"])
-def test_connect_with_and_without_subprotocol(server, subprotocols):
+@pytest.mark.parametrize("subprotocols,version", [((SUBPROTOCOL,), 2), ((SUBPROTOCOL_V1,), 1), (None, 1),
+                                                  ((SUBPROTOCOL_V1, SUBPROTOCOL), 1), ((SUBPROTOCOL, SUBPROTOCOL_V1), 2)],
+                         ids=["v2", "v1", "without", "v1-first", "v2-first"])
+def test_connect_with_and_without_subprotocol(server, subprotocols, version):
+    """The first subprotocol offered that the server knows is the version spoken; none is v1."""
     async def scenario():
         c = await WSClient.open(server.ws_url("lobby"), subprotocols=subprotocols)
         try:
             assert c.ws.subprotocol == (subprotocols[0] if subprotocols else None)
             snap = await c.next(5)
-            assert snap.type == "snapshot" and snap["protocol"] == 1 and snap["room"] == "lobby"
+            assert snap.type == "snapshot" and snap["protocol"] == version and snap["room"] == "lobby"
             assert snap["viewers"] == 1 and snap["draw"] is None and snap["lastResult"] is None
             assert abs(snap["serverTime"] - now_ms()) < 5000, "serverTime is not epoch milliseconds"
             assert not await c.barrier()

@@ -13,6 +13,7 @@ from jsonschema import Draft202012Validator
 from helpers import contracts, http
 from helpers.cli import REPO
 from helpers.datasource import USERS
+from helpers.protocol import SUBPROTOCOL
 from helpers.wsclient import WSClient, close_all, run
 
 SOURCES = REPO / "Sources"
@@ -150,6 +151,8 @@ def test_http_responses_match_openapi(launch, data_source):
     draw_id = done["lastResult"]["drawId"]
     call("GET", f"/api/draws/{draw_id}", expect=200)
     call("GET", "/api/draws/not-a-draw", expect=404)
+    call("GET", f"/api/draws/{draw_id}/entrants", expect=200)
+    call("GET", f"/api/draws/{'0' * 32}/entrants", expect=404)
 
     data_source.set_status(USERS, 500)  # a failed draw, and its record
     call("POST", "/api/rooms/contract-room/draws", None, bearer, expect=202)
@@ -223,6 +226,7 @@ def test_websocket_messages_match_asyncapi(launch, data_source):
         viewer = await WSClient.open(server.ws_url("lobby"), name="viewer")
         viewer.keep_heartbeats = True
         late = None
+        v2_messages = []
         try:
             await viewer.expect("snapshot")
             await viewer.wait_for(lambda m: m.type == "heartbeat", timeout=5)
@@ -234,6 +238,11 @@ def test_websocket_messages_match_asyncapi(launch, data_source):
             await viewer.wait_for(lambda m: m.type == "round", timeout=10)
             late = await WSClient.open(server.ws_url("lobby"), name="late")  # a snapshot mid-draw
             await late.expect("snapshot")
+            # The same mid-draw snapshot in v2 (the count and hash, no list).
+            late_v2 = await WSClient.open(server.ws_url("lobby"), name="late-v2", subprotocols=(SUBPROTOCOL,))
+            await late_v2.expect("snapshot")
+            await late_v2.close()
+            v2_messages.extend(late_v2.log)
             await viewer.wait_for(lambda m: m.type == "finished", timeout=10)
             await late.close()  # the count changes after the draw: a presence
             await viewer.wait_for(lambda m: m.type == "presence", timeout=5)
@@ -252,7 +261,7 @@ def test_websocket_messages_match_asyncapi(launch, data_source):
             assert closed.code in contracts.close_codes()
         finally:
             await close_all([c for c in (viewer, late) if c])
-        return viewer.log + viewer.heartbeats + (late.log if late else [])
+        return viewer.log + viewer.heartbeats + (late.log if late else []) + v2_messages
 
     messages = run(scenario(), timeout=60)
     problems = [p for m in messages for p in contracts.message_errors(m.data)]

@@ -126,11 +126,14 @@ def test_start_draw_statuses(server, data_source):
     snap = state.json
     assert "type" not in snap
     assert set(snap) >= {"protocol", "room", "viewers", "serverTime", "draw", "lastResult"}
-    assert snap["protocol"] == 1 and snap["room"] == "host-room" and snap["draw"] is None
+    # Over HTTP the snapshot is protocol v2's: the entrants by count and hash (the watcher spoke v1).
+    assert snap["protocol"] == 2 and snap["room"] == "host-room" and snap["draw"] is None
     finished = dict(seq[-1].data)
     del finished["type"]
-    assert snap["lastResult"] == finished, "lastResult must be the last finished message without type"
-    draw.assert_verifies(snap["lastResult"])
+    entrants = finished.pop("entrants")
+    assert snap["lastResult"] == finished, "lastResult must be the last finished message without type (and list)"
+    assert http.request(server, "GET", f"/api/draws/{finished['drawId']}/entrants").json == entrants
+    draw.assert_verifies({**snap["lastResult"], "entrants": entrants})
 
 
 def test_start_while_running_is_409(launch):

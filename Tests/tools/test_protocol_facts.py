@@ -15,6 +15,7 @@ _spec.loader.exec_module(protocol)
 
 def test_subprotocol_and_lobby():
     assert protocol.SUBPROTOCOL == FACTS["subprotocol"]
+    assert [protocol.SUBPROTOCOL_V1] == FACTS["olderSubprotocols"]
     assert protocol.LOBBY == FACTS["lobby"]
 
 

@@ -8,9 +8,9 @@ import { failureText } from './words.js';
 export function announcement(prev, s) {
   if (s.phase === 'loading' && prev.phase !== 'loading') return 'A draw is starting.';
   if (s.phase === 'live') {
-    const { drawId, rounds, total, entrants } = s.draw;
+    const { drawId, rounds, total, entrantCount } = s.draw;
     const isNew = prev.draw?.drawId !== drawId;
-    if (isNew && rounds.length < total) return `The draw started: ${total} rounds among ${entrants.length} entrants.`;
+    if (isNew && rounds.length < total) return `The draw started: ${total} rounds among ${entrantCount} entrants.`;
     const last = rounds[rounds.length - 1];
     if (last?.round === total && prev.draw?.rounds.length !== rounds.length) return `Final round: ${last.name}.`;
   }

@@ -5,6 +5,7 @@ import { announcement } from './announce.js';
 import { byId, setText } from './dom.js';
 import { renderEntrantsPanel, setUpEntrantsPanel } from './entrants-panel.js';
 import { renderHost, setUpHost } from './host.js';
+import { renderEntrantList, setUpEntrantList } from './entrant-list.js';
 import { renderLastResult, setUpLastResult } from './last-result.js';
 import { Connection, roomSocketUrl } from './protocol.js';
 import { offerRoomCreation, renderRooms, setUpRooms } from './rooms.js';
@@ -38,6 +39,7 @@ function render(prev, s) {
   renderEntrantsPanel(s);
   renderSettingsPanel(s);
   renderLastResult(s);
+  renderEntrantList(s);
   renderRooms(s);
   renderShare(s);
   playFor(prev, s);
@@ -77,6 +79,7 @@ function followHistory(prev, s) {
 
 setUpVerifyPanel();
 setUpLastResult();
+setUpEntrantList();
 setUpRooms();
 setUpShare();
 setUpSound();

@@ -4,7 +4,9 @@
 import { backoffDelay } from './backoff.js';
 import { SilenceWatch } from './liveness.js';
 
-export const SUBPROTOCOL = 'live-draw.v1';
+// v2: `started`, `finished` and snapshots carry the entrants' count and hash; the list itself
+// is fetched over HTTP when someone opens it (entrants.js).
+export const SUBPROTOCOL = 'live-draw.v2';
 // How often the page looks at the silence deadline (liveness.js sets the deadline itself).
 const CHECK_EVERY_MS = 250;
 

@@ -13,7 +13,7 @@ export function initialState(room, isHost) {
     retry: null,            // {reason, retryInMs} while retrying
     viewers: null,
     phase: 'idle',
-    draw: null,             // the running draw: {drawId, entrants, commitment, total, rounds}
+    draw: null,             // the running draw: {drawId, entrantCount, entrantsHash, commitment, total, rounds}
     warnings: [],           // merge warnings of the current or last draw, for the host
     result: null,           // {record, seen, announcedCommitment} for the result phase
     lastResult: null,       // the room's last finished record, from the snapshot
@@ -79,7 +79,9 @@ function cleared(s) {
 
 function drawFrom(m, rounds) {
   return {
-    drawId: m.drawId, entrants: m.entrants, commitment: m.commitment,
+    // v2 names how many entrants and their hash; a v1 message (a pasted one) has the list.
+    drawId: m.drawId, entrantCount: m.entrantCount ?? m.entrants?.length ?? null, entrantsHash: m.entrantsHash,
+    commitment: m.commitment,
     total: m.schedule?.rounds ?? 10, rounds: rounds.map(roundOf),
     // Round 1 is due at startedAt + firstOffsetMs on the server's clock; a countdown leads to it.
     startedAt: m.startedAt, firstOffsetMs: m.schedule?.offsetsMs?.[0] ?? 0, countdownMs: m.schedule?.countdownMs ?? 0,

@@ -3,6 +3,7 @@
 // elsewhere (tools/verify_draw.py).
 
 import { byId, setText, show } from './dom.js';
+import { entrantsOf } from './entrants.js';
 import { findRecord, ISOLATE, isStopped, POP_ISOLATE, verifyRecord } from './verify.js';
 import { stoppedText } from './words.js';
 
@@ -50,7 +51,13 @@ export async function verifyAndShow(record, evidence = {}) {
   setText(el.copied, '');
   let report;
   try {
-    report = await verifyRecord(record, evidence);
+    // A v2 result names only its entrants' hash: the list comes from the server once, and its
+    // hash is one of the checks below. The copied record then carries it, self-contained.
+    const entrants = await entrantsOf(record);
+    if (id !== runId) return;
+    const full = Array.isArray(record.entrants) ? record : { ...record, entrants };
+    shownRecord = full;
+    report = await verifyRecord(full, evidence);
   } catch (error) {
     if (id === runId) showError(error.message);
     return;

@@ -74,7 +74,9 @@ export function findRecord(doc) {
     if (!doc.lastResult) throw new Error('This room has no finished draw yet.');
     return doc.lastResult;
   }
-  if (doc && typeof doc === 'object' && 'seed' in doc && Array.isArray(doc.entrants)) return doc;
+  // A v2 `finished` has the entrants' hash instead of their list (fetched when verifying).
+  if (doc && typeof doc === 'object' && 'seed' in doc
+    && (Array.isArray(doc.entrants) || typeof doc.entrantsHash === 'string')) return doc;
   throw new Error('No finished draw found: paste a "finished" message or a room snapshot.');
 }
 

@@ -5,6 +5,7 @@
 import { renderCountdown } from './countdown.js';
 import { byId, setText, show } from './dom.js';
 import { handleOf, slotsHeading, slotsOf, slotsTitle } from './winners.js';
+import { pickedEntrant } from './entrants.js';
 import { abortedText, failureDetailText, failureText, retryText, viewersText } from './words.js';
 
 const el = {
@@ -132,8 +133,9 @@ function renderWinnerList(record) {
  */
 function renderHistory(phase, s) {
   let picks = [];
-  if (phase === 'live') picks = s.draw.rounds.map((r) => s.draw.entrants[r.index]);
-  if (phase === 'result') picks = s.result.record.picks.map((index) => s.result.record.entrants[index]);
+  // Rounds carry the names they show; a result names its picks (`picked`, or its whole list).
+  if (phase === 'live') picks = s.draw.rounds.map((r) => ({ name: r.name }));
+  if (phase === 'result') picks = s.result.record.picks.map((index) => pickedEntrant(s.result.record, index));
   show(el.history, picks.length > 0);
   setText(el.historyTitle, phase === 'result' ? 'All rounds' : 'Rounds so far');
   const ended = phase === 'result';

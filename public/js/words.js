@@ -64,6 +64,11 @@ export function roundsText(n) {
   return n === 1 ? '1 round' : `${n} rounds`;
 }
 
+/** "1 entrant", "100,000 entrants": a count and its noun, in English digits grouping. */
+export function countText(n, noun) {
+  return `${n.toLocaleString('en')} ${n === 1 ? noun : noun + 's'}`;
+}
+
 // Why a draw was stopped; the stage's title already says "The draw was stopped".
 const ABORTS = {
   server_shutdown: 'The server shut down.',

@@ -30,7 +30,9 @@ typedef struct ldlws_config {
     int ipv4_only;                   /* sets LWS_SERVER_OPTION_DISABLE_IPV6 */
     const char *tls_cert_path;       /* both or neither */
     const char *tls_key_path;
-    const char *subprotocol;         /* offered ws subprotocol, e.g. "live-draw.v1" */
+    const char *subprotocol;         /* offered ws subprotocol, e.g. "live-draw.v2" */
+    const char *older_subprotocol;   /* a second one lws accepts too (an older version still
+                                        served), or NULL; ldlws_protocol_name tells them apart */
     unsigned int idle_ping_secs;     /* ws ping after this much silence */
     unsigned int idle_timeout_secs;  /* hang up after this much silence */
     unsigned int timeout_secs;       /* lws network round-trip timeouts (handshakes) */
@@ -51,6 +53,10 @@ typedef struct ldlws_config {
                                         string per vhost, so a page that may be framed by listed
                                         origins needs its own (copied; at most 1 KiB). */
 } ldlws_config;
+
+/** The name of the protocol lws chose for `wsi`'s WebSocket ("http" when the client offered no
+ *  subprotocol); valid as long as the server. */
+const char *ldlws_protocol_name(struct lws *wsi);
 
 /** Owns the lws context plus the protocol table and idle policy it points into. */
 typedef struct ldlws_server ldlws_server;
@@ -180,6 +186,11 @@ int ldlws_http_respond_with(struct lws *wsi, unsigned int status, const char *co
                             const unsigned char *body, size_t len, unsigned int flags);
 /** The same (no extra header, no flags), from HTTP_CONFIRM_UPGRADE: answers a refused WebSocket
  *  handshake with an HTTP/1.1 status and "Connection: close" (then return 1 from the callback). */
+/** As ldlws_http_respond_with, with the caller's Cache-Control value instead of no-store and
+ *  complete header lines ("name: value\r\n"…, e.g. an ETag) after it. */
+int ldlws_http_respond_cacheable(struct lws *wsi, unsigned int status, const char *content_type,
+                                 const char *cache_control, const char *lines,
+                                 const unsigned char *body, size_t len, unsigned int flags);
 int ldlws_http_refuse_upgrade(struct lws *wsi, unsigned int status, const char *content_type,
                               const unsigned char *body, size_t len);
 /** Streams a file with lws' own file server (security headers included).  `headers` are extra

@@ -10,4 +10,23 @@ public protocol SharedDrawRecords: Sendable {
 
     /// The record body of draw `drawId`, or `nil` when no node kept one.
     func body(drawId: String) throws(CoordinationError) -> [UInt8]?
+
+    /// Keeps a draw's entrants (`EntrantsEncoding.canonicalJSON`) once its plan is public, so
+    /// `GET /api/draws/ID/entrants` answers on every node, while it runs and after.
+    func keepEntrants(drawId: String, _ list: SharedEntrantList) throws(CoordinationError)
+
+    /// The entrants some node kept for `drawId`, or `nil`.
+    func entrants(drawId: String) throws(CoordinationError) -> SharedEntrantList?
+}
+
+/// A draw's entrants as the cluster shares them: the canonical JSON and its SHA-256 (hex), the
+/// draw's `entrantsHash`.
+public struct SharedEntrantList: Sendable, Hashable {
+    public var hash: String
+    public var json: [UInt8]
+
+    public init(hash: String, json: [UInt8]) {
+        self.hash = hash
+        self.json = json
+    }
 }

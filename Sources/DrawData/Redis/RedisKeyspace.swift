@@ -36,6 +36,9 @@ public struct RedisKeyspace: Sendable, Hashable {
     /// An ended draw's record, as the history API returns it.
     public func drawKey(drawId: String) -> String { "\(prefix)draw:\(drawId)" }
 
+    /// A draw's entrants: the hash, a newline, then the canonical JSON.
+    public func entrantsKey(drawId: String) -> String { "\(prefix)entrants:\(drawId)" }
+
     /// The room's ended draws: ids scored by start time.
     public func historyKey(room: String) -> String { "\(prefix)history:\(room)" }
 

@@ -55,11 +55,14 @@ final class ClusterNode {
 
     /// Publishes one event of a draw running here to the other nodes (in order, off this thread),
     /// after folding it into the room's stored view and escrow.
-    func publish(_ envelope: ClusterEnvelope, room: String, escrow change: EscrowChange = .keep) {
+    func publish(_ envelope: ClusterEnvelope, room: String, escrow change: EscrowChange = .keep,
+                 entrants: (drawId: String, list: SharedEntrantList)? = nil) {
         let bytes = envelope.encode(), channel = self.channel, back = self.back, views = services.views
-        let escrow = services.escrow
+        let escrow = services.escrow, records = services.records
         let queued = worker.submit { [inbox] in
             do throws(CoordinationError) {
+                // The list before the event: a node that hears `started` can serve it.
+                if let entrants { try records?.keepEntrants(drawId: entrants.drawId, entrants.list) }
                 // The view first: a node that reads it and then hears the event folds it once.
                 try views?.record(room: room, kind: envelope.kind.rawValue, drawId: envelope.drawId,
                                   index: envelope.index, part: envelope.view)

@@ -21,6 +21,8 @@ extension HTTPAPI {
             return historyPage(room: name, query: wsi.queryArguments, exchange, wsi)
         case .draw(let id):
             return drawRecord(id: id, exchange, wsi)
+        case .drawEntrants(let id):
+            return drawEntrants(id: id, exchange, wsi)
         case .roomQR(let name):
             return roomQR(name, exchange, wsi)
         default:

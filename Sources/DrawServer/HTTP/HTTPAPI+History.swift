@@ -78,14 +78,14 @@ extension HTTPAPI {
     }
 
     /// Without a store there is no history to serve.
-    private static let noHistory = HTTPResponse.json(404, APIMessages.error(
+    static let noHistory = HTTPResponse.json(404, APIMessages.error(
         .notFound, message: "This server keeps no draw history (it was started without a data directory)."))
 
     /// Runs `read` on the storage thread (rule 5) and answers the request when it returns.
     /// Returns `nil` (answer later), or a 503 when the storage thread no longer takes work.
     /// A connection waits for its answer before it can ask again, so reads in the queue never
     /// outnumber the connections (`maxConnections`).
-    private func answerFromStorage(_ exchange: HTTPExchange, _ wsi: Connection,
+    func answerFromStorage(_ exchange: HTTPExchange, _ wsi: Connection,
                                    _ read: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse? {
         guard storage.thread != nil else { return .json(503, APIMessages.error(.storageUnavailable)) }
         lastReadNumber += 1

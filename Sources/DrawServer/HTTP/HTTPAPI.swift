@@ -133,7 +133,9 @@ final class HTTPAPI {
     /// transaction (keep-alive) or close.
     func writable(_ wsi: Connection, _ exchange: HTTPExchange) -> TransportReply {
         guard let r = exchange.takeResponse() else { return .proceed }
-        guard wsi.respond(r), !r.closeAfter else { return .hangUp }
+        // A 304 has no body and no Content-Length: only the validators (`cache.lines`).
+        let written = r.status == 304 ? wsi.notModified(headers: r.cache?.lines ?? "", closeAfter: r.closeAfter) : wsi.respond(r)
+        guard written, !r.closeAfter else { return .hangUp }
         return wsi.completeTransaction() ? .proceed : .hangUp
     }
 

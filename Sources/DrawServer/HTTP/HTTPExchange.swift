@@ -10,6 +10,9 @@ struct HTTPResponse {
     var extraHeader: (name: String, value: String)?
     /// Answering a HEAD request: every header, no body.
     var headOnly = false
+    /// Cacheable: this `Cache-Control` value instead of `no-store`, and complete header lines
+    /// (`"name: value\r\n"`…, e.g. the `ETag`) after it. `nil`: an API answer, never cached.
+    var cache: (control: String, lines: String)?
 
     static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
         HTTPResponse(status: status, contentType: "application/json", body: body)

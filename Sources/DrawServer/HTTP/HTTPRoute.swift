@@ -18,6 +18,8 @@ enum HTTPRoute: Equatable {
     case roomSettings(String)
     /// `/api/draws/ID`: one draw's record (the id is validated by the handler).
     case draw(String)
+    /// `/api/draws/ID/entrants`: one draw's entrants, served once per draw (immutable).
+    case drawEntrants(String)
     /// Any other `/api/…` path.
     case unknownAPI
     /// Everything else is a static file request.
@@ -35,6 +37,9 @@ enum HTTPRoute: Equatable {
         // "", "api", "draws", ID
         if parts.count == 4, parts[1] == "api", parts[2] == "draws", !parts[3].isEmpty {
             return .draw(String(parts[3]))
+        }
+        if parts.count == 5, parts[1] == "api", parts[2] == "draws", !parts[3].isEmpty, parts[4] == "entrants" {
+            return .drawEntrants(String(parts[3]))
         }
         // "", "api", "rooms", ROOM[, "draws"]
         guard parts.count >= 4, parts[1] == "api", parts[2] == "rooms", !parts[3].isEmpty else { return .unknownAPI }
@@ -58,7 +63,7 @@ enum HTTPRoute: Equatable {
     /// The methods each endpoint accepts (others get 405); none for an unknown API path (404).
     var allowedMethods: Set<HTTPMethod> {
         switch self {
-        case .health, .metrics, .draw, .roomQR, .staticFile: return [.get]
+        case .health, .metrics, .draw, .drawEntrants, .roomQR, .staticFile: return [.get]
         case .room: return [.get, .delete]
         case .rooms, .roomKey: return [.post]
         case .draws: return [.get, .post]

@@ -23,7 +23,10 @@ struct StaticFileValidator: Equatable {
 
     /// Whether an `If-None-Match` value names this file as the browser has it: `*`, or any tag
     /// of the list, compared weakly (a `W/` prefix is ignored), as RFC 9110 §13.1.2 says for GET.
-    func matches(ifNoneMatch: String?) -> Bool {
+    func matches(ifNoneMatch: String?) -> Bool { Self.matches(ifNoneMatch: ifNoneMatch, etag: etag) }
+
+    /// The same for any strong `etag` (quoted): the entrants endpoint's too.
+    static func matches(ifNoneMatch: String?, etag: String) -> Bool {
         guard let value = ifNoneMatch else { return false }
         for part in value.split(separator: ",") {
             var tag = part.trimmingCharacters(in: .whitespaces)

@@ -39,7 +39,9 @@ final class Room {
     var remote = RemoteRoomView()
     private(set) var members = ContiguousArray<ClientConnection>()
     /// Recent broadcasts; clients hold cursors into it.
-    private(set) var ring: BroadcastRing<OutboundMessage>
+    private(set) var ring: BroadcastRing<RoomMessage>
+    /// Members that speak protocol v1: only while there are any are v1 variants made.
+    private(set) var v1Members = 0
 
     private(set) var lastResult: FinishedDraw?
 
@@ -118,6 +120,7 @@ final class Room {
         client.cursor = ring.nextSeq
         client.memberIndex = members.count
         members.append(client)
+        if client.version == .v1 { v1Members += 1 }
     }
 
     /// Removes a client (swap-remove, O(1)). Safe to call twice.
@@ -130,6 +133,7 @@ final class Room {
             last.memberIndex = i
         }
         client.memberIndex = -1
+        if client.version == .v1 { v1Members -= 1 }
     }
 
     // MARK: events
@@ -152,7 +156,7 @@ final class Room {
     var isRunning: Bool { runner?.session.isShowingRounds ?? false }
 
     /// Stores a broadcast once; every member now owes it (see `RoomService.broadcast`).
-    func append(_ message: OutboundMessage) {
+    func append(_ message: RoomMessage) {
         ring.append(message)
     }
 }

@@ -95,8 +95,16 @@ extension RoomService {
         var endsWithResult = false
         if case .finished = event { endsWithResult = true }
         room.remote.supersededLocally(resultToo: endsWithResult)
+        // The list goes to Redis (the entrants endpoint of every node) and along with `started`
+        // (the nodes with viewers, for their v1 clients); v2's `wire` no longer carries it.
+        var shared: (drawId: String, list: SharedEntrantList)?
+        if case .started(let plan, _) = event {
+            let list = entrantLists.list(for: plan)
+            shared = (drawId: plan.drawId, list: SharedEntrantList(hash: list.hash, json: list.json))
+        }
         cluster.publish(ClusterEnvelope(event: event, wire: wire, node: cluster.nodeId, now: clock.epochMillis(),
-                                        roundDueAt: due), room: room.name, escrow: escrowChange(for: event, node: cluster.nodeId))
+                                        roundDueAt: due, entrants: shared?.list.json ?? []),
+                        room: room.name, escrow: escrowChange(for: event, node: cluster.nodeId), entrants: shared)
     }
 
     /// The seed escrow follows the draw: deposited once the plan is public, its count moved at
@@ -125,12 +133,21 @@ extension RoomService {
         guard forViewer else { return { try? views.view(room: room) } }
         if !cluster.subscribed.contains(room) { cluster.watch(room: room, viewers: 1) }
         let channel = cluster.channel, waitMs = Self.subscriptionWaitMs
+        let lists = entrantLists, records = cluster.services.records
         return {
             let deadline = ContinuousClock.now + .milliseconds(waitMs)
             // A bounded poll on the storage thread (which may wait): the confirmation comes from
             // the subscriber's thread within a round trip to Redis, usually well under 1 ms.
             while !channel.isSubscribed(room: room), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.000_5) }
-            return try? views.view(room: room)
+            guard let view = try? views.view(room: room) else { return nil }
+            // This node missed the `started` that brought the lists along: a v1 joiner's snapshot
+            // and the draw's `finished` need them, so they are read now, where waiting is fine.
+            for id in [view.head == nil ? nil : view.drawId, view.lastResult.flatMap(RemoteRoomView.drawId(ofResult:))] {
+                guard let id, lists.list(drawId: id) == nil,
+                      let shared = try? records?.entrants(drawId: id) else { continue }
+                lists.keep(EntrantList(hash: shared.hash, json: shared.json), drawId: id)
+            }
+            return view
         }
     }
 
@@ -167,6 +184,9 @@ extension RoomService {
             return
         }
         guard !(room.runner?.isBusy ?? false) else { return }
+        if let id = envelope.drawId, let hash = envelope.entrantsHash, !envelope.entrants.isEmpty {
+            entrantLists.keep(EntrantList(hash: hash, json: envelope.entrants), drawId: id)
+        }
         cluster.metrics.receivedEvent(latenessMs: envelope.kind == .round ? clock.epochMillis() - envelope.plannedAt : 0)
         room.remote.apply(envelope)
         if envelope.kind == .round, let index = envelope.index, room.remote.rounds.count <= index {

@@ -11,6 +11,7 @@ extension RoomService {
     func deliver(_ event: DrawEvent, to room: Room) {
         // Whatever the event, the room may have gone from in use to idle or back.
         defer { roomActivity(room) }
+        keepEntrants(of: event, in: room)
         let bytes = room.apply(event)
         if cluster != nil { publishToCluster(event, wire: bytes, room: room) }
         show(bytes, loading: Self.isLoading(event), in: room)
@@ -39,6 +40,17 @@ extension RoomService {
             room.loadingTimer?.cancel()
         }
         broadcast(bytes, in: room)
+    }
+
+    /// A draw's list is encoded once, when its plan goes public, for the entrants endpoint (and
+    /// the other nodes, in cluster mode); again at its end only if it dropped out and v1 clients
+    /// need it in their `finished`.
+    private func keepEntrants(of event: DrawEvent, in room: Room) {
+        switch event {
+        case .started(let plan, _): entrantLists.list(for: plan)
+        case .finished(let plan, _, _) where room.v1Members > 0: entrantLists.list(for: plan)
+        default: break
+        }
     }
 
     private static func isLoading(_ event: DrawEvent) -> Bool {
@@ -106,16 +118,24 @@ extension RoomService {
         }
     }
 
-    /// The snapshot a joining client gets first (and `GET /api/rooms/ROOM`, without `type`).
-    func snapshot(of room: Room, asMessage: Bool) -> [UInt8] {
+    /// The snapshot a joining client gets first (and `GET /api/rooms/ROOM`, without `type`, in
+    /// the latest version), for a client speaking `version`.
+    func snapshot(of room: Room, asMessage: Bool, version: WireVersion = .latest) -> [UInt8] {
+        let bytes: [UInt8]
         if cluster != nil, let parts = remoteSnapshotParts(of: room) {
-            return WireMessages.snapshot(room: room.name, viewers: room.shownViewers, serverTime: clock.epochMillis(),
-                                         draw: parts.draw, lastResult: parts.lastResult, info: info(of: room),
-                                         asMessage: asMessage)
+            bytes = WireMessages.snapshot(room: room.name, viewers: room.shownViewers, serverTime: clock.epochMillis(),
+                                          draw: parts.draw, lastResult: parts.lastResult, info: info(of: room),
+                                          asMessage: asMessage)
+        } else {
+            var view = room.view()
+            view.info = info(of: room)
+            bytes = WireMessages.snapshot(view, serverTime: clock.epochMillis(), asMessage: asMessage)
         }
-        var view = room.view()
-        view.info = info(of: room)
-        return WireMessages.snapshot(view, serverTime: clock.epochMillis(), asMessage: asMessage)
+        guard version == .v1 else { return bytes }
+        // v1 carries the lists: those of this node's draws are encoded now if they dropped out.
+        if case .running(let plan, _, _) = room.current { entrantLists.list(for: plan) }
+        if let last = room.lastResult { entrantLists.list(for: last.plan) }
+        return WireMessages.v1(bytes, entrants: entrantLists.json(drawId:)) ?? bytes
     }
 }
 

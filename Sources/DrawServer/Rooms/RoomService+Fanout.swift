@@ -1,3 +1,5 @@
+import DrawPresentation
+
 /// Fan-out and the per-client outbound queue. Service thread only; no locks on this path.
 extension RoomService {
     /// Seconds a closing client gets to take what it is owed and the close frame before lws
@@ -8,9 +10,12 @@ extension RoomService {
     /// buffer, stored once in the room's ring; per client only a cursor comparison and a
     /// WRITEABLE request. A client whose backlog passes `outboundQueueLimit` is closed as too
     /// slow (4408) instead of growing memory or holding the room back.
+    ///
+    /// The v1 variant (`WireMessages.v1`) is made only while the room has v1 members.
     func broadcast(_ bytes: [UInt8], in room: Room) {
         guard !loop.destroying else { return }
-        room.append(OutboundMessage(bytes))
+        let v1 = room.v1Members > 0 ? WireMessages.v1(bytes, entrants: entrantLists.json(drawId:)) : nil
+        room.append(RoomMessage(OutboundMessage(bytes), v1: v1.map(OutboundMessage.init)))
         let limit = config.outboundQueueLimit
         var i = 0
         while i < room.members.count {
@@ -59,7 +64,7 @@ extension RoomService {
             // A member's backlog never exceeds the ring's capacity (it would have been closed),
             // so the message is still there — except for a client draining before its
             // shutdown close, which then simply goes on to its close.
-            message = room.ring.element(at: client.cursor)
+            message = room.ring.element(at: client.cursor)?.bytes(for: client.version)
             client.cursor += 1
             if message == nil, client.closing == nil {
                 closeTooSlow(client)

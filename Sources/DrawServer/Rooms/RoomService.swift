@@ -27,6 +27,8 @@ final class RoomService {
     let cluster: ClusterNode?
     /// Cluster mode: the rooms this node last reported viewers in (so it reports 0 once).
     var reportedPresence: [String: Int] = [:]
+    /// Recent draws' entrant lists, encoded once (the entrants endpoint, v1 clients).
+    let entrantLists = EntrantLists()
 
     init(config: ServerConfig, clock: any DrawClock, random: any RandomSource, logger: Logger, metrics: ServerMetrics,
          loadPlayers: @escaping @Sendable () async throws(DrawError) -> MergeResult, sources: DrawSources,

@@ -30,6 +30,10 @@ extension Connection {
     /// The request path, as lws decoded it.
     var uri: String? { Lws.uri(wsi) }
 
+    /// The protocol lws chose for this WebSocket: a subprotocol's name, or `http` when the client
+    /// offered none.
+    var protocolName: String { String(cString: ldlws_protocol_name(wsi)) }
+
     /// One request header, or `nil` when absent.
     func header(_ name: RequestHeader) -> String? { Lws.header(wsi, name.token) }
 

@@ -63,6 +63,12 @@ enum Lws {
         var flags: UInt32 = 0
         if response.headOnly { flags |= UInt32(LDLWS_RESPOND_HEAD_ONLY) }
         if response.closeAfter { flags |= UInt32(LDLWS_RESPOND_CLOSE) }
+        if let cache = response.cache {
+            return response.body.withUnsafeBufferPointer { body in
+                ldlws_http_respond_cacheable(wsi, UInt32(response.status), response.contentType, cache.control,
+                                             cache.lines, body.baseAddress, body.count, flags) == 0
+            }
+        }
         return response.body.withUnsafeBufferPointer { body in
             withOptionalCString(response.extraHeader?.name) { name in
                 withOptionalCString(response.extraHeader?.value) { value in

@@ -22,6 +22,8 @@ final class LwsContext {
         var tlsKeyPath: String?
         /// The WebSocket subprotocol lws accepts.
         var subprotocol = ""
+        /// An older subprotocol lws accepts too (a version still served); `nil`: none.
+        var olderSubprotocol: String?
         /// Header lines sent instead of lws' security set (`SecurityHeaders`); `nil`: lws' own.
         var securityHeaders: String?
     }
@@ -52,12 +54,15 @@ final class LwsContext {
         let created = withOptionalCString(s.tlsCertPath) { certPtr in
             withOptionalCString(s.tlsKeyPath) { keyPtr in
                 s.subprotocol.withCString { proto in
-                    withOptionalCString(s.securityHeaders) { security in
-                        c.tls_cert_path = certPtr
-                        c.tls_key_path = keyPtr
-                        c.subprotocol = proto
-                        c.security_headers = security
-                        return ldlws_create(&c)
+                    withOptionalCString(s.olderSubprotocol) { older in
+                        withOptionalCString(s.securityHeaders) { security in
+                            c.tls_cert_path = certPtr
+                            c.tls_key_path = keyPtr
+                            c.subprotocol = proto
+                            c.older_subprotocol = older
+                            c.security_headers = security
+                            return ldlws_create(&c)
+                        }
                     }
                 }
             }

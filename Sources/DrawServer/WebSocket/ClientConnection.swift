@@ -1,4 +1,5 @@
 import DrawCore
+import DrawPresentation
 
 /// One WebSocket client. Touched only on the service thread.
 ///
@@ -18,6 +19,8 @@ final class ClientConnection {
     }
 
     let connection: Connection
+    /// The protocol version the client chose with its subprotocol (`WireVersion`).
+    let version: WireVersion
     /// The room this client watches; `nil` for a client of an unknown room (about to be closed).
     var room: Room?
     /// Position in `room.members`, kept for O(1) removal; -1 when not a member.
@@ -45,8 +48,9 @@ final class ClientConnection {
     /// server's close frame, and once that is written the connection is closed.
     var peerClosed = false
 
-    init(connection: Connection, bucket: TokenBucket, maxMessageBytes: Int) {
+    init(connection: Connection, version: WireVersion = .latest, bucket: TokenBucket, maxMessageBytes: Int) {
         self.connection = connection
+        self.version = version
         self.bucket = bucket
         self.reader = FrameReader(maxMessageBytes: maxMessageBytes)
     }

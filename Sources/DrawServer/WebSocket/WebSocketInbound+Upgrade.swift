@@ -20,8 +20,9 @@ extension WebSocketInbound {
         }
         // lws would hang up without a word on a handshake whose offered subprotocols are all
         // unknown; say why instead. No offer at all is fine (v1).
+        let known = Set(WireVersion.allCases.map(\.subprotocol))
         if let offered = connection.header(.webSocketProtocol),
-           !offered.split(separator: ",").contains(where: { String($0).trimmingBlanks() == WireMessages.subprotocol }) {
+           !offered.split(separator: ",").contains(where: { known.contains(String($0).trimmingBlanks()) }) {
             return refuse(.unsupportedSubprotocol)
         }
         return .proceed

@@ -36,6 +36,7 @@ final class WebSocketInbound {
     func established(_ connection: Connection, slot: SessionSlot) {
         release(slot) // an HTTP exchange left from an earlier keep-alive request
         let client = ClientConnection(connection: connection,
+                                      version: WireVersion(chosenProtocol: connection.protocolName),
                                       bucket: TokenBucket(ratePerSecond: config.rateLimitPerSecond,
                                                           burst: config.rateLimitBurst),
                                       maxMessageBytes: config.maxMessageBytes)
@@ -83,7 +84,7 @@ final class WebSocketInbound {
         room.add(client)
         // The snapshot describes the room up to the ring's current end; the cursor starts
         // there, so every later broadcast follows it, in order, with nothing missing.
-        rooms.sendPrivate(rooms.snapshot(of: room, asMessage: true), to: client)
+        rooms.sendPrivate(rooms.snapshot(of: room, asMessage: true, version: client.version), to: client)
         rooms.viewersChanged(room)
     }
 

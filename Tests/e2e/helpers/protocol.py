@@ -5,7 +5,10 @@ server and the page are tested against too, so the languages cannot drift apart.
 """
 import re
 
-SUBPROTOCOL = "live-draw.v1"
+# What the page and new clients offer (v2: the entrants list comes over HTTP, issue 15), and the
+# older version the server still serves, to clients that offer it or no subprotocol at all.
+SUBPROTOCOL = "live-draw.v2"
+SUBPROTOCOL_V1 = "live-draw.v1"
 LOBBY = "lobby"
 ROOM_RE = re.compile(r"[a-z0-9-]{1,64}")
 

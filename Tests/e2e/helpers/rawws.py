@@ -14,13 +14,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .protocol import SUBPROTOCOL
+from .protocol import SUBPROTOCOL_V1
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
 
 def open_raw(host: str, port: int, path: str, rcvbuf: Optional[int] = None,
-             subprotocol: Optional[str] = SUBPROTOCOL, timeout: float = 5.0, tls=None,
+             subprotocol: Optional[str] = SUBPROTOCOL_V1, timeout: float = 5.0, tls=None,
              source: Optional[str] = None):
     """Connect and complete the upgrade. Returns (socket, bytes already read past the headers).
 
