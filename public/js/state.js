@@ -29,6 +29,7 @@ export function reduce(s, ev) {
     case 'snapshot': return fromSnapshot(s, ev);
     case 'record': return fromRecord(s, ev.record);
     case 'presence': return { ...s, viewers: ev.viewers };
+    case 'room': return { ...s, entrants: entrantsOf(ev) }; // the host changed the list or settings
     case 'loading': return { ...cleared(s), phase: 'loading', warnings: [] };
     case 'started': return {
       ...cleared(s), phase: 'live', draw: drawFrom(ev, []), warnings: ev.warnings ?? [],
@@ -128,6 +129,11 @@ function fromRecord(s, record) {
   }
 }
 
+/** The room's own list as a snapshot or a `room` message shows it; null: the operator's lists. */
+function entrantsOf(m) {
+  return typeof m.entrants === 'number' ? { count: m.entrants, allVoid: m.allVoid === true } : null;
+}
+
 /**
  * A snapshot replaces everything it covers, so nothing stale survives a reconnect. It cannot
  * express a draw that ended while we were away, nor a failure or abort, so those are derived:
@@ -138,7 +144,7 @@ function fromSnapshot(s, m) {
   const base = {
     ...cleared(s), room: m.room, viewers: m.viewers, lastResult: m.lastResult ?? null,
     connection: 'open', retry: null, phase: 'idle', warnings: [],
-    entrants: typeof m.entrants === 'number' ? { count: m.entrants, allVoid: m.allVoid === true } : null,
+    entrants: entrantsOf(m),
   };
   if (m.draw?.phase === 'loading') return { ...base, phase: 'loading' };
   if (m.draw?.phase === 'running') {
