@@ -97,7 +97,7 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Hosts a room's host may give list URLs on (PUT /api/rooms/ROOM/entrants with usersUrl and lotteryUrl), comma-separated names or addresses, any port; http and https only, checked again on every redirect. Empty (the default): room list URLs are off. (env: LIVE_DRAW_ALLOWED_SOURCE_HOSTS)")
     public var allowedSourceHosts: String = ""
 
-    @Flag(help: "Let rooms' list URLs reach private, loopback, link-local, unique-local and CGNAT addresses (refused by default, checked on the address each connection goes to). (env: LIVE_DRAW_ALLOW_PRIVATE_SOURCES=1)")
+    @Flag(help: "Let rooms' list URLs reach private, loopback, link-local, unique-local and CGNAT addresses (refused by default, checked on the address each connection goes to); its variable takes 1 or true. (env: LIVE_DRAW_ALLOW_PRIVATE_SOURCES)")
     public var allowPrivateSources = false
 
     @Option(help: "Largest inbound WebSocket message, in bytes; larger ones close with 1009. (env: LIVE_DRAW_MAX_MESSAGE_BYTES)")
