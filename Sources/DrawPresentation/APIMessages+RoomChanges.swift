@@ -24,3 +24,17 @@ extension APIMessages {
         return w.bytes
     }
 }
+
+extension APIMessages {
+    /// `200` body of `PUT /api/rooms/ROOM/entrants` with list URLs: the URLs as kept (fetched
+    /// when each draw starts, so no count yet).
+    public static func entrantSourcesReplaced(room: String, sources: DrawSources) -> [UInt8] {
+        var w = JSONWriter(capacity: 96 + sources.usersURL.utf8.count + sources.lotteryURL.utf8.count)
+        w.beginObject()
+        w.field("room", room)
+        w.field("usersUrl", sources.usersURL)
+        w.field("lotteryUrl", sources.lotteryURL)
+        w.endObject()
+        return w.bytes
+    }
+}

@@ -16,3 +16,15 @@ extension ClientErrorCode {
         }
     }
 }
+
+extension ClientErrorCode {
+    /// The code of list URLs a room may not have (`RoomURLSources.refusal(of:)`).
+    public init(sourceRefusal reason: RoomSourceRefusal.Reason) {
+        switch reason {
+        case .off: self = .sourceURLsOff
+        case .invalidURL: self = .sourceURLInvalid
+        case .hostNotAllowed: self = .sourceHostNotAllowed
+        case .internalAddress: self = .sourceAddressRefused
+        }
+    }
+}

@@ -65,6 +65,15 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
     case listInvalidData = "list_invalid_data"
     /// `PUT /api/rooms/ROOM/settings`: a value outside the operator's limits, or not a number.
     case invalidSettings = "invalid_settings"
+    /// `PUT .../entrants` with list URLs: the operator allows no source hosts (room URLs are off).
+    case sourceURLsOff = "source_urls_off"
+    /// A room's list URL that is not an http(s) URL (`file://` and every other scheme included).
+    case sourceURLInvalid = "source_url_invalid"
+    /// A room's list URL on a host the operator does not list (`--allowed-source-hosts`).
+    case sourceHostNotAllowed = "source_host_not_allowed"
+    /// A room's list URL whose host is a private, loopback, link-local… address, without
+    /// `--allow-private-sources`.
+    case sourceAddressRefused = "source_address_refused"
 
     /// The sentence sent when no more specific one applies.
     public var defaultMessage: String {
@@ -108,6 +117,10 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .noEntrants: return "The entrant list has no entrants."
         case .listMalformedJSON: return "The entrant list is not valid JSON."
         case .listInvalidData: return "The entrant list is JSON of the wrong shape."
+        case .sourceURLsOff: return "This server takes no list URLs for rooms: its operator allows no source hosts."
+        case .sourceURLInvalid: return "A room's list URLs must be http:// or https:// URLs."
+        case .sourceHostNotAllowed: return "That host is not one this server fetches room lists from."
+        case .sourceAddressRefused: return "That address is private, loopback or otherwise internal; this server fetches room lists only from public addresses."
         case .invalidSettings: return "The settings are not valid: rounds, intervalMs, decelerateToMs, winners and countdownMs are whole numbers within the server's limits."
         }
     }
@@ -118,12 +131,13 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .badJSON, .unknownType, .binaryNotSupported, .badRoomName, .unsupportedSubprotocol,
              .badLimit, .badCursor, .badRequest, .listNotUTF8, .listMalformedJSON: return 400
         case .unauthorized: return 401
-        case .forbidden: return 403
+        case .forbidden, .sourceURLsOff: return 403
         case .unknownRoom, .unknownDraw, .notFound, .roomDeleted: return 404
         case .methodNotAllowed: return 405
         case .drawRunning, .roomExists: return 409
         case .bodyTooLarge, .listTooLarge: return 413
-        case .tooManyEntrants, .nameTooLong, .nameTooManyBytes, .noEntrants, .listInvalidData, .invalidSettings: return 422
+        case .tooManyEntrants, .nameTooLong, .nameTooManyBytes, .noEntrants, .listInvalidData, .invalidSettings,
+             .sourceURLInvalid, .sourceHostNotAllowed, .sourceAddressRefused: return 422
         case .unsupportedMediaType: return 415
         case .rateLimited: return 429
         case .tooManyConnections, .tooManyRooms, .shuttingDown, .draining, .storageUnavailable, .busy, .clusterUnavailable: return 503

@@ -32,6 +32,9 @@ public struct ClusterEnvelope: Sendable, Hashable {
         case loading, started, round, finished, failed, aborted
         /// The room was deleted through the sending node; `wire` is the `room_deleted` error.
         case deleted
+        /// The room's list or settings changed through the sending node; `wire` is the `room`
+        /// message. Not a draw event: it leaves the stored view alone.
+        case room
     }
 
     public var node: String

@@ -65,6 +65,8 @@ public struct RemoteRoomView: Sendable, Hashable {
             lastResult = envelope.view
         case .failed, .aborted, .deleted:
             endDraw()
+        case .room:
+            break   // the list or settings, not the draw: the room's record says them
         }
     }
 

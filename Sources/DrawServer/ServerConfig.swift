@@ -35,6 +35,10 @@ public struct ServerConfig: Sendable {
     /// `maxBodyBytes` is that route's body limit, in place of `maxBodyBytes`). `nil`: rooms take
     /// no lists of their own (404 on that route).
     public var entrantListReader: (any EntrantListReader)?
+    /// Fetches a room's list from the URLs its host gave (`PUT .../entrants` with `usersUrl` and
+    /// `lotteryUrl`), under the operator's rules for room sources. `nil`: room URLs are off
+    /// (403 `source_urls_off`).
+    public var roomURLSources: (any RoomURLSources)?
     /// What a host may choose for a room (`PUT /api/rooms/ROOM/settings`).
     public var roomSettingsLimits: RoomSettingsLimits = .standard
     /// Messages that may wait for one client; past this it is closed as too slow (4408).

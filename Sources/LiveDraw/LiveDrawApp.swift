@@ -33,6 +33,8 @@ struct LiveDrawApp {
         // writes the key file there.
         let random = SystemRandomSource()
         var serverConfig = configuration.server
+        // Rooms' own list URLs, under the operator's rules (off without allowed hosts).
+        serverConfig.roomURLSources = configuration.sourceRestriction.map { RoomSourceFetcher(restriction: $0, fetch: configuration.fetch) }
         let lobbyKeyOrigin: LobbyKeySetting.Origin
         do {
             let lobby = try configuration.lobbyKey.resolve(random: random)

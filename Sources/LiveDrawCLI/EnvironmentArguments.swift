@@ -5,16 +5,21 @@
 /// the environment goes through exactly the same parsing and validation as a typed one (the `=`
 /// form keeps a value that starts with `-` from being read as an option).
 ///
-/// Only options that take a value are supported: a flag would need `--flag` / no argument instead.
+/// Options that take a value, and the flags in `flagNames`: for those `1`/`true`/`yes` becomes
+/// `--flag`, `0`/`false`/`no` nothing, and any other value `--flag=value`, which the parser refuses.
 public struct EnvironmentArguments: Sendable {
     /// Prefix of every variable.
     public static let prefix = "LIVE_DRAW_"
 
     /// Long option names (without `--`) that may come from the environment.
     public let optionNames: [String]
+    /// Those of `optionNames` that are flags (no value).
+    public let flagNames: Set<String>
 
-    public init(optionNames: [String] = LaunchOptions.environmentBackedOptions) {
+    public init(optionNames: [String] = LaunchOptions.environmentBackedOptions,
+                flagNames: Set<String> = LaunchOptions.environmentBackedFlags) {
         self.optionNames = optionNames
+        self.flagNames = flagNames
     }
 
     /// `LIVE_DRAW_` + the name in upper case with `_` for `-`: `round-interval-ms` →
@@ -42,8 +47,16 @@ public struct EnvironmentArguments: Sendable {
             // not "a certificate at the path ''".
             guard let value = environment[variable], !value.isEmpty,
                   !Self.commandLine(arguments, gives: name) else { continue }
-            injected.append("--\(name)=\(value)")
             fromEnvironment[name] = variable
+            if flagNames.contains(name) {
+                switch value.lowercased() {
+                case "1", "true", "yes": injected.append("--\(name)")
+                case "0", "false", "no": continue
+                default: injected.append("--\(name)=\(value)")
+                }
+                continue
+            }
+            injected.append("--\(name)=\(value)")
         }
         return Merged(arguments: injected + arguments, fromEnvironment: fromEnvironment)
     }

@@ -1,4 +1,6 @@
 import DrawCore
+import DrawData
+import Foundation
 
 /// The limits of what a host may bring to a room (issue 15): its own entrant list and its settings.
 extension LaunchConfiguration.Limits {
@@ -29,5 +31,20 @@ extension LaunchConfiguration {
         return RoomSettingsLimits(maxRounds: try check(o.maxRounds, in: RoundSchedule.roundLimit, "max-rounds"),
                                   maxWinners: try check(o.maxWinners, in: Limits.maxWinners, "max-winners"),
                                   minIntervalMs: minInterval, maxIntervalMs: maxInterval)
+    }
+}
+
+extension LaunchConfiguration {
+    /// `--allowed-source-hosts` (names or addresses, comma-separated; no scheme, port or path) and
+    /// `--allow-private-sources`; `nil` when the list is empty: room list URLs are off.
+    static func sourceRestriction(_ o: LaunchOptions) throws(ConfigurationError) -> SourceRestriction? {
+        let hosts = o.allowedSourceHosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .filter { !$0.isEmpty }
+        let hostCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789.-:[]_")
+        for host in hosts where !host.allSatisfy(hostCharacters.contains) || host.hasPrefix(".") {
+            throw ConfigurationError("--allowed-source-hosts: '\(host)' is not a host name or address (no scheme, port or path)")
+        }
+        guard !hosts.isEmpty else { return nil }
+        return SourceRestriction(allowedHosts: hosts, allowPrivateAddresses: o.allowPrivateSources)
     }
 }

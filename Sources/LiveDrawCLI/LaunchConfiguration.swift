@@ -17,6 +17,9 @@ public struct LaunchConfiguration: Sendable {
     public var lotteryURL: String
     /// Timeouts and size cap of those fetches.
     public var fetch: CurlHTTPClient.Configuration
+    /// The rules of rooms' list URLs (`--allowed-source-hosts`, `--allow-private-sources`);
+    /// `nil` when no host is allowed (room URLs off).
+    public var sourceRestriction: SourceRestriction?
     /// Absolute folder of the draw records, or `nil` to keep none.
     public var dataDirectory: String?
     /// Where the lobby's host key comes from.
@@ -89,6 +92,7 @@ public struct LaunchConfiguration: Sendable {
         (server.tlsCertPath, server.tlsKeyPath) = try Self.tls(cert: o.tlsCert, key: o.tlsKey, paths: paths)
         server.entrantListReader = UploadedEntrantList(limits: try Self.entrantLimits(o), today: UploadedEntrantList.utcToday)
         server.roomSettingsLimits = try Self.roomSettingsLimits(o)
+        sourceRestriction = try Self.sourceRestriction(o)
         self.server = server
 
         usersURL = try SourceURL.resolve(o.usersURL, option: "users-url", bundled: "users.json", paths: paths)

@@ -94,6 +94,12 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Which redirects a player-list fetch follows: same-origin (same scheme, host and port), any (any http/https URL), or none. (env: LIVE_DRAW_FETCH_REDIRECTS)")
     public var fetchRedirects: String = LaunchOptions.fetch.redirects.rawValue
 
+    @Option(help: "Hosts a room's host may give list URLs on (PUT /api/rooms/ROOM/entrants with usersUrl and lotteryUrl), comma-separated names or addresses, any port; http and https only, checked again on every redirect. Empty (the default): room list URLs are off. (env: LIVE_DRAW_ALLOWED_SOURCE_HOSTS)")
+    public var allowedSourceHosts: String = ""
+
+    @Flag(help: "Let rooms' list URLs reach private, loopback, link-local, unique-local and CGNAT addresses (refused by default, checked on the address each connection goes to); its variable takes 1 or true. (env: LIVE_DRAW_ALLOW_PRIVATE_SOURCES)")
+    public var allowPrivateSources = false
+
     @Option(help: "Largest inbound WebSocket message, in bytes; larger ones close with 1009. (env: LIVE_DRAW_MAX_MESSAGE_BYTES)")
     public var maxMessageBytes: Int = LaunchOptions.server.maxMessageBytes
 
@@ -192,6 +198,7 @@ public struct LaunchOptions: ParsableCommand {
         "max-entrants", "max-upload-bytes", "max-name-chars", "max-rounds", "max-winners", "min-interval-ms", "max-interval-ms",
         "loading-notice-ms",
         "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes", "fetch-redirects",
+        "allowed-source-hosts", "allow-private-sources",
         "max-message-bytes", "outbound-queue", "close-timeout-seconds",
         "idle-ping-seconds", "idle-timeout-seconds", "heartbeat-seconds", "shutdown-grace-ms", "max-connections", "head-timeout-ms",
         "slow-heads-per-address", "max-rooms", "room-idle-seconds", "room-expiry-days",
@@ -203,6 +210,10 @@ public struct LaunchOptions: ParsableCommand {
     /// Flags on the help screen that no environment variable sets, each for the reason its help
     /// gives. `EnvironmentArguments` supports only options that take a value.
     public static let flagsWithoutEnvironment = ["rotate-lobby-key"]
+
+    /// Flags a variable sets after all (`EnvironmentArguments`): `1`, `true` or `yes` turn it on,
+    /// `0`, `false`, `no` leave it off; any other value is an error.
+    public static let environmentBackedFlags: Set<String> = ["allow-private-sources"]
 
     public init() {}
 

@@ -289,3 +289,13 @@ def test_three_winners_are_listed_on_every_page(server, open_page):
     picks = snap["lastResult"]["winnerPicks"]
     assert shown[0] == [p["name"] for p in picks]  # no usernames in a plain-text list: no lone "@"
     assert host.text("outcome").lower() == "the 3 winners are"  # shown in capitals by the stylesheet
+
+
+def test_an_open_page_shows_a_new_list_without_reconnecting(server, open_page):
+    room = created_room(server)
+    _put(server, room["room"], room["hostKey"], "entrants", "Ann\nBob", "text/plain")
+    host = open_page(room["room"], room["hostKey"])
+    host.wait(lambda d: host.text("entrant-count") == "2 entrants in this room's list.", "the first count")
+    # The host replaces the list (from anywhere: curl here): the `room` message updates the page.
+    _put(server, room["room"], room["hostKey"], "entrants", "Ann\nBob\nCy\nDee\nEve", "text/plain")
+    host.wait(lambda d: host.text("entrant-count") == "5 entrants in this room's list.", "the new count")

@@ -193,3 +193,28 @@ def test_a_rooms_own_list_and_settings_reach_the_node_that_runs_its_draw(nodes):
     # Replaced through B between draws: A's next draw uses the new list.
     assert put_entrants(b, "own-list", key, "Eve\nFay").status == 200
     assert [p["name"] for p in run_draw(a, "own-list", key)["entrants"]] == ["Eve", "Fay"]
+
+
+def test_a_list_changed_through_one_node_reaches_viewers_on_another(nodes, redis):
+    """Issue 15: the `room` message goes over the room's channel, so viewers connected to B see
+    a list uploaded through A (count and settings) without reconnecting."""
+    from helpers.rooms import put_entrants, put_settings
+
+    a, b = nodes
+    key = http.created_room(a, "live-list")["hostKey"]
+
+    async def scenario():
+        viewer = await WSClient.open(b.ws_url("live-list"), name="on-b")
+        try:
+            await viewer.expect("snapshot")
+            await asyncio.to_thread(wait_until, lambda: numsub(redis, "live-list") >= 1, 10, "B subscribed")
+            assert put_entrants(a, "live-list", key, "Ann\nBob\nCy").status == 200
+            room, _ = await viewer.wait_for(lambda m: m.type == "room", 10)
+            assert room["entrants"] == 3, room.raw
+            assert put_settings(a, "live-list", key, {"winners": 2}).status == 200
+            room, _ = await viewer.wait_for(lambda m: m.type == "room", 10)
+            assert room["settings"]["winners"] == 2 and room["entrants"] == 3, room.raw
+        finally:
+            await viewer.close()
+
+    run(scenario(), timeout=30)

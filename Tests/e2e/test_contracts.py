@@ -14,6 +14,7 @@ from helpers import contracts, http
 from helpers.cli import REPO
 from helpers.datasource import USERS
 from helpers.protocol import SUBPROTOCOL
+from helpers.rooms import put_entrants
 from helpers.wsclient import WSClient, close_all, run
 
 SOURCES = REPO / "Sources"
@@ -227,9 +228,18 @@ def test_websocket_messages_match_asyncapi(launch, data_source):
         viewer.keep_heartbeats = True
         late = None
         v2_messages = []
+        rooms_log = []
         try:
             await viewer.expect("snapshot")
             await viewer.wait_for(lambda m: m.type == "heartbeat", timeout=5)
+            # A host's change between draws reaches the room's viewers as `room`.
+            key = http.created_room(server, "contract")["hostKey"]
+            other = await WSClient.open(server.ws_url("contract"), name="other")
+            await other.expect("snapshot")
+            assert put_entrants(server, "contract", key, "Ann\nBob\nAnn").status == 200
+            await other.wait_for(lambda m: m.type == "room", timeout=5)
+            await other.close()
+            rooms_log = other.log
             await viewer.send_json({"type": "ping", "id": "contract"})
             await viewer.wait_for(lambda m: m.type == "pong", timeout=5)
             await viewer.send_json({"type": "start", "hostKey": "0" * 48})
@@ -261,7 +271,7 @@ def test_websocket_messages_match_asyncapi(launch, data_source):
             assert closed.code in contracts.close_codes()
         finally:
             await close_all([c for c in (viewer, late) if c])
-        return viewer.log + viewer.heartbeats + (late.log if late else []) + v2_messages
+        return viewer.log + viewer.heartbeats + (late.log if late else []) + v2_messages + rooms_log
 
     messages = run(scenario(), timeout=60)
     problems = [p for m in messages for p in contracts.message_errors(m.data)]

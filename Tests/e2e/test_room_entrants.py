@@ -185,3 +185,26 @@ def test_only_a_few_uploads_are_read_at_once(server):
     finally:
         for s in held:
             s.close()
+
+
+def test_viewers_connected_now_see_a_new_list_and_settings_without_reconnecting(server):
+    key = _room(server, "live-change")
+
+    async def scenario():
+        viewer = await WSClient.open(server.ws_url("live-change"), name="viewer")
+        try:
+            snap = await viewer.expect("snapshot")
+            assert snap["entrants"] is None
+            assert put_entrants(server, "live-change", key, "Ann\nBob\nCy").status == 200
+            room, _ = await viewer.wait_for(lambda m: m.type == "room", timeout=5)
+            assert room["room"] == "live-change" and room["entrants"] == 3 and room["allVoid"] is False
+            assert put_settings(server, "live-change", key, {"winners": 2}).status == 200
+            room, _ = await viewer.wait_for(lambda m: m.type == "room", timeout=5)
+            assert room["settings"]["winners"] == 2 and room["entrants"] == 3
+            assert delete_entrants(server, "live-change", key).status == 204
+            room, _ = await viewer.wait_for(lambda m: m.type == "room", timeout=5)
+            assert room["entrants"] is None and room["warnings"] == []
+        finally:
+            await viewer.close()
+
+    run(scenario(), timeout=30)

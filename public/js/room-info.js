@@ -17,7 +17,7 @@ export function roomInfoFrom(m) {
 
 /**
  * The host changed the room from this page: the answers of PUT/DELETE .../entrants and PUT
- * .../settings, which viewers only see in their next snapshot.
+ * .../settings (viewers learn it from the `room` message, read by roomInfoFrom too).
  */
 export function withRoomChange(s, ev) {
   switch (ev.what) {

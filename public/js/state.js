@@ -32,6 +32,7 @@ export function reduce(s, ev) {
     case 'snapshot': return fromSnapshot(s, ev);
     case 'record': return fromRecord(s, ev.record);
     case 'presence': return { ...s, viewers: ev.viewers };
+    case 'room': return { ...s, ...roomInfoFrom(ev) }; // the host changed the list or settings
     case 'loading': return { ...cleared(s), phase: 'loading', warnings: [] };
     case 'started': return {
       ...cleared(s), phase: 'live', draw: drawFrom(ev, []), warnings: ev.warnings ?? [],

@@ -40,4 +40,27 @@ CURLcode ldcurl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 /// transfer or cleanup, so copy it at once. `*value` may be NULL (no such information).
 CURLcode ldcurl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 
+/// The connect hook of room list sources (CURLOPT_OPENSOCKETFUNCTION): curl calls it with the
+/// address it is about to connect to, after DNS and for every redirect; it returns the socket
+/// (`ldcurl_open_socket`), or `CURL_SOCKET_BAD` to refuse the address (the transfer then fails
+/// with CURLE_COULDNT_CONNECT). Why here and not a check before the transfer: a name checked
+/// first may resolve to another address when curl connects (DNS rebinding); this is the address
+/// actually used. The decision itself is made in Swift (`AddressRange`, `SourceAddressGuard`).
+typedef curl_socket_t (*ldcurl_opensocket_callback)(void *clientp, curlsocktype purpose, struct curl_sockaddr *address);
+
+/// Sets CURLOPT_OPENSOCKETFUNCTION and its CURLOPT_OPENSOCKETDATA (`clientp`, which curl keeps:
+/// it must outlive the transfer).
+CURLcode ldcurl_setopt_opensocket_callback(CURL *handle, ldcurl_opensocket_callback callback, void *clientp);
+
+/// Copies the IP address of `address` into `out` (network order): returns 4 (IPv4), 16 (IPv6),
+/// or 0 for any other family (nothing copied).
+int ldcurl_sockaddr_ip(const struct curl_sockaddr *address, unsigned char out[16]);
+
+/// Opens the socket curl asked for, as curl itself would (close-on-exec added); `CURL_SOCKET_BAD`
+/// when the system refuses.
+curl_socket_t ldcurl_open_socket(const struct curl_sockaddr *address);
+
+/// `CURL_SOCKET_BAD`, a macro Swift does not import.
+curl_socket_t ldcurl_socket_bad(void);
+
 #endif

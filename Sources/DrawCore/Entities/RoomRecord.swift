@@ -21,15 +21,20 @@ public struct RoomRecord: Sendable, Hashable {
     /// The room's own entrant list, summed up; `nil`: the room draws from the operator's lists.
     /// The list itself is read only when a draw starts (`RoomStore.entrants(ofRoom:)`).
     public var entrants: RoomEntrantsSummary?
+    /// The URLs the room's list is fetched from when each draw starts (issue 15), or `nil`.
+    /// Never set together with `entrants`: a room has an uploaded list, list URLs, or neither.
+    public var sourceURLs: DrawSources?
 
     /// A room; a new one's last activity is its creation.
     public init(name: String, keyHash: HostKeyHash, createdAt: Double, lastActivityAt: Double? = nil,
-                settings: RoomSettings = RoomSettings(), entrants: RoomEntrantsSummary? = nil) {
+                settings: RoomSettings = RoomSettings(), entrants: RoomEntrantsSummary? = nil,
+                sourceURLs: DrawSources? = nil) {
         self.name = name
         self.keyHash = keyHash
         self.createdAt = createdAt
         self.lastActivityAt = lastActivityAt ?? createdAt
         self.settings = settings
         self.entrants = entrants
+        self.sourceURLs = sourceURLs
     }
 }

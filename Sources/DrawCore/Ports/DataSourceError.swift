@@ -15,6 +15,9 @@ public enum DataSourceError: Error, Sendable, Hashable {
     case tooLarge(source: String, limitBytes: Int)
     /// The URL is not one we may fetch (bad syntax or a scheme other than http, https, file).
     case badURL(source: String)
+    /// A room's list URL broke the operator's rules for room sources (issue 15): its host is not
+    /// allowed (any more, or after a redirect), or it led to a private or internal address.
+    case refused(source: String, reason: String)
 
     /// A stable machine-readable code, sent in `failed` messages.
     public var code: String {
@@ -25,6 +28,7 @@ public enum DataSourceError: Error, Sendable, Hashable {
         case .invalidData: return "source_invalid_data"
         case .tooLarge: return "source_too_large"
         case .badURL: return "source_bad_url"
+        case .refused: return "source_refused"
         }
     }
 
@@ -32,7 +36,7 @@ public enum DataSourceError: Error, Sendable, Hashable {
     public var source: String {
         switch self {
         case .unreachable(let s, _), .badStatus(let s, _), .malformedJSON(let s, _),
-             .invalidData(let s, _), .tooLarge(let s, _), .badURL(let s):
+             .invalidData(let s, _), .tooLarge(let s, _), .badURL(let s), .refused(let s, _):
             return s
         }
     }
@@ -52,6 +56,8 @@ public enum DataSourceError: Error, Sendable, Hashable {
             return "\(s) returned more than the \(limit)-byte limit."
         case .badURL(let s):
             return "\(s) is not an http, https or file URL that can be fetched."
+        case .refused(let s, let reason):
+            return "\(s) was not fetched: \(reason)."
         }
     }
 }

@@ -62,6 +62,12 @@ public protocol RoomStore: Sendable {
     @discardableResult
     func replaceEntrants(ofRoom name: String, with entrants: RoomEntrants?, at: Double) throws(StorageError) -> Bool
 
+    /// Keeps `urls` as where the room's list is fetched from when each draw starts, in place of
+    /// an uploaded list (which goes; `replaceEntrants` with `nil` forgets the URLs too). Counts
+    /// as activity at `at`. Returns whether the room exists.
+    @discardableResult
+    func replaceSourceURLs(ofRoom name: String, with urls: DrawSources, at: Double) throws(StorageError) -> Bool
+
     /// The room's own entrant list, whole; `nil` when it has none (or the room is not kept).
     func entrants(ofRoom name: String) throws(StorageError) -> RoomEntrants?
 

@@ -10,6 +10,9 @@ extension CurlOutcome {
     /// curl's transfer result. After redirects, the error is the last request's (the final cause)
     /// and its source says where the fetch was redirected to.
     func result(source: String, configuration: CurlHTTPClient.Configuration) -> Result<Data, DataSourceError> {
+        if let refusedBySource {
+            return .failure(.refused(source: source, reason: refusedBySource))
+        }
         if let refusedRedirect {
             return .failure(.unreachable(source: source, reason: refusedRedirect))
         }

@@ -18,6 +18,9 @@ struct CurlOutcome: Sendable {
     var finalURL: String?
     /// Why a redirect was not followed (another origin, too many, not http); `nil` if none was refused.
     var refusedRedirect: String?
+    /// Why a room source's fetch was refused by its `SourceRestriction` (an internal address, a
+    /// host not allowed after a redirect); `nil` if it was not.
+    var refusedBySource: String? = nil
     /// Whether the request went out (so a timeout happened while waiting for the answer).
     var requestSent: Bool
     var body: Data

@@ -30,11 +30,16 @@ final class CurlTransfer {
     let configuration: CurlHTTPClient.Configuration
     let completion: @Sendable (CurlOutcome) -> Void
     private let sink: CurlResponseSink
+    /// A room source's connect check (`SourceRestriction`); `nil` for the operator's URLs, or
+    /// when private addresses are allowed.
+    private let addressGuard: SourceAddressGuard?
     /// Where the configured URL is; redirects are judged against it.
     private let origin: URLOrigin?
     /// The URL of the current request.
     private var url: String
     private var redirects = 0
+    /// Set when a redirect broke the room source's rules (reported as `refused`, not `unreachable`).
+    private var refusedBySource: String?
     /// When the whole fetch (every redirect included) must be over, monotonic nanoseconds.
     private let deadline: UInt64
 
@@ -66,6 +71,7 @@ final class CurlTransfer {
         self.configuration = configuration
         self.completion = completion
         sink = CurlResponseSink(limit: configuration.maxResponseBytes, handle: handle.raw)
+        addressGuard = configuration.restriction.map(SourceAddressGuard.init)
         origin = URLOrigin(url)
         deadline = Self.now() &+ UInt64(configuration.totalTimeoutMs) * 1_000_000
     }
@@ -107,6 +113,10 @@ final class CurlTransfer {
         guard let to = URLOrigin(target), ["http", "https"].contains(to.scheme) else {
             return "redirected to a URL that is not http or https; refused"
         }
+        if let restriction = configuration.restriction, !restriction.allows(host: to.host) {
+            refusedBySource = "redirected to \(to), a host this server does not fetch room lists from"
+            return refusedBySource
+        }
         guard redirects < configuration.maxRedirects else {
             return "more than \(configuration.maxRedirects) redirects"
         }
@@ -128,6 +138,9 @@ final class CurlTransfer {
             redirects: redirects,
             finalURL: redirects > 0 ? url : nil,
             refusedRedirect: nil,
+            refusedBySource: refusedBySource ?? addressGuard?.refused.map {
+                "it led to \($0.address), a \($0.range.rawValue) address, and this server fetches room lists only from public addresses"
+            },
             requestSent: handle.info(CURLINFO_REQUEST_SIZE) > 0,
             body: sink.body,
             exceededLimit: sink.exceededLimit
@@ -155,6 +168,18 @@ final class CurlTransfer {
             // Unretained: the sink lives as long as this transfer, which outlives the handle's use.
             handle.set(CURLOPT_WRITEDATA, pointer: Unmanaged.passUnretained(sink).toOpaque()),
         ]
+        if let restriction = configuration.restriction {
+            results += [
+                // A room's URLs: never `file://` or another scheme, even on the first request.
+                handle.set(CURLOPT_PROTOCOLS_STR, Self.allowedRedirectProtocols),
+                // No proxy from the environment: the address checked must be the one connected to.
+                handle.set(CURLOPT_PROXY, ""),
+                // A fresh connection every time: a pooled one was checked (or not) for another URL.
+                handle.set(CURLOPT_FRESH_CONNECT, 1),
+                handle.set(CURLOPT_FORBID_REUSE, 1),
+            ]
+            if let addressGuard, !restriction.allowPrivateAddresses { results.append(addressGuard.install(on: handle)) }
+        }
         // Refuses an announced oversized body before any of it is read. 0 would mean "no limit"
         // to curl, so a zero cap is left to the write callback alone.
         if configuration.maxResponseBytes > 0 {

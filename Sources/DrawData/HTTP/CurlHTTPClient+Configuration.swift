@@ -14,6 +14,9 @@ extension CurlHTTPClient {
         public var maxRedirects: Int
         /// Which redirects are followed at all; by default only within the URL's own origin.
         public var redirects: RedirectPolicy
+        /// A room's list URLs (issue 15): the extra rules they are fetched under; `nil` for the
+        /// operator's own URLs, which may be anything the operator chose (`file://` included).
+        public var restriction: SourceRestriction?
 
         /// - Parameters:
         ///   - connectTimeout: rounded up to whole milliseconds, at least 1 ms.
@@ -23,12 +26,13 @@ extension CurlHTTPClient {
         ///   - redirects: which redirects may be followed (within `maxRedirects`).
         public init(connectTimeout: Duration = .seconds(5), totalTimeout: Duration = .seconds(15),
                     maxResponseBytes: Int = Configuration.defaultMaxResponseBytes, maxRedirects: Int = 3,
-                    redirects: RedirectPolicy = .sameOrigin) {
+                    redirects: RedirectPolicy = .sameOrigin, restriction: SourceRestriction? = nil) {
             self.connectTimeout = connectTimeout
             self.totalTimeout = totalTimeout
             self.maxResponseBytes = max(0, maxResponseBytes)
             self.maxRedirects = max(0, maxRedirects)
             self.redirects = redirects
+            self.restriction = restriction
         }
 
         /// `connectTimeout` as curl takes it. Never 0, because curl reads 0 as "no timeout".

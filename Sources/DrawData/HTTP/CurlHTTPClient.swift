@@ -44,6 +44,9 @@ public struct CurlHTTPClient: Sendable {
         // the transfer thread, let alone a socket.
         guard URLPolicy.isFetchable(url) else { throw .badURL(source: source) }
         let configuration = self.configuration
+        if let restriction = configuration.restriction, let why = URLPolicy.roomSourceRefusal(url, restriction) {
+            throw .refused(source: source, reason: why)
+        }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Data, DataSourceError>, Never>) in
             multi.submit(url: url, configuration: configuration) { outcome in
                 continuation.resume(returning: outcome.result(source: source, configuration: configuration))

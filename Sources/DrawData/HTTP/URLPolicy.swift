@@ -14,6 +14,20 @@ enum URLPolicy {
         return allowedSchemes.contains(scheme)
     }
 
+    /// Why `url` may not be fetched as a room's list under `restriction` (its scheme or its
+    /// host), in a few lowercase words; `nil` when it may. Checked at upload and again before each
+    /// fetch (the operator may have changed the allowed hosts since). Addresses are checked by
+    /// `SourceAddressGuard` when curl connects.
+    static func roomSourceRefusal(_ url: String, _ restriction: SourceRestriction) -> String? {
+        guard let origin = URLOrigin(url), ["http", "https"].contains(origin.scheme) else {
+            return "a room's list URL must be http or https"
+        }
+        guard restriction.allows(host: origin.host) else {
+            return "\(origin.host) is not a host this server fetches room lists from"
+        }
+        return nil
+    }
+
     /// The lowercased scheme of `url` if it starts `scheme://`, else `nil`.
     static func scheme(of url: String) -> String? {
         guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return nil }

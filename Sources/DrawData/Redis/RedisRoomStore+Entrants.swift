@@ -20,6 +20,16 @@ extension RedisRoomStore {
         \(touchForward)
         return 1
         """
+    /// KEYS: room, index, list. ARGV: name, at, usersUrl, lotteryUrl. The URLs take the place of
+    /// an uploaded list: its list and summary go, its sources are the URLs.
+    static let replaceSourceURLsScript = """
+        if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+        redis.call('DEL', KEYS[3])
+        redis.call('HDEL', KEYS[1], 'summary')
+        redis.call('HSET', KEYS[1], 'usersSource', ARGV[3], 'lotterySource', ARGV[4])
+        \(touchForward)
+        return 1
+        """
     /// KEYS: room. ARGV: settings.
     static let replaceSettingsScript = """
         if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
@@ -37,6 +47,16 @@ extension RedisRoomStore {
         return try flag(write("replace room entrants", ["EVAL", Self.replaceEntrantsScript, "3", keyspace.roomKey(room: name),
                                                         keyspace.roomsIndexKey, entrantsKey(room: name), name, Self.text(at)] + list),
                         "replace room entrants")
+    }
+
+    /// A room's list URLs are its hash's `usersSource` and `lotterySource` without a `summary`
+    /// (an uploaded list has all three).
+    @discardableResult
+    public func replaceSourceURLs(ofRoom name: String, with urls: DrawSources, at: Double) throws(StorageError) -> Bool {
+        try flag(write("replace room list URLs", ["EVAL", Self.replaceSourceURLsScript, "3", keyspace.roomKey(room: name),
+                                                  keyspace.roomsIndexKey, entrantsKey(room: name), name, Self.text(at),
+                                                  urls.usersURL, urls.lotteryURL]),
+                 "replace room list URLs")
     }
 
     public func entrants(ofRoom name: String) throws(StorageError) -> RoomEntrants? {

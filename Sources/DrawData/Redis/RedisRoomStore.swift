@@ -86,6 +86,8 @@ public struct RedisRoomStore: RoomStore {
             if let summary = fields[4].text {
                 room.entrants = try StoredJSON.summary(from: summary, sources: DrawSources(usersURL: fields[5].text ?? "",
                                                                                             lotteryURL: fields[6].text ?? ""))
+            } else if let users = fields[5].text, let lottery = fields[6].text {
+                room.sourceURLs = DrawSources(usersURL: users, lotteryURL: lottery)
             }
         } catch {
             throw failure(read: "load room", "room \(name): \(error)")

@@ -99,6 +99,13 @@ enum DrawStoreSchema {
             ALTER TABLE draws ADD COLUMN winners INTEGER NOT NULL DEFAULT 1 CHECK (winners >= 1);
             ALTER TABLE draws ADD COLUMN winner_picks_json TEXT;
             """),
+        // A room's list fetched from URLs its host gave (issue 15): the two URLs, with the room
+        // (small, read with it); both `NULL` when it has none. A room has these or a
+        // `room_entrants` row or neither: each write of one clears the other.
+        SchemaMigration(version: 5, sql: """
+            ALTER TABLE rooms ADD COLUMN users_url TEXT;
+            ALTER TABLE rooms ADD COLUMN lottery_url TEXT;
+            """),
     ]
 
     /// The version this code writes and fully understands.

@@ -9,6 +9,7 @@ extension SQLiteDrawStore {
             // One transaction (`write`): the old list goes only if the new one is stored.
             guard try Self.touch(name, at: at, in: db) else { return false }
             try db.run("DELETE FROM room_entrants WHERE room = ?", [.text(name)])
+            try db.run("UPDATE rooms SET users_url = NULL, lottery_url = NULL WHERE name = ?", [.text(name)])
             guard let entrants else { return true }
             try db.run("""
                 INSERT INTO room_entrants (room, entrants_json, warnings_json, users_source, lottery_source, summary_json)
@@ -16,6 +17,17 @@ extension SQLiteDrawStore {
                 """, [.text(name), .text(StoredJSON.entrants(entrants.players)), .text(StoredJSON.warnings(entrants.warnings)),
                       .text(entrants.sources.usersURL), .text(entrants.sources.lotteryURL),
                       .text(StoredJSON.summary(entrants.summary))])
+            return true
+        }
+    }
+
+    @discardableResult
+    public func replaceSourceURLs(ofRoom name: String, with urls: DrawSources, at: Double) throws(StorageError) -> Bool {
+        try write("replace the list URLs of room \(name)") { db in
+            guard try Self.touch(name, at: at, in: db) else { return false }
+            try db.run("DELETE FROM room_entrants WHERE room = ?", [.text(name)])
+            try db.run("UPDATE rooms SET users_url = ?, lottery_url = ? WHERE name = ?",
+                       [.text(urls.usersURL), .text(urls.lotteryURL), .text(name)])
             return true
         }
     }

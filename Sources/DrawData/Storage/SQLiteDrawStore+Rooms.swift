@@ -82,7 +82,7 @@ extension SQLiteDrawStore: RoomStore {
     /// A room with the summary of its own list, if any (the list itself stays on disk).
     private static let roomColumns = """
         name, host_key_sha256, created_at, last_activity_at, settings_json,
-        e.summary_json, e.users_source, e.lottery_source
+        e.summary_json, e.users_source, e.lottery_source, rooms.users_url, rooms.lottery_url
         """
     private static let roomTables = "rooms LEFT JOIN room_entrants e ON e.room = rooms.name"
 
@@ -96,8 +96,11 @@ extension SQLiteDrawStore: RoomStore {
         let entrants = try row.text(5).map { (summary: String) throws(StoredJSON.Invalid) in
             try StoredJSON.summary(from: summary, sources: DrawSources(usersURL: row.text(6) ?? "", lotteryURL: row.text(7) ?? ""))
         }
+        var sourceURLs: DrawSources?
+        if let users = row.text(8), let lottery = row.text(9) { sourceURLs = DrawSources(usersURL: users, lotteryURL: lottery) }
         return RoomRecord(name: name, keyHash: hash, createdAt: row.double(2) ?? 0,
                           lastActivityAt: row.double(3) ?? 0,
-                          settings: try StoredJSON.settings(from: row.text(4) ?? ""), entrants: entrants)
+                          settings: try StoredJSON.settings(from: row.text(4) ?? ""), entrants: entrants,
+                          sourceURLs: entrants == nil ? sourceURLs : nil)
     }
 }

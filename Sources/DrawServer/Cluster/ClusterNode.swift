@@ -64,8 +64,11 @@ final class ClusterNode {
                 // The list before the event: a node that hears `started` can serve it.
                 if let entrants { try records?.keepEntrants(drawId: entrants.drawId, entrants.list) }
                 // The view first: a node that reads it and then hears the event folds it once.
-                try views?.record(room: room, kind: envelope.kind.rawValue, drawId: envelope.drawId,
-                                  index: envelope.index, part: envelope.view)
+                // A `room` change is no draw event: the view (the running draw, the last result) stays.
+                if envelope.kind != .room {
+                    try views?.record(room: room, kind: envelope.kind.rawValue, drawId: envelope.drawId,
+                                      index: envelope.index, part: envelope.view)
+                }
                 switch change {
                 case .keep: break
                 case .deposit(let draw): try escrow?.deposit(room: room, draw: draw)

@@ -38,6 +38,9 @@ extension HTTPAPI {
         case .roomEntrants(let name):
             guard let format = Self.listFormat(wsi.header(.contentType)) else { return refusePut(wsi, exchange) }
             let body = exchange.body
+            if format == .jsonLists, let request = RoomSourcesRequest.parse(body) {
+                return putSources(name, request, exchange, wsi)
+            }
             return withRoom(name, exchange, wsi) { [unowned self] room, reply in
                 rooms.replaceEntrants(of: room, hostKey: bearer, body: body, format: format) { result in
                     switch result {
@@ -61,6 +64,23 @@ extension HTTPAPI {
             }
         default:
             return .json(404, APIMessages.error(.notFound))
+        }
+    }
+
+    /// `PUT /api/rooms/ROOM/entrants` with `{"usersUrl","lotteryUrl"}`: the room's list is fetched
+    /// from those URLs when each draw starts.
+    private func putSources(_ name: String, _ request: Result<DrawSources, RoomSettingsRequest.Refusal>,
+                            _ exchange: HTTPExchange, _ wsi: Connection) -> HTTPResponse? {
+        let urls: DrawSources
+        switch request {
+        case .success(let u): urls = u
+        case .failure(let why): return .json(why.code.httpStatus, APIMessages.error(why.code, message: why.message))
+        }
+        let bearer = exchange.bearer
+        return withRoom(name, exchange, wsi) { [unowned self] room, reply in
+            rooms.replaceSources(of: room, hostKey: bearer, with: urls) { refusal in
+                reply(refusal.map(Self.refused) ?? .json(200, APIMessages.entrantSourcesReplaced(room: name, sources: urls)))
+            }
         }
     }
 

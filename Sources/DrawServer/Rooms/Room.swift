@@ -26,6 +26,9 @@ final class Room {
     /// The own list itself, kept here only without a room store (`--data-dir off`); with one it
     /// is read from the store when a draw starts.
     var ownList: RoomEntrants?
+    /// The URLs the room's list is fetched from at each draw's start (`PUT .../entrants` with
+    /// `usersUrl`/`lotteryUrl`); `nil` when it has none. Never set together with `entrants`.
+    var sourceURLs: DrawSources?
     /// A list or settings change is on its way to the store: no draw starts meanwhile, and no
     /// second change (each answers 409 `draw_running`), so a draw never starts from a half-known
     /// room.

@@ -65,6 +65,7 @@ extension RoomService {
                 if !room.changing {
                     room.settings = record.settings
                     room.entrants = record.entrants
+                    room.sourceURLs = record.sourceURLs
                 }
                 if let view { adoptView(view, in: room) }
                 done(nil)
@@ -174,6 +175,15 @@ extension RoomService {
                                         wire: WireMessages.error(.roomDeleted)), room: room.name)
     }
 
+    /// Tells the other nodes with viewers in the room that its list or settings changed here
+    /// (`wire`: the `room` message this node's viewers got).
+    func announceRoomChange(of room: Room, wire: [UInt8]) {
+        guard let cluster else { return }
+        let now = clock.epochMillis()
+        cluster.publish(ClusterEnvelope(node: cluster.nodeId, kind: .room, plannedAt: now, sentAt: now, wire: wire),
+                        room: room.name)
+    }
+
     /// A message on a room's channel (through the inbox): another node's draw event. Shown to
     /// this node's viewers as it came, and folded into the room's snapshot.
     func clusterEvent(room name: String, _ payload: [UInt8]) {
@@ -182,6 +192,13 @@ extension RoomService {
         if envelope.kind == .deleted {
             if !room.deleting, !(room.runner?.hasWork ?? false) { finishDeletion(of: room) }
             return
+        }
+        if envelope.kind == .room {
+            // The list or settings changed through another node: read the room's record again
+            // (so this node's snapshots agree), then show the change as it was sent.
+            return refreshRecord(of: room) { [unowned self, unowned room] refusal in
+                if refusal == nil { broadcast(envelope.wire, in: room) }
+            }
         }
         guard !(room.runner?.isBusy ?? false) else { return }
         if let id = envelope.drawId, let hash = envelope.entrantsHash, !envelope.entrants.isEmpty {

@@ -26,7 +26,7 @@ extension RoomService {
                     roomActivity(room)
                     answer(.failure(HostRefusal(ClientErrorCode(listError: error), error.message)))
                 case .success(let list):
-                    commitChange(of: room, entrants: .some(list), settings: nil) { refusal in
+                    commitChange(of: room, list: .upload(list), settings: nil) { refusal in
                         answer(refusal.map { .failure($0) } ?? .success(list))
                     }
                 }
@@ -40,11 +40,30 @@ extension RoomService {
         }
     }
 
+    /// Keeps `urls` as where the room's list is fetched from at each draw's start, once the
+    /// operator's rules for room sources allow them (checked here, without network: a name's
+    /// addresses are checked when a draw connects). Replaces an uploaded list.
+    func replaceSources(of room: Room, hostKey: String?, with urls: DrawSources,
+                        then answer: @escaping (HostRefusal?) -> Void) {
+        guard let fetcher = config.roomURLSources else {
+            return answer(HostRefusal(.sourceURLsOff, ClientErrorCode.sourceURLsOff.defaultMessage))
+        }
+        beginChange(of: room, hostKey: hostKey) { [unowned self] refusal in
+            if let refusal { return answer(refusal) }
+            if let why = fetcher.refusal(of: urls) {
+                room.changing = false
+                roomActivity(room)
+                return answer(HostRefusal(ClientErrorCode(sourceRefusal: why.reason), why.message))
+            }
+            commitChange(of: room, list: .urls(urls), settings: nil, then: answer)
+        }
+    }
+
     /// Forgets the room's own list: it draws from the operator's lists again.
     func removeEntrants(of room: Room, hostKey: String?, then answer: @escaping (HostRefusal?) -> Void) {
         beginChange(of: room, hostKey: hostKey) { [unowned self] refusal in
             if let refusal { return answer(refusal) }
-            commitChange(of: room, entrants: .some(nil), settings: nil, then: answer)
+            commitChange(of: room, list: .remove, settings: nil, then: answer)
         }
     }
 
@@ -56,7 +75,7 @@ extension RoomService {
         }
         beginChange(of: room, hostKey: hostKey) { [unowned self] refusal in
             if let refusal { return answer(refusal) }
-            commitChange(of: room, entrants: nil, settings: settings, then: answer)
+            commitChange(of: room, list: nil, settings: settings, then: answer)
         }
     }
 
@@ -80,34 +99,53 @@ extension RoomService {
         go(nil)
     }
 
-    /// Keeps the change (`entrants`: `.some(nil)` removes the list; `nil` leaves it), then applies
-    /// it to memory.
-    private func commitChange(of room: Room, entrants: RoomEntrants??, settings: RoomSettings?,
+    /// A change of the room's list: an uploaded one, list URLs, or none (the operator's lists).
+    /// Each replaces whatever the room had.
+    enum ListChange {
+        case upload(RoomEntrants)
+        case urls(DrawSources)
+        case remove
+    }
+
+    /// Keeps the change (`list` `nil`: the list stays as it is), then applies it to memory.
+    private func commitChange(of room: Room, list: ListChange?, settings: RoomSettings?,
                               then answer: @escaping (HostRefusal?) -> Void) {
         let name = room.name, at = clock.epochMillis()
         let apply = { [unowned self] in
             room.changing = false
-            if let entrants {
-                room.entrants = entrants?.summary
-                if storage.rooms == nil { room.ownList = entrants }
+            if let list {
+                var uploaded: RoomEntrants?
+                if case .upload(let entrants) = list { uploaded = entrants }
+                room.entrants = uploaded?.summary
+                room.ownList = storage.rooms == nil ? uploaded : nil
+                if case .urls(let urls) = list { room.sourceURLs = urls } else { room.sourceURLs = nil }
             }
             if let settings { room.settings = settings }
             room.touchedAtMs = max(room.touchedAtMs, at)
             roomActivity(room)
+            // Viewers connected now see the change without reconnecting (here and on other nodes).
+            let wire = WireMessages.room(room.name, info: info(of: room))
+            broadcast(wire, in: room)
+            announceRoomChange(of: room, wire: wire)
         }
         guard storage.rooms != nil else {
             apply()
             return answer(nil)
         }
         let submitted = storage.roomJob({ store throws(StorageError) -> Bool in
-            if let entrants { return try store.replaceEntrants(ofRoom: name, with: entrants, at: at) }
+            switch list {
+            case .upload(let entrants)?: return try store.replaceEntrants(ofRoom: name, with: entrants, at: at)
+            case .remove?: return try store.replaceEntrants(ofRoom: name, with: nil, at: at)
+            case .urls(let urls)?: return try store.replaceSourceURLs(ofRoom: name, with: urls, at: at)
+            case nil: break
+            }
             if let settings { return try store.replaceSettings(ofRoom: name, with: settings, at: at) }
             return true
         }) { [unowned self] result in
             switch result {
             case .success(true):
                 apply()
-                logger.info("room changed", metadata: ["room": "\(name)", "what": "\(entrants != nil ? "entrants" : "settings")"])
+                logger.info("room changed", metadata: ["room": "\(name)", "what": "\(list != nil ? "entrants" : "settings")"])
                 answer(nil)
             case .success(false):
                 room.changing = false

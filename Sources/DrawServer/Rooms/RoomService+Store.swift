@@ -147,6 +147,7 @@ extension RoomService {
                     room.touchedAtMs = loaded.record.lastActivityAt
                     room.settings = loaded.record.settings
                     room.entrants = loaded.record.entrants
+                    room.sourceURLs = loaded.record.sourceURLs
                     if let view = loaded.view { room.remote = RemoteRoomView(stored: view) }
                     return room
                 })

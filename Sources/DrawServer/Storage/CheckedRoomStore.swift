@@ -59,6 +59,12 @@ extension CheckedRoomStore {
         return try inner.replaceEntrants(ofRoom: name, with: entrants, at: at)
     }
 
+    @discardableResult
+    func replaceSourceURLs(ofRoom name: String, with urls: DrawSources, at: Double) throws(StorageError) -> Bool {
+        owner.check()
+        return try inner.replaceSourceURLs(ofRoom: name, with: urls, at: at)
+    }
+
     func entrants(ofRoom name: String) throws(StorageError) -> RoomEntrants? {
         owner.check()
         return try inner.entrants(ofRoom: name)
