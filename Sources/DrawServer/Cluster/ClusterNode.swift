@@ -17,6 +17,8 @@ final class ClusterNode {
     /// Leases this node holds: room → owner id (`<node>/<n>`).
     private(set) var leases: [String: String] = [:]
     private var nextLease: UInt64 = 0
+    /// `services.linkUps()` as the last housekeeping tick saw it (`rebuildAfterReconnect`).
+    var seenLinkUps = 0
     /// Renews `leases` every `leaseRenewMs`; made with the first lease.
     var renewTimer: LwsTimer?
 

@@ -32,6 +32,9 @@ extension HTTPAPI {
             return .json(code.httpStatus, APIMessages.error(code, message: error.message))
         }
         let live = rooms.registry[name] != nil, logger = self.logger, kept = storage.rooms
+        if let shared = rooms.cluster?.services.records {
+            return sharedHistoryPage(room: name, request: request, live: live, shared: shared, exchange, wsi)
+        }
         return answerFromStorage(exchange, wsi) {
             do throws(StorageError) {
                 let page = try store.list(room: name, page: request)
@@ -85,7 +88,7 @@ extension HTTPAPI {
     /// Returns `nil` (answer later), or a 503 when the storage thread no longer takes work.
     /// A connection waits for its answer before it can ask again, so reads in the queue never
     /// outnumber the connections (`maxConnections`).
-    private func answerFromStorage(_ exchange: HTTPExchange, _ wsi: Connection,
+    func answerFromStorage(_ exchange: HTTPExchange, _ wsi: Connection,
                                    _ read: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse? {
         guard storage.thread != nil else { return .json(503, APIMessages.error(.storageUnavailable)) }
         lastReadNumber += 1

@@ -62,7 +62,32 @@ struct RedisClusterStateTests {
         let b = RedisSharedDrawRecords(connection: RedisConnection(configuration: server.configuration()))
         defer { a.connection.close(); b.connection.close() }
         #expect(try b.body(drawId: "d1") == nil)
-        try a.keep(drawId: "d1", room: "quiz", startedAtMs: 1_000, body: Array(#"{"drawId":"d1"}"#.utf8))
+        try a.keep(drawId: "d1", room: "quiz", summary: Array("{}".utf8), body: Array(#"{"drawId":"d1"}"#.utf8))
         #expect(try b.body(drawId: "d1") == Array(#"{"drawId":"d1"}"#.utf8))
+    }
+
+    /// Two nodes keep draws of one room; either pages the same lines, newest first, by cursor,
+    /// and a draw kept again (its end) keeps its place.
+    @Test func theHistoryIsPagedAlikeFromEveryNode() throws {
+        let server = try RedisServerProcess()
+        let a = RedisSharedDrawRecords(connection: RedisConnection(configuration: server.configuration()))
+        let b = RedisSharedDrawRecords(connection: RedisConnection(configuration: server.configuration()))
+        defer { a.connection.close(); b.connection.close() }
+        let line = { (id: String, status: String) in Array(#"{"drawId":"\#(id)","status":"\#(status)"}"#.utf8) }
+        #expect(try a.page(room: "quiz", request: DrawPageRequest()) == SharedDrawPage(summaries: [], next: nil, roomHasDraws: false))
+        try a.keep(drawId: "d1", room: "quiz", summary: line("d1", "running"), body: [])
+        try b.keep(drawId: "d2", room: "quiz", summary: line("d2", "finished"), body: [])
+        try a.keep(drawId: "d3", room: "quiz", summary: line("d3", "running"), body: [])
+        try b.keep(drawId: "x1", room: "other", summary: line("x1", "finished"), body: [])
+        try a.keep(drawId: "d1", room: "quiz", summary: line("d1", "finished"), body: [])   // its end
+        let first = try b.page(room: "quiz", request: DrawPageRequest(limit: 2))
+        #expect(first.summaries == [line("d3", "running"), line("d2", "finished")])
+        #expect(try a.page(room: "quiz", request: DrawPageRequest(limit: 2)) == first)
+        let next = try #require(first.next)
+        let second = try a.page(room: "quiz", request: DrawPageRequest(limit: 2, after: next))
+        #expect(second == SharedDrawPage(summaries: [line("d1", "finished")], next: nil, roomHasDraws: true))
+        // Past the last draw: empty, but the room has history.
+        let past = try a.page(room: "quiz", request: DrawPageRequest(limit: 2, after: DrawCursor(position: 1)))
+        #expect(past == SharedDrawPage(summaries: [], next: nil, roomHasDraws: true))
     }
 }

@@ -97,3 +97,12 @@ def wait_until(predicate, timeout=15.0, what="condition"):
             return
         time.sleep(0.05)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+def launch_node(launch, redis, **opts):
+    """A live-draw node on `redis`, once its link to Redis is up: a node answers before its
+    subscriber has connected, and refuses new rooms (503 cluster_unavailable) until then."""
+    from . import http
+    node = launch(redis_url=redis.url, **opts)
+    wait_until(lambda: http.api(node, "GET", "/healthz")[1].get("cluster") == "up", 15, "the node's Redis link")
+    return node
