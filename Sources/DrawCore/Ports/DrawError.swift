@@ -8,6 +8,9 @@ public enum DrawError: Error, Sendable, Hashable {
     /// published: a commitment whose seed might not survive a crash is never shown. The cause
     /// (a `StorageError`, naming the database file) goes to the server log, not to viewers.
     case storageFailure
+    /// Cluster mode: the node that was loading the draw's lists stopped (its lease lapsed) before
+    /// it planned anything; another node says so, so viewers everywhere stop waiting.
+    case nodeLost
 
     /// A stable machine-readable code, sent in `failed` messages.
     public var code: String {
@@ -15,6 +18,7 @@ public enum DrawError: Error, Sendable, Hashable {
         case .noPlayers: return "no_players"
         case .source(let e): return e.code
         case .storageFailure: return "storage_failure"
+        case .nodeLost: return "node_lost"
         }
     }
 
@@ -28,6 +32,8 @@ public enum DrawError: Error, Sendable, Hashable {
         case .storageFailure:
             return "The draw could not be recorded, so it was not started. Try again; if it keeps failing, "
                 + "the operator should check the server log."
+        case .nodeLost:
+            return "The server that was preparing this draw stopped before it began; nothing was drawn. Start it again."
         }
     }
 

@@ -8,6 +8,10 @@ import DrawPresentation
 /// subscriptions are sent again by the subscriber itself, presence is reported every second, a
 /// running draw's lease is taken again at its next renewal, and its view and escrow at its next
 /// event.
+///
+/// And the viewers here of a draw that runs on another node missed its events while the link
+/// was down: each such room's view is read again, and if it says more than this node knew (more
+/// rounds, or the draw's end), its viewers get a fresh `snapshot` (docs/PROTOCOL.md).
 extension RoomService {
     /// Housekeeping (once a second): when the link has come up again since the last tick, the
     /// rooms in memory (but the lobby, which is each node's own) are written back.
@@ -18,6 +22,7 @@ extension RoomService {
         let cameBack = ups > 1
         cluster.seenLinkUps = ups
         guard cameBack else { return }
+        resyncWatchedRooms(cluster)
         let now = clock.epochMillis()
         let records = registry.all.filter { $0.name != RoomName.lobby && !$0.deleting }
             .map { RoomRecord(name: $0.name, keyHash: $0.keyHash, createdAt: now) }
@@ -45,5 +50,30 @@ extension RoomService {
                 logger.warning("could not write rooms back after Redis came back", metadata: ["error": "\(error)"])
             }
         }
+    }
+
+    /// Reads the view of every room this node shows another node's draw in, or has viewers in,
+    /// and catches its viewers up (`resync`).
+    private func resyncWatchedRooms(_ cluster: ClusterNode) {
+        guard let views = cluster.services.views else { return }
+        for name in cluster.subscribed {
+            guard let room = registry[name], room.viewers > 0, !(room.runner?.isBusy ?? false) else { continue }
+            _ = storage.roomJob({ _ throws(StorageError) in try? views.view(room: name) }) { [weak self] result in
+                guard let self, case .success(let view?) = result, let room = registry[name] else { return }
+                resync(room, with: view)
+            }
+        }
+    }
+
+    /// A view read after a reconnect: adopted, and sent to the room's viewers as a `snapshot`,
+    /// when it differs from what this node showed. An empty view (Redis restarted empty and
+    /// knows nothing of the draw) changes nothing: the takeover check ends a draw left running.
+    func resync(_ room: Room, with view: StoredRoomView) {
+        guard !(room.runner?.isBusy ?? false) else { return }
+        let fresh = RemoteRoomView(stored: view)
+        guard fresh != RemoteRoomView(), fresh != room.remote else { return }
+        room.remote = fresh
+        cluster?.metrics.resynced()
+        broadcast(snapshot(of: room, asMessage: true), in: room)
     }
 }
