@@ -209,7 +209,9 @@ extension RoomService {
 
     /// A room's view read back after a takeover found nothing to end (through the inbox).
     func clusterView(room name: String, _ view: StoredRoomView) {
-        if let room = registry[name] { adoptView(view, in: room) }
+        // The draw is over (its lease was free, nothing escrowed): whatever the view says, even
+        // nothing (Redis restarted empty), and the viewers here are told.
+        if let room = registry[name] { resync(room, with: view, emptyToo: true) }
     }
 
     /// Housekeeping, once a second: the link state for `/metrics`; the leases of the rooms whose
@@ -219,7 +221,7 @@ extension RoomService {
         cluster.metrics.link(up: cluster.linkUp)
         rebuildAfterReconnect(cluster)
         let watched = cluster.subscribed.filter { registry[$0]?.remote.isActive == true }
-        cluster.checkOrphans(Array(watched), clock: clock)
+        if cluster.takeoversAllowed(nowMs: clock.epochMillis()) { cluster.checkOrphans(Array(watched), clock: clock) }
         reportPresence(cluster)
     }
 

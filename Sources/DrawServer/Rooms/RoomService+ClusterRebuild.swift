@@ -22,6 +22,7 @@ extension RoomService {
         let cameBack = ups > 1
         cluster.seenLinkUps = ups
         guard cameBack else { return }
+        cluster.catchUp(nowMs: clock.epochMillis())
         resyncWatchedRooms(cluster)
         let now = clock.epochMillis()
         let records = registry.all.filter { $0.name != RoomName.lobby && !$0.deleting }
@@ -67,11 +68,12 @@ extension RoomService {
 
     /// A view read after a reconnect: adopted, and sent to the room's viewers as a `snapshot`,
     /// when it differs from what this node showed. An empty view (Redis restarted empty and
-    /// knows nothing of the draw) changes nothing: the takeover check ends a draw left running.
-    func resync(_ room: Room, with view: StoredRoomView) {
+    /// knows nothing of the draw) changes nothing unless `emptyToo`: the takeover check ends a
+    /// draw left running, with `emptyToo`, once its lease is free.
+    func resync(_ room: Room, with view: StoredRoomView, emptyToo: Bool = false) {
         guard !(room.runner?.isBusy ?? false) else { return }
         let fresh = RemoteRoomView(stored: view)
-        guard fresh != RemoteRoomView(), fresh != room.remote else { return }
+        guard emptyToo || fresh != RemoteRoomView(), fresh != room.remote else { return }
         room.remote = fresh
         cluster?.metrics.resynced()
         broadcast(snapshot(of: room, asMessage: true), in: room)
