@@ -56,6 +56,25 @@ struct RedisClusterStateTests {
         #expect(PresenceReport.othersTotal(afterLeave, excluding: "a", nowMs: 4_500) == 0)
     }
 
+    /// Every room in one round trip: the same sums as one report per room, a 0 drops the node's
+    /// field, and more rooms than one script takes are split.
+    @Test func presenceForManyRoomsAtOnceSumsAsOneByOne() throws {
+        let server = try RedisServerProcess()
+        let board = RedisPresenceBoard(connection: RedisConnection(configuration: server.configuration()))
+        defer { board.connection.close() }
+        _ = try board.reportAll(["quiz": 4, "party": 1], node: "a", nowMs: 1_000, ttlMs: 3_000)
+        let seenByB = try board.reportAll(["quiz": 2, "party": 0, "solo": 7], node: "b", nowMs: 1_500, ttlMs: 3_000)
+        #expect(seenByB.mapValues { PresenceReport.othersTotal($0, excluding: "b", nowMs: 1_500) }
+                == ["quiz": 4, "party": 1, "solo": 0])
+        #expect(try board.report(room: "quiz", node: "c", viewers: 1, nowMs: 1_600, ttlMs: 3_000).map(\.viewers).reduce(0, +) == 7)
+        let afterLeave = try board.reportAll(["quiz": 0], node: "a", nowMs: 2_000, ttlMs: 3_000)
+        #expect(afterLeave["quiz"]?.map(\.node).sorted() == ["b", "c"])
+        let many = Dictionary(uniqueKeysWithValues: (0..<(RedisPresenceBoard.roomsPerBatch + 3)).map { ("r\($0)", $0 % 3) })
+        let answered = try board.reportAll(many, node: "a", nowMs: 3_000, ttlMs: 3_000)
+        #expect(answered.count == many.count)
+        #expect(answered.allSatisfy { room, reports in reports.map(\.viewers).reduce(0, +) == many[room] })
+    }
+
     @Test func aRecordKeptByOneNodeIsReadByAnother() throws {
         let server = try RedisServerProcess()
         let a = RedisSharedDrawRecords(connection: RedisConnection(configuration: server.configuration()))
