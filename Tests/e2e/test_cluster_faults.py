@@ -1,11 +1,10 @@
 """Cluster mode's faults (issue 14, docs/SCALING.md "Faults"): Redis away while idle and mid-draw,
 and kill -9 of the node running a draw. Real redis-server and real nodes, as in test_cluster.py.
 """
-import asyncio
 import time
 
 from helpers import draw, http
-from helpers.redis import launch_node, numsub, wait_until
+from helpers.redis import launch_node, start_when_watched, wait_until
 from helpers.wsclient import WSClient, run
 from test_cluster import _viewer_at_round
 
@@ -49,10 +48,7 @@ def test_kill_9_of_the_running_node_ends_its_draw_as_interrupted_on_the_other(la
     async def scenario():
         viewer = await WSClient.open(b.ws_url(room), name="viewer-b")
         try:
-            await viewer.expect("snapshot")
-            await asyncio.to_thread(wait_until, lambda: numsub(redis, room) >= 1, 10, "B subscribed")
-            resp = await asyncio.to_thread(http.start_draw, a, room, key)
-            assert resp.status == 202, resp.body
+            await start_when_watched(redis, room, [viewer], 1, a, key)
             started, _ = await viewer.wait_for(lambda m: m.type == "started", 10)
             await viewer.wait_for(lambda m: m.type == "round" and m["round"] == 3, 10)
             a.kill()

@@ -4,12 +4,11 @@ seed to reveal; the other node takes the lapsed lease and publishes `failed` wit
 `node_lost`, so its viewers stop waiting in "loading" within the lease's TTL (3 s) + one check
 (1 s), and the room takes a new draw.
 """
-import asyncio
 import time
 
 from helpers import http
 from helpers.datasource import USERS
-from helpers.redis import numsub, wait_until
+from helpers.redis import start_when_watched
 from helpers.wsclient import WSClient, run
 
 BOUND_S = 3.0 + 1.0
@@ -24,10 +23,7 @@ def test_kill_9_while_loading_ends_the_loading_on_the_other_node(nodes, redis, d
     async def scenario():
         viewer = await WSClient.open(b.ws_url(room), name="viewer-b")
         try:
-            await viewer.expect("snapshot")
-            await asyncio.to_thread(wait_until, lambda: numsub(redis, room) >= 1, 10, "B subscribed")
-            resp = await asyncio.to_thread(http.start_draw, a, room, key)
-            assert resp.status == 202, resp.body
+            await start_when_watched(redis, room, [viewer], 1, a, key)
             await viewer.wait_for(lambda m: m.type == "loading", 10)
             a.kill()
             killed_at = time.monotonic()

@@ -6,13 +6,12 @@ when B read the view after A's end was folded in but before its subscription was
 `snapshot` whose `lastResult` is that draw. Whether Redis kept its data (saved before it
 stopped) or came back empty.
 """
-import asyncio
 import time
 
 import pytest
 
 from helpers import http
-from helpers.redis import launch_node, numsub, wait_until
+from helpers.redis import launch_node, start_when_watched
 from helpers.wsclient import WSClient, close_all, run
 
 
@@ -27,11 +26,7 @@ def test_viewers_on_another_node_get_the_outcome_once_redis_is_back(launch, redi
         on_a = await WSClient.open(a.ws_url(room), name="viewer-a")
         on_b = await WSClient.open(b.ws_url(room), name="viewer-b")
         try:
-            await on_a.expect("snapshot")
-            await on_b.expect("snapshot")
-            await asyncio.to_thread(wait_until, lambda: numsub(redis, room) >= 2, 10, "both nodes subscribed")
-            resp = await asyncio.to_thread(http.start_draw, a, room, key)
-            assert resp.status == 202, resp.body
+            await start_when_watched(redis, room, [on_a, on_b], 2, a, key)
             await on_b.wait_for(lambda m: m.type == "round" and m["round"] == 3, 10)
             if persisted:
                 assert redis.command("SAVE") == "+OK"

@@ -7,7 +7,7 @@ the same key, reaches the viewers of both.
 import asyncio
 
 from helpers import http
-from helpers.redis import numsub, wait_until
+from helpers.redis import start_when_watched, wait_until
 from helpers.wsclient import WSClient, close_all, run
 
 
@@ -37,10 +37,7 @@ def test_a_room_held_by_a_node_survives_an_empty_redis_restart(nodes, redis):
             # B never held the room: it reads it from the rebuilt registry.
             on_b = await WSClient.open(b.ws_url(room), name="viewer-b")
             clients.append(on_b)
-            await on_b.expect("snapshot")
-            await asyncio.to_thread(wait_until, lambda: numsub(redis, room) >= 2, 10, "both nodes subscribed again")
-            resp = await asyncio.to_thread(http.start_draw, b, room, key)
-            assert resp.status == 202, resp.body
+            await start_when_watched(redis, room, [on_b], 2, b, key)
             return await asyncio.gather(*(c.collect_draw(timeout=20) for c in clients))
         finally:
             await close_all(clients)
