@@ -117,6 +117,10 @@ def scenario(ns, repeats):
             B.log(f"[d] N={n} repeat {i + 1}/{repeats}: two nodes + redis")
             cluster.append(run_cluster(n)); time.sleep(1)
         B.log(json.dumps({"n": n, "single": single, "cluster": cluster}))
+        # A run that did not connect everyone or timed out measured the machine, not the hop.
+        complete = lambda rs: [r for r in rs if not r["timed_out"] and r["connected"] == n] or rs
+        dropped = len(single) + len(cluster) - len(complete(single)) - len(complete(cluster))
+        single, cluster = complete(single), complete(cluster)
         ms, mc = B.median_of(single), B.median_of(cluster)
         rows += [(f"1 node", n, ms), (f"2 nodes", n, mc)]
         each = lambda rs, k: " / ".join(f"{x[k]:.1f}" for x in rs)
@@ -124,7 +128,8 @@ def scenario(ns, repeats):
                      f"viewers on B vs A {mc['lat_p99_ms_port2'] - mc['lat_p99_ms_port1']:+.1f} ms;  "
                      f"nodes CPU/msg {mc['cpu_us_per_msg'] / ms['cpu_us_per_msg']:.2f}x, "
                      f"+ redis {(mc['cpu_us_per_msg'] + mc['redis_cpu_us_per_msg']) / ms['cpu_us_per_msg']:.2f}x")
-        lines.append(f"    each run p99: one node {each(single, 'lat_p99_ms')};  two nodes {each(cluster, 'lat_p99_ms')}")
+        lines.append(f"    each run p99: one node {each(single, 'lat_p99_ms')};  two nodes {each(cluster, 'lat_p99_ms')}"
+                     + (f";  {dropped} incomplete run(s) left out" if dropped else ""))
     head = ["setup", "N"] + [c[1] for c in COLS]
     table = [head] + [[label, str(n)] + [_fmt(r, k, f) for k, _, f in COLS] for label, n, r in rows]
     w = [max(len(row[i]) for row in table) for i in range(len(head))]
