@@ -8,11 +8,15 @@ Scenarios:
      time from the server's livedraw_round_lateness_seconds histogram.
   c  join storm: N clients connect while a draw is live; failed connects; first message a snapshot
      of the right room.
-  d  many rooms starting at once, with their records: 1000 rooms + the lobby, one viewer each, all
+  d  cluster (issue 14): one room, N viewers split over two nodes sharing a redis-server, the draw
+     started through node A, against one node serving the same N, interleaved in the same run:
+     delivery p99 (per node too), CPU per delivered message (both nodes summed, redis apart).
+     Both nodes and redis on CPU 0, ldgen on CPU 1. Code in Benchmarks/bench_cluster.py.
+  e  many rooms starting at once, with their records: 1000 rooms + the lobby, one viewer each, all
      draws started within 0.8 s (by ldgen, over the viewers' WebSockets), 400 ms rounds, a real
      data directory. Measures the gaps each viewer sees between consecutive steps (started, rounds,
      finished) against 400 ms.
-  e  big entrant lists (issue 15): one room, 10,000 viewers, round-1 delivery p99 with 100,000
+  f  big entrant lists (issue 15): one room, 10,000 viewers, round-1 delivery p99 with 100,000
      entrants against 4 (Benchmarks/bench_entrants.py).
 The load generator is our own Benchmarks/loadgen/ldgen.c (epoll, libc only).
 """
@@ -79,7 +83,7 @@ def kill(p):
 
 
 def start_ours(interval_ms, extra=(), data_dir="off", server=None):
-    # Scenarios b and d create 1,000 rooms from this one address: lift the per-address budget.
+    # Scenarios b and e create 1,000 rooms from this one address: lift the per-address budget.
     args = ["taskset", "-c", SRV_CPU, server or SERVER, "--port", "0", "--round-interval-ms", str(interval_ms),
             "--data-dir", data_dir, "--log-level", "notice", "--max-connections", "19000",
             "--room-creation-burst", "1000000", *extra]
@@ -325,15 +329,15 @@ def gap_stats(lines, gap, rounds=10):
     return out
 
 
-def scenario_d(rooms, interval=400, spread_ms=800):
+def scenario_e(rooms, interval=400, spread_ms=800):
     """Every room starts its draw within a second, each with one viewer, plus the lobby, and the
     records are kept (the storage thread's group commit is part of what is measured). ldgen starts
     the draws itself, over its viewers' WebSockets, so no trigger process competes with it."""
     import shutil, tempfile
-    data_dir = tempfile.mkdtemp(prefix="bench-d-")
+    data_dir = tempfile.mkdtemp(prefix="bench-e-")
     p, port = start_ours(interval, data_dir=data_dir)
     try:
-        keys_file, gaps_file = os.path.join(BUILD, "d-keys.txt"), os.path.join(BUILD, "d-gaps.txt")
+        keys_file, gaps_file = os.path.join(BUILD, "e-keys.txt"), os.path.join(BUILD, "e-gaps.txt")
         with open(keys_file, "w") as f:
             for i in range(rooms):
                 f.write(json.loads(api(port, "POST", "/api/rooms", {"name": f"r{i}"}))["hostKey"] + "\n")
@@ -379,15 +383,16 @@ def scenario_c(n, interval=1000):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--scenarios", default="abcde")
+    ap.add_argument("--scenarios", default="abcdef")
     ap.add_argument("--n", default="1000,5000,10000", help="scenario a viewer counts")
+    ap.add_argument("--cluster-n", default="10000", help="scenario d viewer counts (total over both nodes)")
     ap.add_argument("--repeats", type=int, default=3, help="repeats of every scenario (median reported)")
     ap.add_argument("--rooms", type=int, default=1000)
     ap.add_argument("--per-room", type=int, default=10)
     ap.add_argument("--storm", type=int, default=10000)
-    ap.add_argument("--start-rooms", type=int, default=1000, help="scenario d: rooms starting at once (plus the lobby)")
-    ap.add_argument("--entrant-viewers", type=int, default=10000, help="scenario e: viewers of the room")
-    ap.add_argument("--entrants", type=int, default=100000, help="scenario e: the big list's entrants (vs 4)")
+    ap.add_argument("--start-rooms", type=int, default=1000, help="scenario e: rooms starting at once (plus the lobby)")
+    ap.add_argument("--entrant-viewers", type=int, default=10000, help="scenario f: viewers of the room")
+    ap.add_argument("--entrants", type=int, default=100000, help="scenario f: the big list's entrants (vs 4)")
     ap.add_argument("--no-ref", action="store_true")
     ap.add_argument("--spin-us", type=float, default=2000,
                     help="ldgen busy-poll window after each event (0: always sleep in epoll_wait; the "
@@ -450,14 +455,18 @@ def main():
                        f"draw phase after: {' / '.join(str(x['draw_live_after']) for x in runs)}  "
                        f"RSS/conn {r['rss_per_conn_kib']:.2f} KiB  (target: 0 failed)")
         if "d" in a.scenarios:
+            import bench_cluster
+            bench_cluster.B = sys.modules[__name__]
+            out.extend(bench_cluster.scenario([int(x) for x in a.cluster_n.split(",")], a.repeats))
+        if "e" in a.scenarios:
             runs = []
             for i in range(a.repeats):
-                log(f"[d] {a.start_rooms} rooms + the lobby starting at once, repeat {i + 1}/{a.repeats}")
-                runs.append(scenario_d(a.start_rooms)); time.sleep(1)
+                log(f"[e] {a.start_rooms} rooms + the lobby starting at once, repeat {i + 1}/{a.repeats}")
+                runs.append(scenario_e(a.start_rooms)); time.sleep(1)
                 log(json.dumps(runs[-1]))
             r = median_of(runs)
             each = lambda k, f="{:.1f}": " / ".join(f.format(x[k]) for x in runs)
-            out.append(f"\nScenario d: {a.start_rooms} rooms + the lobby, one viewer each, every draw started within "
+            out.append(f"\nScenario e: {a.start_rooms} rooms + the lobby, one viewer each, every draw started within "
                        f"{r['starts_spread_ms']:.0f} ms ({r['starts_sent']:.0f} starts), 400 ms rounds, records kept; "
                        f"median of {a.repeats}")
             out.append(f"gaps between consecutive steps as viewers received them ({r['gaps']:.0f} per run): "
@@ -472,9 +481,9 @@ def main():
                        f"({r['rounds_stamp_dev_p99_ms']:.2f}) ms;  last round -> finished {r['result_dev_p99_ms']:.2f} "
                        f"({r['result_stamp_dev_p99_ms']:.2f}) ms")
             out.append(f"  each run: p99 {each('gap_dev_p99_ms', '{:.2f}')} ms;  max {each('gap_dev_max_ms', '{:.2f}')} ms")
-        if "e" in a.scenarios:
+        if "f" in a.scenarios:
             import bench_entrants
-            out += bench_entrants.scenario_e(sys.modules[__name__], a.entrant_viewers, a.entrants, a.repeats)
+            out += bench_entrants.scenario_f(sys.modules[__name__], a.entrant_viewers, a.entrants, a.repeats)
     finally:
         for p in list(procs):
             kill(p)

@@ -1,4 +1,4 @@
-"""Scenario e of Benchmarks/bench.py (issue 15): big entrant lists without big fan-out.
+"""Scenario f of Benchmarks/bench.py (issue 15): big entrant lists without big fan-out.
 
 One room, N viewers (10,000 by default), a draw among 100,000 entrants against the same run among
 4 entrants, interleaved (small, big, small, big, ...). Measured: each viewer's round-1 delivery
@@ -44,7 +44,7 @@ def run_once(bench, viewers, entrants, interval=100):
         bench.kill(p)
 
 
-def scenario_e(bench, viewers, big, repeats):
+def scenario_f(bench, viewers, big, repeats):
     """Returns the report lines."""
     runs = {4: [], big: []}
     for i in range(repeats):
@@ -56,7 +56,7 @@ def scenario_e(bench, viewers, big, repeats):
     rows = [("e", f"{n} entrants", viewers, med[n]) for n in (4, big)]
     ratio = med[big]["lat_p99_ms"] / med[4]["lat_p99_ms"] if med[4]["lat_p99_ms"] else float("nan")
     each = lambda n: " / ".join(f"{r['lat_p99_ms']:.1f}" for r in runs[n])
-    return [f"\nScenario e: one room, {viewers} viewers, round-1 delivery among {big} vs 4 entrants "
+    return [f"\nScenario f: one room, {viewers} viewers, round-1 delivery among {big} vs 4 entrants "
             f"(protocol v2), 100 ms rounds; median of {repeats}",
             bench.table(rows),
             f"round-1 p99 {big}/4 entrants: {ratio:.2f}  (target <= 1.25);  each run p99: "

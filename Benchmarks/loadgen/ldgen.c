@@ -19,6 +19,12 @@
  * --start-spread-ms. Cheap enough not to disturb the timing it measures, unlike a swarm of curls.
  * --extra-path PATH adds one client in a room of its own (say /ws/lobby), the last room index.
  *
+ * Two nodes (cluster scenario): --port2 P2 sends every odd-numbered client to P2 instead of
+ * --port, and the output adds the latency percentiles per port (lat_p99_ms_port1/2).
+ * --server-pid takes a comma-separated list (up to 8): RSS and CPU are summed over them, and
+ * server_cpu_each_s lists each one's CPU. --aux-pid PID (say redis-server) is sampled over the
+ * same window but reported apart, as aux_cpu_s.
+ *
  * Deliberately small: RFC 6455 client handshake (status 101 checked), unmasked server frames with
  * 7/16/64-bit lengths, fragmentation, ping -> masked pong, close. No TLS, no extensions.
  */
@@ -45,7 +51,7 @@ enum { ST_CONNECTING, ST_HANDSHAKE, ST_OPEN, ST_DONE, ST_FAILED };
 #define MAX_ROUNDS 64
 
 typedef struct {
-    int fd, state, room, got, first_checked;
+    int fd, state, room, got, first_checked, grp;   /* grp 1: connected to --port2 */
     double last_step, last_stamp;    /* --gap-ms: receipt time and server stamp of the last step */
     int steps;                       /* --gap-ms: gaps seen so far (1: started -> round 1) */
     char *buf; size_t len, cap;      /* unparsed bytes (handshake or frames) */
@@ -63,13 +69,17 @@ static FILE *gaps_out;
 static const char *extra_path = NULL;   /* one more client, in room index `rooms` */
 static char **start_keys; static int nstart_keys;
 static double start_spread_ms = 0;
-static long server_pid = 0;
+static long server_pid = 0;   /* the first of server_pids: nonzero when any is given */
+static long server_pids[8]; static int nserver_pids;
+static long aux_pid = 0;
+static int port2 = 0;
 
 static client_t *cl;
 static int epfd, nopen, nfailed, ndone_expect, nfirst_ok, nfirst_bad, nclosed_early;
 static long long nmatched, nother, nother_window;
 static int in_window;   /* set once all clients are connected (the server-CPU window) */
 static float *lat; static size_t nlat, latcap;
+static float *latg[2]; static size_t nlatg[2], latgcap[2];   /* the same samples, by port */
 static double *rmin, *rmax;      /* per (room, round) receipt extremes */
 static double rsum[MAX_ROUNDS], rlmax[MAX_ROUNDS]; static long rcnt[MAX_ROUNDS]; /* per-round latency */
 
@@ -179,6 +189,14 @@ static void on_message(client_t *c, const char *m, size_t n, double t) {
     if (have_ts) {
         if (nlat == latcap) { latcap = latcap ? latcap * 2 : 65536; lat = realloc(lat, latcap * sizeof *lat); }
         lat[nlat++] = (float)(t - ts);
+        if (port2) {
+            int g = c->grp;
+            if (nlatg[g] == latgcap[g]) {
+                latgcap[g] = latgcap[g] ? latgcap[g] * 2 : 65536;
+                latg[g] = realloc(latg[g], latgcap[g] * sizeof *latg[g]);
+            }
+            latg[g][nlatg[g]++] = (float)(t - ts);
+        }
     }
     if (json_num(m, n, round_field, &rnd) == 0 && rnd >= 1 && rnd <= MAX_ROUNDS) {
         int ri = (int)rnd - 1;
@@ -235,7 +253,7 @@ static void start_connect(int i) {
     c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (c->fd < 0) { perror("socket"); c->state = ST_FAILED; nfailed++; return; }
     int one = 1; setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(c->grp ? port2 : port) };
     inet_pton(AF_INET, host, &a.sin_addr);
     c->state = ST_CONNECTING;
     if (connect(c->fd, (struct sockaddr *)&a, sizeof a) < 0 && errno != EINPROGRESS) {
@@ -255,7 +273,7 @@ static void send_handshake(int i) {
     int n = snprintf(req, sizeof req,
         "GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         "Sec-WebSocket-Key: bGl2ZS1kcmF3LWJlbmNoIQ==\r\nSec-WebSocket-Version: 13\r\n%s%s%s\r\n",
-        rp, host, port, subprotocol ? "Sec-WebSocket-Protocol: " : "", subprotocol ? subprotocol : "",
+        rp, host, c->grp ? port2 : port, subprotocol ? "Sec-WebSocket-Protocol: " : "", subprotocol ? subprotocol : "",
         subprotocol ? "\r\n" : "");
     if (write(c->fd, req, n) != n) { fail(c); return; }
     c->state = ST_HANDSHAKE;
@@ -320,6 +338,22 @@ static double proc_cpu_s(long pid) {
     sscanf(s + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st);
     return (double)(ut + st) / sysconf(_SC_CLK_TCK);
 }
+/* Sums over --server-pid's list (each -1 if unreadable is skipped). */
+static long servers_rss_kib(void) {
+    long sum = 0; for (int k = 0; k < nserver_pids; k++) { long v = proc_rss_kib(server_pids[k]); if (v > 0) sum += v; }
+    return nserver_pids ? sum : -1;
+}
+static double servers_cpu_s(double *each) {
+    double sum = 0;
+    for (int k = 0; k < nserver_pids; k++) { each[k] = proc_cpu_s(server_pids[k]); if (each[k] > 0) sum += each[k]; }
+    return sum;
+}
+static void parse_pids(const char *v) {
+    char buf[256]; snprintf(buf, sizeof buf, "%s", v);
+    for (char *tok = strtok(buf, ","); tok && nserver_pids < 8; tok = strtok(NULL, ","))
+        server_pids[nserver_pids++] = atol(tok);
+    server_pid = nserver_pids ? server_pids[0] : 0;
+}
 static double self_cpu_s(void) {
     struct rusage ru; getrusage(RUSAGE_SELF, &ru);
     return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
@@ -345,7 +379,7 @@ static void usage(void) {
       "usage: ldgen --port P [--host 127.0.0.1] [--path /ws/r%%d --rooms K] [--clients N]\n"
       "  [--expect M] [--match STR] [--ts-field sentAt] [--round-field round] [--inflight 1000]\n"
       "  [--trigger-cmd CMD] [--trigger-first] [--trigger-delay-ms MS] [--first-type snapshot]\n"
-      "  [--subprotocol NAME] [--server-pid PID] [--timeout S] [--spin-us US]\n"
+      "  [--subprotocol NAME] [--server-pid PID[,PID...]] [--aux-pid PID] [--port2 P2] [--timeout S] [--spin-us US]\n"
       "  [--gap-ms G [--gaps-out FILE]] [--start-keys FILE [--start-spread-ms MS]] [--extra-path PATH]\n"
       "Latency = receipt wall clock - JSON --ts-field (epoch ms). Output: one JSON object on stdout.\n");
     exit(2);
@@ -370,7 +404,9 @@ int main(int argc, char **argv) {
         else if (OPT("--trigger-delay-ms")) trigger_delay_ms = atoi(v);
         else if (OPT("--first-type")) first_type = v;
         else if (OPT("--subprotocol")) subprotocol = v;
-        else if (OPT("--server-pid")) server_pid = atol(v);
+        else if (OPT("--server-pid")) parse_pids(v);
+        else if (OPT("--aux-pid")) aux_pid = atol(v);
+        else if (OPT("--port2")) port2 = atoi(v);
         else if (OPT("--timeout")) timeout_s = atoi(v);
         else if (OPT("--spin-us")) spin_us = atof(v);
         else if (OPT("--gap-ms")) gap_ms = atof(v);
@@ -397,12 +433,16 @@ int main(int argc, char **argv) {
     cl = calloc(nclients, sizeof *cl);
     rmin = calloc((size_t)all_rooms * MAX_ROUNDS, sizeof *rmin);
     rmax = calloc((size_t)all_rooms * MAX_ROUNDS, sizeof *rmax);
-    for (int i = 0; i < nclients; i++) cl[i].room = i < base_clients ? i % rooms : rooms, cl[i].fd = -1;
+    for (int i = 0; i < nclients; i++) {
+        cl[i].room = i < base_clients ? i % rooms : rooms, cl[i].fd = -1;
+        cl[i].grp = port2 && (i & 1);
+    }
     /* With --start-keys, room j's draw is started by its first client: j, or the extra one. */
     int next_start = start_keys ? 0 : all_rooms; double starts_at = 0, first_start = 0, last_start = 0;
     epfd = epoll_create1(EPOLL_CLOEXEC);
 
-    long rss0 = server_pid ? proc_rss_kib(server_pid) : -1;
+    long rss0 = servers_rss_kib();
+    double scpu_each0[8] = {0}, scpu_each1[8] = {0}, aux0 = 0, aux1 = 0;
     double cpu_self0 = self_cpu_s(), cpu_self_win0 = 0;
     pid_t trig = 0; double trig_at = 0;
     if (trigger_first) {
@@ -420,7 +460,8 @@ int main(int argc, char **argv) {
         if (!connected_at && next == nclients && nopen + nfailed + 0 >= nclients - 0 &&
             nopen + nfailed == nclients) {
             connected_at = mono_ms(); in_window = 1; cpu_self_win0 = self_cpu_s();
-            if (server_pid) { usleep(200000); rss1 = proc_rss_kib(server_pid); scpu0 = proc_cpu_s(server_pid); }
+            if (server_pid) { usleep(200000); rss1 = servers_rss_kib(); scpu0 = servers_cpu_s(scpu_each0); }
+            if (aux_pid) aux0 = proc_cpu_s(aux_pid);
             if (!triggered) { trig = run_trigger(); trig_at = mono_ms(); triggered = 1; }
             starts_at = mono_ms();
             deadline = mono_ms() + timeout_s * 1e3;
@@ -454,7 +495,8 @@ int main(int argc, char **argv) {
             if (evs[k].events & (EPOLLIN | EPOLLERR | EPOLLHUP)) on_readable(i);
         }
     }
-    if (server_pid) scpu1 = proc_cpu_s(server_pid);
+    if (server_pid) scpu1 = servers_cpu_s(scpu_each1);
+    if (aux_pid) aux1 = proc_cpu_s(aux_pid);
     double cpu_self = self_cpu_s() - cpu_self0, cpu_self_win = connected_at ? self_cpu_s() - cpu_self_win0 : -1;
     double win_ms = connected_at ? tdone - connected_at : -1;
     if (trig) { int st; waitpid(trig, &st, 0); }
@@ -484,6 +526,18 @@ int main(int argc, char **argv) {
     for (int r = 0, first = 1; r < MAX_ROUNDS; r++) if (rcnt[r]) { printf("%s%.1f", first ? "" : ",", rsum[r] / rcnt[r]); first = 0; }
     printf("],\"round_lat_max_ms\":[");
     for (int r = 0, first = 1; r < MAX_ROUNDS; r++) if (rcnt[r]) { printf("%s%.1f", first ? "" : ",", rlmax[r]); first = 0; }
-    printf("],\"starts_sent\":%d,\"starts_spread_ms\":%.1f}\n", start_keys ? next_start : 0, last_start - first_start);
+    printf("],\"starts_sent\":%d,\"starts_spread_ms\":%.1f", start_keys ? next_start : 0, last_start - first_start);
+    printf(",\"server_cpu_each_s\":[");
+    for (int k = 0; k < nserver_pids; k++) printf("%s%.3f", k ? "," : "", scpu_each1[k] - scpu_each0[k]);
+    printf("],\"aux_cpu_s\":%.3f", aux_pid ? aux1 - aux0 : -1.0);
+    if (port2) {
+        for (int g = 0; g < 2; g++) {
+            qsort(latg[g], nlatg[g], sizeof *latg[g], cmpf);
+            printf(",\"lat_p50_ms_port%d\":%.2f,\"lat_p99_ms_port%d\":%.2f,\"lat_max_ms_port%d\":%.2f,\"delivered_port%d\":%zu",
+                   g + 1, pct_f(latg[g], nlatg[g], .5), g + 1, pct_f(latg[g], nlatg[g], .99),
+                   g + 1, nlatg[g] ? latg[g][nlatg[g] - 1] : -1.0, g + 1, nlatg[g]);
+        }
+    }
+    printf("}\n");
     return 0;
 }

@@ -28,6 +28,27 @@ public enum RecordMessages {
         return w.bytes
     }
 
+    /// One history line alone (a JSON object, as `history` lists it), for the cluster's shared
+    /// history, which keeps each draw's line as it was written.
+    public static func summary(_ s: DrawSummary) -> [UInt8] {
+        var w = JSONWriter(capacity: 400)
+        w.beginObject(); writeSummary(s, into: &w); w.endObject()
+        return w.bytes
+    }
+
+    /// The `history` body from lines written by `summary` (the cluster's shared history).
+    public static func history(room: String, summaries: [[UInt8]], next: DrawCursor?) -> [UInt8] {
+        var w = JSONWriter(capacity: 96 + summaries.reduce(0) { $0 + $1.count + 1 })
+        w.beginObject()
+        w.field("room", room)
+        w.key("draws"); w.beginArray()
+        for line in summaries { w.raw(line) }
+        w.endArray()
+        w.field("nextCursor", orNull: next?.token)
+        w.endObject()
+        return w.bytes
+    }
+
     /// `200` body of `GET /api/draws/ID`: everything docs/FAIRNESS.md needs to check the draw once
     /// its seed is revealed, plus `verified`, the server's own check of it (`null` while there is
     /// nothing to check: a running or failed draw).

@@ -45,7 +45,8 @@ struct ClusterSetup {
             },
             // The subscriber's link: it is always connected (and pinged when idle), so it notices
             // a Redis that went away, and one that came back, by itself.
-            linkUp: { made.channel?.subscriber.link.state == .up })
+            linkUp: { made.channel?.subscriber.link.state == .up },
+            linkUps: { made.channel?.subscriber.link.upCount ?? 0 })
     }
 }
 

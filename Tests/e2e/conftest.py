@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from helpers import keys  # noqa: E402
 from helpers.datasource import DataSource  # noqa: E402
 from helpers.launcher import Launcher  # noqa: E402
-from helpers.redis import RedisServer  # noqa: E402
+from helpers.redis import RedisServer, launch_node  # noqa: E402
 
 # ---- the suite's defaults --------------------------------------------------------------------
 # Round interval for most tests: short, so the suite is fast, but long enough that a round's
@@ -112,4 +112,4 @@ def redis():
 @pytest.fixture
 def nodes(launch, redis):
     """Two live-draw nodes on one Redis, rounds 100 ms apart."""
-    return [launch(redis_url=redis.url, round_interval_ms=100) for _ in range(2)]
+    return [launch_node(launch, redis, round_interval_ms=100) for _ in range(2)]

@@ -11,7 +11,7 @@ import asyncio
 import time
 
 from helpers import http, keys
-from helpers.redis import numsub, wait_until
+from helpers.redis import start_when_watched, wait_until
 from helpers.wsclient import WSClient, close_all, open_many, run
 
 
@@ -63,11 +63,7 @@ def test_one_draw_reaches_viewers_on_both_nodes_in_order(nodes, redis):
         on_b = await open_many(b.ws_url(room), 3, prefix="b")
         clients = on_a + on_b
         try:
-            for c in clients:
-                await c.expect("snapshot")
-            await asyncio.to_thread(wait_until, lambda: numsub(redis, room) >= 2, 10, "both nodes subscribed")
-            resp = await asyncio.to_thread(http.start_draw, a, room, key)
-            assert resp.status == 202, resp.body
+            await start_when_watched(redis, room, clients, 2, a, key)
             return await asyncio.gather(*(c.collect_draw(timeout=20) for c in clients))
         finally:
             await close_all(clients)
@@ -94,9 +90,7 @@ def test_a_host_on_one_node_starts_a_room_created_on_the_other_and_a_second_star
         viewer = await WSClient.open(a.ws_url(room), name="viewer-a")
         host = await WSClient.open(b.ws_url(room), name="host-b")
         try:
-            await viewer.expect("snapshot")
-            await host.expect("snapshot")
-            await asyncio.to_thread(wait_until, lambda: numsub(redis, room) >= 2, 10, "both nodes subscribed")
+            await start_when_watched(redis, room, [viewer, host], 2)
             await host.send_json({"type": "start", "hostKey": key})
             started = await viewer.wait_for(lambda m: m.type == "started", 10)
             # The draw runs on B: a start through A's API meanwhile is refused.

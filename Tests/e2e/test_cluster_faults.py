@@ -1,11 +1,10 @@
 """Cluster mode's faults (issue 14, docs/SCALING.md "Faults"): Redis away while idle and mid-draw,
 and kill -9 of the node running a draw. Real redis-server and real nodes, as in test_cluster.py.
 """
-import asyncio
 import time
 
 from helpers import draw, http
-from helpers.redis import numsub, wait_until
+from helpers.redis import launch_node, start_when_watched, wait_until
 from helpers.wsclient import WSClient, run
 from test_cluster import _viewer_at_round
 
@@ -41,18 +40,15 @@ def test_kill_9_of_the_running_node_ends_its_draw_as_interrupted_on_the_other(la
     """The running node dies at round 3: the other node's viewer sees `aborted` with reason
     `interrupted` and the seed within the lease's TTL (3 s) + 2 s, and the seed verifies every
     round it saw; the dead node's own record, once it restarts, says `interrupted` too."""
-    a = launch(redis_url=redis.url, round_interval_ms=300)
-    b = launch(redis_url=redis.url, round_interval_ms=300)
+    a = launch_node(launch, redis, round_interval_ms=300)
+    b = launch_node(launch, redis, round_interval_ms=300)
     created = http.created_room(b)
     room, key = created["room"], created["hostKey"]
 
     async def scenario():
         viewer = await WSClient.open(b.ws_url(room), name="viewer-b")
         try:
-            await viewer.expect("snapshot")
-            await asyncio.to_thread(wait_until, lambda: numsub(redis, room) >= 1, 10, "B subscribed")
-            resp = await asyncio.to_thread(http.start_draw, a, room, key)
-            assert resp.status == 202, resp.body
+            await start_when_watched(redis, room, [viewer], 1, a, key)
             started, _ = await viewer.wait_for(lambda m: m.type == "started", 10)
             await viewer.wait_for(lambda m: m.type == "round" and m["round"] == 3, 10)
             a.kill()
@@ -84,8 +80,8 @@ def test_redis_stopped_mid_draw_the_running_node_finishes_it_and_all_recover(lau
     """Redis goes away at round 3: the running node's viewers still get every round and the
     result (its record is local); once Redis is back (empty), both nodes take new rooms and draws
     again without a restart."""
-    a = launch(redis_url=redis.url, round_interval_ms=200)
-    b = launch(redis_url=redis.url, round_interval_ms=200)
+    a = launch_node(launch, redis, round_interval_ms=200)
+    b = launch_node(launch, redis, round_interval_ms=200)
     created = http.created_room(a)
     room, key = created["room"], created["hostKey"]
 

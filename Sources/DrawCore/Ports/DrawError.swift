@@ -10,6 +10,9 @@ public enum DrawError: Error, Sendable, Hashable {
     case storageFailure
     /// The room asks for more winners than its list has entrants (slots are without replacement).
     case tooFewEntrants(entrants: Int, winners: Int)
+    /// Cluster mode: the node that was loading the draw's lists stopped (its lease lapsed) before
+    /// it planned anything; another node says so, so viewers everywhere stop waiting.
+    case nodeLost
 
     /// A stable machine-readable code, sent in `failed` messages.
     public var code: String {
@@ -18,6 +21,7 @@ public enum DrawError: Error, Sendable, Hashable {
         case .source(let e): return e.code
         case .storageFailure: return "storage_failure"
         case .tooFewEntrants: return "too_few_entrants"
+        case .nodeLost: return "node_lost"
         }
     }
 
@@ -34,6 +38,8 @@ public enum DrawError: Error, Sendable, Hashable {
         case .tooFewEntrants(let entrants, let winners):
             return "The room's settings ask for \(winners) winners, but the list has only \(entrants) "
                 + "entrant\(entrants == 1 ? "" : "s"); lower winners or add entrants."
+        case .nodeLost:
+            return "The server that was preparing this draw stopped before it began; nothing was drawn. Start it again."
         }
     }
 

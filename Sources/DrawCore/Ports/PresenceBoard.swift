@@ -9,6 +9,23 @@ public protocol PresenceBoard: Sendable {
     /// returns every node's live report (this node's included).
     func report(room: String, node: String, viewers: Int, nowMs: Double, ttlMs: Double) throws(CoordinationError)
         -> [PresenceReport]
+
+    /// `report` for many rooms at once (room → viewers), in as few round trips as the board can:
+    /// a node reports every room it watches once a second. Returns each room's live reports.
+    func reportAll(_ counts: [String: Int], node: String, nowMs: Double, ttlMs: Double) throws(CoordinationError)
+        -> [String: [PresenceReport]]
+}
+
+extension PresenceBoard {
+    /// One `report` per room.
+    public func reportAll(_ counts: [String: Int], node: String, nowMs: Double,
+                          ttlMs: Double) throws(CoordinationError) -> [String: [PresenceReport]] {
+        var out: [String: [PresenceReport]] = [:]
+        for (room, viewers) in counts {
+            out[room] = try report(room: room, node: node, viewers: viewers, nowMs: nowMs, ttlMs: ttlMs)
+        }
+        return out
+    }
 }
 
 /// One node's count in a room, as the board keeps it.

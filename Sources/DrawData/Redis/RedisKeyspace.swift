@@ -39,8 +39,14 @@ public struct RedisKeyspace: Sendable, Hashable {
     /// A draw's entrants: the hash, a newline, then the canonical JSON.
     public func entrantsKey(drawId: String) -> String { "\(prefix)entrants:\(drawId)" }
 
-    /// The room's ended draws: ids scored by start time.
+    /// The room's draws: ids scored by their position in the cluster's history sequence.
     public func historyKey(room: String) -> String { "\(prefix)history:\(room)" }
+
+    /// The room's draws' history lines: a hash, draw id → summary JSON.
+    public func historyLinesKey(room: String) -> String { "\(prefix)history-lines:\(room)" }
+
+    /// The cluster's history sequence (`INCR`): the next draw's position, so positions only grow.
+    public var historySequenceKey: String { "\(prefix)history-seq" }
 
     /// The pub/sub channel of the room's events.
     public func eventChannel(room: String) -> String { "\(prefix)events:\(room)" }

@@ -8,6 +8,8 @@ final class ClusterMetrics {
     private let published = Counter(label: "livedraw_cluster_events_published_total")
     private let publishFailures = Counter(label: "livedraw_cluster_publish_failures_total")
     private let received = Counter(label: "livedraw_cluster_events_received_total")
+    /// Rooms whose viewers got a fresh snapshot after the link came back (they had missed events).
+    private let resyncs = Counter(label: "livedraw_cluster_resyncs_total")
     /// Receive time minus the event's planned time, with this node's clock: what the cross-node
     /// hop (and any lateness of the running node) adds for this node's viewers.
     private let lateness = Timer(label: "livedraw_cluster_event_lateness_seconds", preferredDisplayUnit: .seconds)
@@ -15,6 +17,7 @@ final class ClusterMetrics {
     func link(up: Bool) { linkUp.record(up ? 1 : 0) }
     func publishedEvent() { published.increment() }
     func publishFailed() { publishFailures.increment() }
+    func resynced() { resyncs.increment() }
 
     func receivedEvent(latenessMs: Double) {
         received.increment()

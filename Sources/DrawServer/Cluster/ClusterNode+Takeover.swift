@@ -24,9 +24,17 @@ extension ClusterNode {
                 let withdrawn: EscrowedDraw?
                 do throws(CoordinationError) { withdrawn = try escrow.withdraw(room: room) } catch { return }
                 guard let draw = withdrawn else {
-                    // Nothing escrowed: the draw ended properly and this node missed its end;
-                    // the view says how it ended.
-                    if let view = try? views?.view(room: room) { inbox.post(.clusterView(room: room, view)) }
+                    guard let view = try? views?.view(room: room) else { return }
+                    if view.loading && view.head == nil {
+                        // Its node died while loading the lists: nothing was planned, so nothing
+                        // to reveal; say the draw failed, so no viewer waits in "loading".
+                        Self.publishLoadingLost(room: room, node: node, clock: clock, views: views, channel: channel)
+                        logger.warning("ended the loading of a node that stopped renewing its lease", metadata: ["room": "\(room)"])
+                    } else {
+                        // Nothing escrowed: the draw ended properly and this node missed its
+                        // end; the view says how it ended.
+                        inbox.post(.clusterView(room: room, view))
+                    }
                     return
                 }
                 let now = clock.epochMillis()
@@ -43,5 +51,16 @@ extension ClusterNode {
                 ])
             }
         }
+    }
+
+    /// `failed` (`node_lost`) for a draw whose node died while loading, folded into the view
+    /// first (so a joiner reads it idle) and published to every node with viewers there.
+    private static func publishLoadingLost(room: String, node: String, clock: any DrawClock,
+                                           views: (any RoomViewStore)?, channel: any ClusterEventChannel) {
+        let now = clock.epochMillis()
+        let envelope = ClusterEnvelope(node: "\(node)/takeover", kind: .failed, plannedAt: now, sentAt: now,
+                                       wire: WireMessages.failed(.nodeLost))
+        try? views?.record(room: room, kind: envelope.kind.rawValue, drawId: nil, index: nil, part: [])
+        _ = try? channel.publish(envelope.encode(), toRoom: room)
     }
 }

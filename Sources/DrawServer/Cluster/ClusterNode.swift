@@ -17,6 +17,15 @@ final class ClusterNode {
     /// Leases this node holds: room → owner id (`<node>/<n>`).
     private(set) var leases: [String: String] = [:]
     private var nextLease: UInt64 = 0
+    /// `services.linkUps()` as the last housekeeping tick saw it (`rebuildAfterReconnect`).
+    var seenLinkUps = 0
+    /// The end of a draw of this node (`finished`, `failed`, `aborted`) that could not be
+    /// published (Redis away), by room: published again once the link is back, so the other
+    /// nodes' viewers get the outcome (and the escrow is cleared) after all.
+    var unpublishedEnds: [String: (envelope: ClusterEnvelope, change: EscrowChange)] = [:]
+    /// No takeover before this (epoch ms): after a reconnect, a node that ran a draw through the
+    /// outage must get its chance to publish the end first (`pauseTakeovers`).
+    var takeoversPausedUntilMs: Double = 0
     /// Renews `leases` every `leaseRenewMs`; made with the first lease.
     var renewTimer: LwsTimer?
 
@@ -75,15 +84,25 @@ final class ClusterNode {
                 case .clear: try escrow?.clear(room: room)
                 }
                 try channel.publish(bytes, toRoom: room)
-                inbox.post(.clusterReturned { back { $0.metrics.publishedEvent() } })
+                inbox.post(.clusterReturned { back { $0.published(room) } })
             } catch {
-                inbox.post(.clusterReturned { back { $0.publishFailed(room, error.description) } })
+                inbox.post(.clusterReturned { back { $0.publishFailed(room, error.description, envelope, change) } })
             }
         }
-        if !queued { publishFailed(room, "the cluster worker's queue is full") }
+        if !queued { publishFailed(room, "the cluster worker's queue is full", envelope, change) }
     }
 
-    private func publishFailed(_ room: String, _ reason: String) {
+    /// A later event of the room got through: an end still owed is older, and superseded.
+    private func published(_ room: String) {
+        metrics.publishedEvent()
+        unpublishedEnds[room] = nil
+    }
+
+    private func publishFailed(_ room: String, _ reason: String, _ envelope: ClusterEnvelope, _ change: EscrowChange) {
+        switch envelope.kind {
+        case .finished, .failed, .aborted: unpublishedEnds[room] = (envelope, change)
+        case .loading, .started, .round, .deleted, .room: break
+        }
         metrics.publishFailed()
         logger.warning("could not publish a draw event to the cluster", metadata: ["room": "\(room)", "error": "\(reason)"])
     }

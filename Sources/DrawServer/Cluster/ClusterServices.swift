@@ -31,6 +31,9 @@ public struct ClusterServices: Sendable {
     /// Whether the link to the shared store is up now (any thread). While it is not, new rooms
     /// and new draws are refused (503 `cluster_unavailable`) and `/healthz` says degraded.
     public var linkUp: @Sendable () -> Bool
+    /// How many times the link has come up since the start (any thread). A change after the
+    /// first means Redis came back, maybe empty: the node writes the rooms it holds back.
+    public var linkUps: @Sendable () -> Int
     /// Where the running node keeps what a snapshot shows, for joiners on other nodes; `nil`:
     /// a node learns a draw only from the events it receives.
     public var views: (any RoomViewStore)?
@@ -46,7 +49,7 @@ public struct ClusterServices: Sendable {
                 presence: (any PresenceBoard)? = nil, records: (any SharedDrawRecords)? = nil,
                 makeEvents: @escaping @Sendable (_ deliver: @escaping @Sendable (_ room: String, _ payload: [UInt8]) -> Void)
                     -> any ClusterEventChannel,
-                linkUp: @escaping @Sendable () -> Bool) {
+                linkUp: @escaping @Sendable () -> Bool, linkUps: @escaping @Sendable () -> Int = { 0 }) {
         precondition(leaseRenewMs > 0 && leaseTTLMs > leaseRenewMs, "the lease must outlive its renewal interval")
         self.nodeId = nodeId
         self.lease = lease
@@ -54,6 +57,7 @@ public struct ClusterServices: Sendable {
         self.leaseRenewMs = leaseRenewMs
         self.makeEvents = makeEvents
         self.linkUp = linkUp
+        self.linkUps = linkUps
         self.views = views
         self.escrow = escrow
         self.presence = presence

@@ -32,6 +32,9 @@ extension HTTPAPI {
             return .json(code.httpStatus, APIMessages.error(code, message: error.message))
         }
         let live = rooms.registry[name] != nil, logger = self.logger, kept = storage.rooms
+        if let shared = rooms.cluster?.services.records {
+            return sharedHistoryPage(room: name, request: request, live: live, shared: shared, exchange, wsi)
+        }
         return answerFromStorage(exchange, wsi) {
             do throws(StorageError) {
                 let page = try store.list(room: name, page: request)

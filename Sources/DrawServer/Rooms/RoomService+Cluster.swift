@@ -232,15 +232,16 @@ extension RoomService {
         cluster.releaseLease(room: room.name)
     }
 
-    /// Puts an ended draw's record where every node's history API finds it, once its end is on
-    /// this node's disk (read and kept on the storage thread, which may wait for Redis).
+    /// Puts a draw's history line and record where every node's history API finds them, once
+    /// the step is on this node's disk (read and kept on the storage thread, which may wait for
+    /// Redis). Kept when the draw is planned, started, ended or failed.
     func shareRecord(_ drawId: String, room: String) {
         guard let records = cluster?.services.records else { return }
         let logger = self.logger
         _ = storage.drawJob({ store throws(StorageError) in
             guard let record = try store.record(id: drawId) else { return }
             do throws(CoordinationError) {
-                try records.keep(drawId: drawId, room: room, startedAtMs: record.startedAt ?? record.createdAt,
+                try records.keep(drawId: drawId, room: room, summary: RecordMessages.summary(DrawSummary(record: record)),
                                  body: RecordMessages.record(record))
             } catch {
                 logger.warning("could not share a draw's record with the cluster", metadata: ["drawId": "\(drawId)", "error": "\(error)"])
@@ -250,7 +251,9 @@ extension RoomService {
 
     /// A room's view read back after a takeover found nothing to end (through the inbox).
     func clusterView(room name: String, _ view: StoredRoomView) {
-        if let room = registry[name] { adoptView(view, in: room) }
+        // The draw is over (its lease was free, nothing escrowed): whatever the view says, even
+        // nothing (Redis restarted empty), and the viewers here are told.
+        if let room = registry[name] { resync(room, with: view, emptyToo: true) }
     }
 
     /// Housekeeping, once a second: the link state for `/metrics`; the leases of the rooms whose
@@ -258,8 +261,9 @@ extension RoomService {
     func clusterTick() {
         guard let cluster else { return }
         cluster.metrics.link(up: cluster.linkUp)
+        rebuildAfterReconnect(cluster)
         let watched = cluster.subscribed.filter { registry[$0]?.remote.isActive == true }
-        cluster.checkOrphans(Array(watched), clock: clock)
+        if cluster.takeoversAllowed(nowMs: clock.epochMillis()) { cluster.checkOrphans(Array(watched), clock: clock) }
         reportPresence(cluster)
     }
 

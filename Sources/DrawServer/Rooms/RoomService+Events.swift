@@ -146,10 +146,19 @@ extension RoomService {
         roomActivity(name)
     }
 
+    /// Whether a recorded write changes the draw's history line (rounds only move `roundsShown`,
+    /// which the end carries): each of those is shared with the cluster.
+    static func changesHistoryLine(_ write: DrawWrite) -> Bool {
+        switch write {
+        case .started, .startedAt, .finish, .failed: return true
+        case .round: return false
+        }
+    }
+
     /// A draw write came back from the storage thread (through the inbox).
     func recorded(room name: String, _ write: DrawWrite, error: StorageError?) {
         registry[name]?.runner?.recorded(write, error: error)
-        if cluster != nil, error == nil, case .finish(let drawId, _, _, _) = write { shareRecord(drawId, room: name) }
+        if cluster != nil, error == nil, Self.changesHistoryLine(write) { shareRecord(write.drawId, room: name) }
         roomActivity(name)
     }
 }

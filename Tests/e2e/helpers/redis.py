@@ -97,3 +97,26 @@ def wait_until(predicate, timeout=15.0, what="condition"):
             return
         time.sleep(0.05)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+def launch_node(launch, redis, **opts):
+    """A live-draw node on `redis`, once its link to Redis is up: a node answers before its
+    subscriber has connected, and refuses new rooms (503 cluster_unavailable) until then."""
+    from . import http
+    node = launch(redis_url=redis.url, **opts)
+    wait_until(lambda: http.api(node, "GET", "/healthz")[1].get("cluster") == "up", 15, "the node's Redis link")
+    return node
+
+
+async def start_when_watched(redis, room: str, viewers, nodes: int, starter=None, key: str = None) -> None:
+    """Waits for each viewer's snapshot and for `nodes` nodes to listen to the room's channel
+    (an event published before a node subscribed never reaches it); then, given a `starter`
+    node, starts a draw through its HTTP API with `key` (202 expected)."""
+    import asyncio
+    from . import http
+    for viewer in viewers:
+        await viewer.expect("snapshot")
+    await asyncio.to_thread(wait_until, lambda: numsub(redis, room) >= nodes, 10, f"{nodes} node(s) subscribed")
+    if starter is not None:
+        resp = await asyncio.to_thread(http.start_draw, starter, room, key)
+        assert resp.status == 202, resp.body

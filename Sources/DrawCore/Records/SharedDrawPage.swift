@@ -1,0 +1,17 @@
+/// One page of a room's history as the cluster keeps it (`SharedDrawRecords.page`): the summary
+/// lines as they were kept (JSON objects), newest first.
+public struct SharedDrawPage: Sendable, Hashable {
+    /// Each draw's summary line, as `SharedDrawRecords.keep` received it.
+    public let summaries: [[UInt8]]
+    /// Where the next (older) page starts; `nil` on the last page.
+    public let next: DrawCursor?
+    /// Whether the room has any draw in the shared history at all (an empty page past the last
+    /// draw of a known room is still that room's, not an unknown room).
+    public let roomHasDraws: Bool
+
+    public init(summaries: [[UInt8]], next: DrawCursor?, roomHasDraws: Bool) {
+        self.summaries = summaries
+        self.next = next
+        self.roomHasDraws = roomHasDraws
+    }
+}

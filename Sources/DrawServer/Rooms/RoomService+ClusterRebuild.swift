@@ -1,0 +1,81 @@
+import DrawCore
+import DrawPresentation
+
+/// Cluster mode: Redis came back after an outage, perhaps restarted empty (no persistence, or a
+/// failover to a replica that had not caught up). What each node holds in memory is written
+/// back where it is cheap (docs/SCALING.md, "Redis restarts empty"): the rooms it has loaded go
+/// back into the registry (create if absent, so a Redis that kept them is left as it was). The
+/// subscriptions are sent again by the subscriber itself, presence is reported every second, a
+/// running draw's lease is taken again at its next renewal, and its view and escrow at its next
+/// event.
+///
+/// And the viewers here of a draw that runs on another node missed its events while the link
+/// was down: each such room's view is read again, and if it says more than this node knew (more
+/// rounds, or the draw's end), its viewers get a fresh `snapshot` (docs/PROTOCOL.md).
+extension RoomService {
+    /// Housekeeping (once a second): when the link has come up again since the last tick, the
+    /// rooms in memory (but the lobby, which is each node's own) are written back.
+    func rebuildAfterReconnect(_ cluster: ClusterNode) {
+        let ups = cluster.services.linkUps()
+        guard ups != cluster.seenLinkUps else { return }
+        // Up more than once: it reconnected since the last tick (the first up is the start).
+        let cameBack = ups > 1
+        cluster.seenLinkUps = ups
+        guard cameBack else { return }
+        cluster.catchUp(nowMs: clock.epochMillis())
+        resyncWatchedRooms(cluster)
+        let now = clock.epochMillis()
+        let records = registry.all.filter { $0.name != RoomName.lobby && !$0.deleting }
+            .map { RoomRecord(name: $0.name, keyHash: $0.keyHash, createdAt: now) }
+        guard !records.isEmpty else { return }
+        let logger = self.logger
+        _ = storage.roomJob({ store throws(StorageError) -> Int in
+            var restored = 0
+            for record in records {
+                do throws(StorageError) {
+                    try store.createRoom(record)
+                    restored += 1
+                } catch {
+                    // Still there (Redis kept it, or another node wrote it back first): fine.
+                    guard case .duplicateRoom = error else { throw error }
+                }
+            }
+            return restored
+        }) { result in
+            switch result {
+            case .success(0): break
+            case .success(let restored):
+                logger.notice("wrote rooms back to the cluster's registry after Redis came back",
+                              metadata: ["rooms": "\(restored)"])
+            case .failure(let error):
+                logger.warning("could not write rooms back after Redis came back", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// Reads the view of every room this node shows another node's draw in, or has viewers in,
+    /// and catches its viewers up (`resync`).
+    private func resyncWatchedRooms(_ cluster: ClusterNode) {
+        guard let views = cluster.services.views else { return }
+        for name in cluster.subscribed {
+            guard let room = registry[name], room.viewers > 0, !(room.runner?.isBusy ?? false) else { continue }
+            _ = storage.roomJob({ _ throws(StorageError) in try? views.view(room: name) }) { [weak self] result in
+                guard let self, case .success(let view?) = result, let room = registry[name] else { return }
+                resync(room, with: view)
+            }
+        }
+    }
+
+    /// A view read after a reconnect: adopted, and sent to the room's viewers as a `snapshot`,
+    /// when it differs from what this node showed. An empty view (Redis restarted empty and
+    /// knows nothing of the draw) changes nothing unless `emptyToo`: the takeover check ends a
+    /// draw left running, with `emptyToo`, once its lease is free.
+    func resync(_ room: Room, with view: StoredRoomView, emptyToo: Bool = false) {
+        guard !(room.runner?.isBusy ?? false) else { return }
+        let fresh = RemoteRoomView(stored: view)
+        guard emptyToo || fresh != RemoteRoomView(), fresh != room.remote else { return }
+        room.remote = fresh
+        cluster?.metrics.resynced()
+        broadcast(snapshot(of: room, asMessage: true), in: room)
+    }
+}

@@ -1,0 +1,53 @@
+"""Cluster mode (issue 14, docs/SCALING.md "Redis goes away"): Redis goes away at round 3 of a
+draw that runs on node A; node B's viewer misses the rest. A finishes the draw for its own
+viewers; once Redis is back, A publishes the end it owes and B reads the room's view again, so
+B's viewer gets the outcome, not a stall and not `interrupted`: the same `finished` as A's, or,
+when B read the view after A's end was folded in but before its subscription was back, a fresh
+`snapshot` whose `lastResult` is that draw. Whether Redis kept its data (saved before it
+stopped) or came back empty.
+"""
+import time
+
+import pytest
+
+from helpers import http
+from helpers.redis import launch_node, start_when_watched
+from helpers.wsclient import WSClient, close_all, run
+
+
+@pytest.mark.parametrize("persisted", [True, False], ids=["redis-kept-its-data", "redis-came-back-empty"])
+def test_viewers_on_another_node_get_the_outcome_once_redis_is_back(launch, redis, persisted):
+    a = launch_node(launch, redis, round_interval_ms=200)
+    b = launch_node(launch, redis, round_interval_ms=200)
+    created = http.created_room(a)
+    room, key = created["room"], created["hostKey"]
+
+    async def scenario():
+        on_a = await WSClient.open(a.ws_url(room), name="viewer-a")
+        on_b = await WSClient.open(b.ws_url(room), name="viewer-b")
+        try:
+            await start_when_watched(redis, room, [on_a, on_b], 2, a, key)
+            await on_b.wait_for(lambda m: m.type == "round" and m["round"] == 3, 10)
+            if persisted:
+                assert redis.command("SAVE") == "+OK"
+            redis.stop()
+            end_a = (await on_a.collect_draw(timeout=20))[-1]
+            redis.start()
+            back_at = time.monotonic()
+            end_b, _ = await on_b.wait_for(
+                lambda m: m.type in ("finished", "aborted", "failed") or (m.type == "snapshot" and m["lastResult"]), 20)
+            return end_a, end_b, time.monotonic() - back_at
+        finally:
+            await close_all([on_a, on_b])
+
+    end_a, end_b, took = run(scenario(), timeout=60)
+    assert end_a.type == "finished"
+    if end_b.type == "snapshot":
+        assert end_b["draw"] is None and end_b["lastResult"]["drawId"] == end_a["drawId"], end_b.raw
+        assert end_b["lastResult"]["seed"] == end_a["seed"] and end_b["lastResult"]["winner"] == end_a["winner"]
+    else:
+        assert end_b.type == "finished", end_b.raw
+        assert end_b.raw == end_a.raw
+    print(f"B's viewer got the outcome {took:.2f} s after Redis was back")
+    # Bound: the longest reconnect delay (5 s) plus one housekeeping tick, with slack.
+    assert took <= 5.0 + 1.0 + 2.0
