@@ -11,7 +11,7 @@ import asyncio
 import time
 
 from helpers import http, keys
-from helpers.redis import start_when_watched, wait_until
+from helpers.redis import numsub, start_when_watched, wait_until
 from helpers.wsclient import WSClient, close_all, open_many, run
 
 
