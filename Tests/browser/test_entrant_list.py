@@ -52,7 +52,7 @@ def test_a_100000_name_list_opens_without_freezing_and_verifies(server_factory, 
     assert api(server, "POST", "/api/rooms/lobby/draws", key=server.lobby_key)[0] == 202
     page.wait_phase("result", timeout=60)
     page.wait(lambda d: page.verify_status(timeout=60) == "ok", "the verify panel (it fetched the list)")
-    count = page.text("entrant-count")
+    count = page.text("entrants-card-count")
     assert count == "100,000 entrants in this draw", count
 
     page.driver.set_script_timeout(30)
@@ -62,7 +62,7 @@ def test_a_100000_name_list_opens_without_freezing_and_verifies(server_factory, 
     rows = page.driver.execute_script(ROWS)
     assert [i for i, _ in rows] == list(range(100)), "the first page: entrants 1 to 100, and no more in the DOM"
     assert rows[0][1] == "1.Entrant 000001@user1"
-    assert page.text("entrants-status") == "100,000 entrants, in draw order."
+    assert page.text("entrant-list-status") == "100,000 entrants, in draw order."
     assert page.text("entrants-page") == "1–100 of 100,000"
     # Fetched once: by the verify panel; opening the list reused it.
     fetched = [u for u in page.driver.execute_script("return window.__requests") if u.endswith("/entrants")]
@@ -71,10 +71,10 @@ def test_a_100000_name_list_opens_without_freezing_and_verifies(server_factory, 
     # A name near the end, by search; then the very last row by scrolling.
     search = page.el("entrants-search")
     search.send_keys("Entrant 099998")
-    page.wait(lambda d: page.text("entrants-status") == "1 entrant of 100,000 match.", "the search")
+    page.wait(lambda d: page.text("entrant-list-status") == "1 entrant of 100,000 match.", "the search")
     assert page.driver.execute_script(ROWS) == [[99997, "99998.Entrant 099998@user99998"]]
     page.driver.execute_script("const i = arguments[0]; i.value = ''; i.dispatchEvent(new Event('input'))", search)
-    page.wait(lambda d: page.text("entrants-status").startswith("100,000"), "the search cleared")
+    page.wait(lambda d: page.text("entrant-list-status").startswith("100,000"), "the search cleared")
     # The last page, and back one.
     page.el("entrants-last").click()
     assert page.text("entrants-page") == "99,901–100,000 of 100,000"

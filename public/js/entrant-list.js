@@ -12,8 +12,8 @@ const PAGE = 100;
 const SEARCH_DELAY_MS = 120;
 
 const el = {
-  card: byId('entrants'), count: byId('entrant-count'), open: byId('entrants-open'),
-  body: byId('entrants-body'), search: byId('entrants-search'), status: byId('entrants-status'),
+  card: byId('entrants'), count: byId('entrants-card-count'), open: byId('entrants-open'),
+  body: byId('entrants-body'), search: byId('entrants-search'), status: byId('entrant-list-status'),
   rows: byId('entrants-rows'), first: byId('entrants-first'), previous: byId('entrants-previous'),
   next: byId('entrants-next'), last: byId('entrants-last'), page: byId('entrants-page'),
 };
