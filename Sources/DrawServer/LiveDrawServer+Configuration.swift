@@ -43,6 +43,7 @@ extension LiveDrawServer {
         s.tlsCertPath = config.tlsCertPath
         s.tlsKeyPath = config.tlsKeyPath
         s.subprotocol = WireMessages.subprotocol
+        s.eventLoop = config.eventLoop
         // lws' own set says frame-ancestors 'none' for every response; listed origins need ours.
         if !config.frameAncestors.isEmpty { s.securityHeaders = SecurityHeaders.lines(frameAncestors: config.frameAncestors) }
         return s

@@ -87,6 +87,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         lobbyHostKey = config.lobbyHostKey ?? HostKey.generate(using: random)
 
         LwsLog.route(to: logger)
+        if let reason = config.eventLoop.unavailableReason { throw .eventLoopUnavailable(config.eventLoop, reason: reason) }
         // Our own listening socket (see `FrontDoor`): lws gets no listener of its own.
         let listener = try ListenSocket.open(host: config.host, port: config.port)
         guard let context = LwsContext(Self.contextSettings(config, port: listener.port)) else {

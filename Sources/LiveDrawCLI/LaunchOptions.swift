@@ -97,6 +97,9 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Simultaneous connections, HTTP and WebSocket; beyond it new ones get 503. (env: LIVE_DRAW_MAX_CONNECTIONS)")
     public var maxConnections: Int = LaunchOptions.server.maxConnections
 
+    @Option(help: "The loop that runs libwebsockets: libev (epoll: a wake-up costs what is ready; needs the libwebsockets-evlib-ev package), poll (lws' own loop: every wake-up polls every connection; needs nothing more), or glib (measured, not recommended). (env: LIVE_DRAW_EVENT_LOOP)")
+    public var eventLoop: EventLoopChoice = .standard
+
     @Option(help: "Milliseconds a client has to send a whole HTTP request (head and body) after connecting; later it gets 408. (env: LIVE_DRAW_HEAD_TIMEOUT_MS)")
     public var headTimeoutMs: Int = LaunchOptions.server.headTimeoutMs
 
@@ -170,7 +173,7 @@ public struct LaunchOptions: ParsableCommand {
         "round-interval-ms", "rounds", "decelerate-to-ms", "countdown-ms", "loading-notice-ms",
         "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes", "fetch-redirects",
         "max-message-bytes", "outbound-queue", "close-timeout-seconds",
-        "idle-ping-seconds", "idle-timeout-seconds", "heartbeat-seconds", "shutdown-grace-ms", "max-connections", "head-timeout-ms",
+        "idle-ping-seconds", "idle-timeout-seconds", "heartbeat-seconds", "shutdown-grace-ms", "max-connections", "event-loop", "head-timeout-ms",
         "slow-heads-per-address", "max-rooms", "room-idle-seconds", "room-expiry-days",
         "room-expiry-seconds", "room-creation-burst", "room-creation-per-minute",
         "allowed-origins", "frame-ancestors",

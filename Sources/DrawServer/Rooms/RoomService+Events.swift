@@ -110,7 +110,9 @@ extension RoomService {
             return WireMessages.snapshot(room: room.name, viewers: room.shownViewers, serverTime: clock.epochMillis(),
                                          draw: parts.draw, lastResult: parts.lastResult, asMessage: asMessage)
         }
-        return WireMessages.snapshot(room.view(), serverTime: clock.epochMillis(), asMessage: asMessage)
+        let parts = room.snapshotParts()
+        return WireMessages.snapshot(room: room.name, viewers: room.shownViewers, serverTime: clock.epochMillis(),
+                                     draw: parts.draw, lastResult: parts.lastResult, asMessage: asMessage)
     }
 }
 
