@@ -22,12 +22,12 @@ struct ldlws_server {
     void *user;              /* the caller's (ldlws_user); the context's own user is this server */
     char *security_headers;  /* NULL: lws' own set (see ldlws_config) */
     ldlws_event_loop loop_kind;
-    void *foreign_loops[1];  /* the loop we made and lws runs on (LDLWS_LOOP_LIBEV, _GLIB) */
+    void *foreign_loops[1];  /* the loop we made and lws runs on (LDLWS_LOOP_LIBEV) */
     lws_sorted_usec_list_t keeper; /* libev: keeps lws' own timer armed (see ldlws_loop.c) */
 };
 
 struct ldlws_timer {
-    lws_sorted_usec_list_t sul; /* poll, glib: lws links this into its sorted list: address must not move */
+    lws_sorted_usec_list_t sul; /* poll: lws links this into its sorted list: address must not move */
     ev_timer ev;                /* libev: a watcher on our own loop (ldlws_loop.c says why) */
     struct lws_context *context;
     struct ev_loop *loop;       /* libev: the loop of `ev`; NULL: a sul timer */

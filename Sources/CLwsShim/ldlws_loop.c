@@ -4,10 +4,10 @@
  * A loop of our own ("foreign loop" in lws' terms): with an event-library plugin, lws_service()
  * runs the library's loop until something breaks it, whereas the service thread takes one turn
  * at a time (it checks for its exit between turns).  With our own loop a turn is
- * ev_run(EVRUN_ONCE) or g_main_context_iteration(); lws' watchers live in it, and
+ * ev_run(EVRUN_ONCE); lws' watchers live in it, and
  * lws_cancel_service() still wakes it (lws watches its event pipe there like any socket).
  *
- * The libraries are dlopen()ed, as lws loads its plugins: a host without libwebsockets-evlib-ev
+ * libev is dlopen()ed, as lws loads its plugins: a host without libwebsockets-evlib-ev
  * still runs the poll loop.  The plugin links the same libev.so.4, so one copy serves both.
  *
  * Timers under libev.  lws 4.1.6's libev plugin (lib/event-libs/libev/libev.c) keeps one libev
@@ -28,9 +28,6 @@
 #include <pthread.h>
 #include <unistd.h>
 
-typedef struct _GMainLoop GMainLoop;
-typedef struct _GMainContext GMainContext;
-
 static struct {
     const char *problem;
     struct ev_loop *(*loop_new)(unsigned int flags);
@@ -41,17 +38,7 @@ static struct {
     void (*timer_stop)(struct ev_loop *, ev_timer *);
 } evl;
 
-static struct {
-    const char *problem;
-    GMainContext *(*context_new)(void);
-    void (*context_unref)(GMainContext *);
-    GMainLoop *(*loop_new)(GMainContext *, int is_running);
-    GMainContext *(*loop_get_context)(GMainLoop *);
-    void (*loop_unref)(GMainLoop *);
-    int (*iteration)(GMainContext *, int may_block);
-} gl;
-
-static pthread_once_t evl_once = PTHREAD_ONCE_INIT, gl_once = PTHREAD_ONCE_INIT;
+static pthread_once_t evl_once = PTHREAD_ONCE_INIT;
 
 #define LOAD(table, lib, field, name) \
     if (!((table).field = (__typeof__((table).field))dlsym(lib, name))) { (table).problem = name " is missing"; return; }
@@ -75,30 +62,10 @@ static void load_libev(void) {
     LOAD(evl, lib, timer_stop, "ev_timer_stop");
 }
 
-static void load_glib(void) {
-    if (access(LWS_INSTALL_LIBDIR "/libwebsockets-evlib_glib.so", R_OK)) {
-        gl.problem = "lws' glib plugin " LWS_INSTALL_LIBDIR "/libwebsockets-evlib_glib.so is not installed "
-                     "(Debian: libwebsockets-evlib-glib)";
-        return;
-    }
-    void *lib = dlopen("libglib-2.0.so.0", RTLD_NOW | RTLD_GLOBAL);
-    if (!lib) {
-        gl.problem = "libglib-2.0.so.0 cannot be loaded (Debian: libglib2.0-0)";
-        return;
-    }
-    LOAD(gl, lib, context_new, "g_main_context_new");
-    LOAD(gl, lib, context_unref, "g_main_context_unref");
-    LOAD(gl, lib, loop_new, "g_main_loop_new");
-    LOAD(gl, lib, loop_get_context, "g_main_loop_get_context");
-    LOAD(gl, lib, loop_unref, "g_main_loop_unref");
-    LOAD(gl, lib, iteration, "g_main_context_iteration");
-}
-
 const char *ldlws_event_loop_problem(ldlws_event_loop kind) {
     switch (kind) {
     case LDLWS_LOOP_POLL: return NULL;
     case LDLWS_LOOP_LIBEV: pthread_once(&evl_once, load_libev); return evl.problem;
-    case LDLWS_LOOP_GLIB: pthread_once(&gl_once, load_glib); return gl.problem;
     }
     return "unknown event loop";
 }
@@ -111,18 +78,11 @@ int ldlws_loop_prepare(ldlws_server *s, ldlws_event_loop kind, struct lws_contex
         lwsl_err("event loop: %s\n", problem);
         return -1;
     }
-    if (kind == LDLWS_LOOP_LIBEV) {
-        /* epoll, explicitly (libev would pick it anyway on Linux); no LIBEV_FLAGS from the
-         * environment; the signal mask stays ours (signals are taken by a sigwait thread). */
-        s->foreign_loops[0] = evl.loop_new(EVBACKEND_EPOLL | EVFLAG_NOENV | EVFLAG_NOSIGMASK);
-        info->options |= LWS_SERVER_OPTION_LIBEV;
-    } else {
-        GMainContext *c = gl.context_new();
-        s->foreign_loops[0] = c ? gl.loop_new(c, 0) : NULL;
-        if (c) gl.context_unref(c); /* the loop holds it */
-        info->options |= LWS_SERVER_OPTION_GLIB;
-    }
+    /* epoll, explicitly (libev would pick it anyway on Linux); no LIBEV_FLAGS from the
+     * environment; the signal mask stays ours (signals are taken by a sigwait thread). */
+    s->foreign_loops[0] = evl.loop_new(EVBACKEND_EPOLL | EVFLAG_NOENV | EVFLAG_NOSIGMASK);
     if (!s->foreign_loops[0]) return -1;
+    info->options |= LWS_SERVER_OPTION_LIBEV;
     s->loop_kind = kind;
     info->foreign_loops = s->foreign_loops;
     return 0;
@@ -135,21 +95,19 @@ static void keeper_fired(lws_sorted_usec_list_t *sul) {
 
 void ldlws_loop_started(ldlws_server *s) {
     if (s->loop_kind == LDLWS_LOOP_POLL) return;
-    if (s->loop_kind == LDLWS_LOOP_LIBEV) lws_sul_schedule(s->context, 0, &s->keeper, keeper_fired, LWS_US_PER_SEC);
+    lws_sul_schedule(s->context, 0, &s->keeper, keeper_fired, LWS_US_PER_SEC);
     lws_cancel_service(s->context);
 }
 
 int ldlws_loop_turn(ldlws_server *s) {
     if (!s->foreign_loops[0]) return -1;
-    if (s->loop_kind == LDLWS_LOOP_LIBEV) evl.run(s->foreign_loops[0], EVRUN_ONCE);
-    else gl.iteration(gl.loop_get_context(s->foreign_loops[0]), 1);
+    evl.run(s->foreign_loops[0], EVRUN_ONCE);
     return 0;
 }
 
 void ldlws_loop_free(ldlws_server *s) {
     if (!s->foreign_loops[0]) return;
-    if (s->loop_kind == LDLWS_LOOP_LIBEV) evl.loop_destroy(s->foreign_loops[0]);
-    else if (s->loop_kind == LDLWS_LOOP_GLIB) gl.loop_unref(s->foreign_loops[0]);
+    evl.loop_destroy(s->foreign_loops[0]);
     s->foreign_loops[0] = NULL;
 }
 

@@ -11,9 +11,8 @@ public enum EventLoop: String, CaseIterable, Sendable {
     case poll
     /// lws' libev plugin on our epoll-backed libev loop (Debian: libwebsockets-evlib-ev).
     case libev
-    /// lws' glib plugin on a GMainLoop of ours (libwebsockets-evlib-glib). poll() again, plus one
-    /// GSource per connection: measured, not recommended.
-    case glib
+    // lws' glib plugin was measured and left out: GLib's loop polls every source with poll()
+    // too, and cost as much CPU as `poll` in scenario b.
 
     /// The one the server uses unless told otherwise.
     public static let standard: EventLoop = .libev
@@ -22,7 +21,6 @@ public enum EventLoop: String, CaseIterable, Sendable {
         switch self {
         case .poll: return LDLWS_LOOP_POLL
         case .libev: return LDLWS_LOOP_LIBEV
-        case .glib: return LDLWS_LOOP_GLIB
         }
     }
 

@@ -18,7 +18,7 @@ import Logging
 ///    (`ServiceInbox.post`: append under a lock, then `lws_cancel_service`), and the service
 ///    thread drains it on `.wakeUp`. Player loading runs on a Swift task and comes back that
 ///    way; so does `stop()`.
-/// 3. Timers (`lws_sul_schedule`) are armed only on the service thread.
+/// 3. Timers (`LwsTimer`: lws suls, or libev timers on our loop) are armed only on the service thread.
 /// 4. Exactly one `lws_write` per `SERVER_WRITEABLE` / `HTTP_WRITEABLE`.
 /// 5. The draw store and the room store are called only on the storage thread (`StorageThread`):
 ///    one serial thread for every write, history read and room lookup, never the service thread

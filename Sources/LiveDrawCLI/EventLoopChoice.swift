@@ -6,14 +6,13 @@ import DrawServer
 /// Our own enum rather than a retroactive `ExpressibleByArgument` conformance on `EventLoop`, as
 /// for `LogLevel`.
 public enum EventLoopChoice: String, CaseIterable, Sendable, ExpressibleByArgument {
-    case poll, libev, glib
+    case poll, libev
 
     /// The server's value of the same name.
     public var eventLoop: EventLoop {
         switch self {
         case .poll: return .poll
         case .libev: return .libev
-        case .glib: return .glib
         }
     }
 

@@ -97,7 +97,7 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Simultaneous connections, HTTP and WebSocket; beyond it new ones get 503. (env: LIVE_DRAW_MAX_CONNECTIONS)")
     public var maxConnections: Int = LaunchOptions.server.maxConnections
 
-    @Option(help: "The loop that runs libwebsockets: libev (epoll: a wake-up costs what is ready; needs the libwebsockets-evlib-ev package), poll (lws' own loop: every wake-up polls every connection; needs nothing more), or glib (measured, not recommended). (env: LIVE_DRAW_EVENT_LOOP)")
+    @Option(help: "The loop that runs libwebsockets: libev (epoll: a wake-up costs what is ready; needs the libwebsockets-evlib-ev package), or poll (lws' own loop: every wake-up polls every connection; needs nothing more). (env: LIVE_DRAW_EVENT_LOOP)")
     public var eventLoop: EventLoopChoice = .standard
 
     @Option(help: "Milliseconds a client has to send a whole HTTP request (head and body) after connecting; later it gets 408. (env: LIVE_DRAW_HEAD_TIMEOUT_MS)")

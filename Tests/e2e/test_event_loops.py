@@ -14,7 +14,7 @@ from conftest import LATE_MS
 from helpers import draw, http
 from helpers.wsclient import WSClient, close_all, open_many, run
 
-NON_DEFAULT_LOOPS = ["poll", "glib"]
+NON_DEFAULT_LOOPS = ["poll"]
 INTERVAL_MS = 100
 EXIT_WITHIN_S = 5.0
 

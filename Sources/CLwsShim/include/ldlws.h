@@ -25,14 +25,12 @@
 
 /** Which loop runs lws.  POLL is lws' built-in loop: one poll() over every socket on every
  *  wake-up, so each wake-up costs in proportion to the connections, idle ones included.  LIBEV
- *  is lws' libev plugin on a libev loop of ours on epoll: a wake-up costs what is ready.  GLIB is
- *  lws' glib plugin on a GMainLoop of ours (poll() again, plus a GSource per connection; kept
- *  for measurement).  The plugins and their libraries are loaded at run time, so a host without
- *  them still runs POLL. */
+ *  is lws' libev plugin on a libev loop of ours on epoll: a wake-up costs what is ready.  The
+ *  plugin and libev are loaded at run time, so a host without them still runs POLL.  (lws' glib
+ *  plugin was measured and left out: GLib's loop polls every source with poll() as well.) */
 typedef enum ldlws_event_loop {
     LDLWS_LOOP_POLL = 0,
     LDLWS_LOOP_LIBEV = 1,
-    LDLWS_LOOP_GLIB = 2,
 } ldlws_event_loop;
 
 /** NULL when `kind` can run here, else why not (a static string: what is missing). */
@@ -79,7 +77,7 @@ ldlws_server *ldlws_create(const ldlws_config *config);
 void ldlws_destroy(ldlws_server *server);
 /** The bound port (meaningful with config.port == 0). */
 int ldlws_port(const ldlws_server *server);
-/** One turn of the loop (poll: lws_service; libev, glib: one iteration of our loop, which blocks
+/** One turn of the loop (poll: lws_service; libev: one iteration of our loop, which blocks
  *  until something is ready or a timer is due); < 0 means the context is unusable. */
 int ldlws_service(ldlws_server *server);
 /** Wakes the service loop: LWS_CALLBACK_EVENT_WAIT_CANCELLED follows.  Any thread. */
@@ -230,7 +228,7 @@ int ldlws_peer_address(struct lws *wsi, char *buf, int len);
 /* ---- timers ------------------------------------------------------------------------------- */
 
 typedef void (*ldlws_timer_fn)(void *owner);
-/** A one-shot timer on the service loop: an lws_sul (poll, glib), or a libev timer on our loop
+/** A one-shot timer on the service loop: an lws_sul (poll), or a libev timer on our loop
  *  (libev: lws 4.1.6's libev plugin misses sul timers scheduled earlier than the one its own
  *  libev timer is armed for; ldlws_loop.c).  Fixed address, so either can point into it. */
 typedef struct ldlws_timer ldlws_timer;
