@@ -24,6 +24,8 @@ RUN apt-get update \
       libqrencode-dev \
       pkg-config \
       ca-certificates \
+      libev-dev \
+      libwebsockets-evlib-ev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Manifest first: resolving dependencies is the slow, rarely changing step, so a source-only
@@ -33,7 +35,8 @@ RUN swift package resolve
 COPY . .
 # The Swift runtime and Foundation are linked statically, so the runtime stage needs no Swift
 # toolchain, only the C libraries listed there (checked with readelf: libwebsockets, libcurl,
-# libsqlite3, libhiredis, libqrencode, libstdc++, libgcc_s, libc). `install -s` strips symbols: about 90 MB down to 63 MB.
+# libsqlite3, libhiredis, libqrencode, libstdc++, libgcc_s, libc; libev and lws' libev plugin
+# are loaded at run time, for the default --event-loop libev). `install -s` strips symbols: about 90 MB down to 63 MB.
 RUN swift build -c release --static-swift-stdlib --product live-draw \
  && install -s -D "$(swift build -c release --show-bin-path)/live-draw" /staging/live-draw
 
@@ -43,6 +46,7 @@ FROM debian:bookworm-slim AS runtime
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       libwebsockets17 \
+      libwebsockets-evlib-ev \
       libcurl4 \
       libsqlite3-0 \
       libhiredis0.14 \

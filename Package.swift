@@ -59,7 +59,9 @@ let package = Package(
             providers: [.apt(["libwebsockets-dev"])]
         ),
         // libssl: the server reads wss input itself (SSL_read on lws' session, see ldlws.h);
-        // libwebsockets-dev already depends on libssl-dev.
+        // libwebsockets-dev already depends on libssl-dev. libev-dev: ev.h only; libev itself and
+        // lws' libev plugin (libwebsockets-evlib-ev) are loaded at run time (ldlws_loop.c), so a
+        // host without them still runs `--event-loop poll`.
         .target(name: "CLwsShim", dependencies: ["CLibWebSockets"],
                 linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         // epoll, whose packed event struct Swift cannot lay out (see its header).

@@ -23,6 +23,8 @@ The load generator is our own Benchmarks/loadgen/ldgen.c (epoll, libc only).
 import argparse, json, os, re, resource, signal, socket, statistics, subprocess, sys, time
 import urllib.request
 
+import bench_loop  # issue 17: the floor, b against a baseline, b2, per-side arguments, perf
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "Benchmarks", ".build")
 LDGEN = os.path.join(BUILD, "ldgen")
@@ -84,9 +86,11 @@ def kill(p):
 
 def start_ours(interval_ms, extra=(), data_dir="off", server=None):
     # Scenarios b and e create 1,000 rooms from this one address: lift the per-address budget.
+    # 19,700 connections: b2 and a at 19,000 hold 19,000 viewers and still need room for the
+    # trigger's requests and GET /metrics (the process may open 20,000 descriptors here).
     args = ["taskset", "-c", SRV_CPU, server or SERVER, "--port", "0", "--round-interval-ms", str(interval_ms),
-            "--data-dir", data_dir, "--log-level", "notice", "--max-connections", "19000",
-            "--room-creation-burst", "1000000", *extra]
+            "--data-dir", data_dir, "--log-level", "notice", "--max-connections", "19700",
+            "--room-creation-burst", "1000000", *bench_loop.server_args(server), *extra]
     # No 3-2-1 before round 1: the runs time the rounds. An environment variable, not a flag, so a
     # baseline binary from before --countdown-ms still starts (it ignores the variable).
     env = {**os.environ, "LIVE_DRAW_COUNTDOWN_MS": "0"}
@@ -212,12 +216,12 @@ def table(rows):
     return "\n".join("  ".join(x.rjust(w[i]) for i, x in enumerate(l)) for l in lines)
 
 
-def scenario_a(ns, repeats, with_ref, baseline=None):
+def scenario_a(ns, repeats, with_ref, baseline=None, with_floor=False):
     """Returns the table rows, ours/reference ratios and ours/baseline ratios (when a baseline
     binary is given: an older live-draw, run interleaved with ours so both see the same noise)."""
-    rows, ratios, before_after = [], [], []
+    rows, ratios, before_after, ratios_floor = [], [], [], []
     for n in ns:
-        ours, ref, base = [], [], []
+        ours, ref, base, floor = [], [], [], []
         for i in range(repeats):  # interleave: ours, baseline, ref, ours, baseline, ref ...
             log(f"[a] N={n} repeat {i + 1}/{repeats}: live-draw")
             ours.append(run_a_ours(n)); time.sleep(1)
@@ -227,6 +231,9 @@ def scenario_a(ns, repeats, with_ref, baseline=None):
             if with_ref:
                 log(f"[a] N={n} repeat {i + 1}/{repeats}: lws_fanout")
                 ref.append(run_a_ref(n)); time.sleep(1)
+            if with_floor:
+                log(f"[a] N={n} repeat {i + 1}/{repeats}: epoll floor")
+                floor.append(bench_loop.run_a_floor(n)); time.sleep(1)
         mo = median_of(ours)
         rows.append(("a", "live-draw", n, mo))
         if baseline:
@@ -244,8 +251,16 @@ def scenario_a(ns, repeats, with_ref, baseline=None):
             log(f"[a] N={n} mean latency per round (ms), lws_fanout: {mr['round_lat_mean_ms']}")
             ratios.append((n, q("lat_p99_ms"), q("cpu_us_per_msg"), q("rss_per_conn_kib"), mo["lost"],
                            q("cpu_us_per_any_msg")))
-        log(json.dumps({"n": n, "ours": ours, "ref": ref, "baseline": base}))
-    return rows, ratios, before_after
+        if with_floor:
+            mf = median_of(floor)
+            rows.append(("a", "epoll floor", n, mf))
+            qf = lambda k, m=mo: m[k] / mf[k] if mf[k] else float("nan")
+            mr = median_of(ref) if with_ref else None
+            ratios_floor.append((n, qf("lat_p99_ms"), qf("cpu_us_per_msg"), qf("rss_per_conn_kib"), mo["lost"],
+                                 qf("lat_p99_ms", mr) if mr else float("nan"),
+                                 qf("cpu_us_per_msg", mr) if mr else float("nan")))
+        log(json.dumps({"n": n, "ours": ours, "ref": ref, "baseline": base, "floor": floor}))
+    return rows, ratios, before_after, ratios_floor
 
 
 def histogram_quantile(buckets, q):
@@ -275,8 +290,8 @@ def lateness(port):
         histogram_quantile(b, .99) * 1e3 if b else float("nan"), b
 
 
-def scenario_b(rooms, per_room, interval=400):
-    p, port = start_ours(interval)
+def scenario_b(rooms, per_room, interval=400, server=None, perf_label=None):
+    p, port = start_ours(interval, server=server)
     try:
         keys = []
         for i in range(rooms):
@@ -290,7 +305,8 @@ def scenario_b(rooms, per_room, interval=400):
                 if i % 50 == 49:
                     f.write("wait\n")
             f.write("wait\n")
-        r = derive(ldgen(port, p.pid, rooms * per_room, "/ws/r%d", 10, f"bash {trig_file}", rooms=rooms,
+        trig = bench_loop.perf_prefix(p.pid, perf_label) + f"bash {trig_file}"
+        r = derive(ldgen(port, p.pid, rooms * per_room, "/ws/r%d", 10, trig, rooms=rooms,
                          extra=["--subprotocol", "live-draw.v1"], timeout=90))
         cnt, p50, p99, buckets = lateness(port)
         log("[b] lateness buckets (le seconds, cumulative):", buckets)
@@ -383,7 +399,7 @@ def scenario_c(n, interval=1000):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--scenarios", default="abcdef")
+    ap.add_argument("--scenarios", default="abb2cdef")
     ap.add_argument("--n", default="1000,5000,10000", help="scenario a viewer counts")
     ap.add_argument("--cluster-n", default="10000", help="scenario d viewer counts (total over both nodes)")
     ap.add_argument("--repeats", type=int, default=3, help="repeats of every scenario (median reported)")
@@ -400,17 +416,21 @@ def main():
     ap.add_argument("--skip-swift-build", action="store_true")
     ap.add_argument("--baseline-bin", help="scenario a: an older live-draw binary (e.g. a release build of "
                     "the previous main) run interleaved with ours; prints ours/baseline ratios")
+    bench_loop.add_options(ap)
     a = ap.parse_args()
+    bench_loop.attach(sys.modules[__name__])
+    bench_loop.configure(a)
     global SPIN_US
     SPIN_US = a.spin_us
     raise_nofile()
     build(a.skip_swift_build)
     with_ref = not a.no_ref and os.path.exists(REF)
+    with_floor = "a" in a.scenarios and not a.no_floor and bench_loop.build_floor()
     out = []
     try:
         if "a" in a.scenarios:
-            rows, ratios, before_after = scenario_a([int(x) for x in a.n.split(",")], a.repeats, with_ref,
-                                                    a.baseline_bin)
+            rows, ratios, before_after, ratios_floor = scenario_a([int(x) for x in a.n.split(",")], a.repeats,
+                                                                  with_ref, a.baseline_bin, with_floor)
             out.append(f"Scenario a: one room, 10 rounds 100 ms apart, server on CPU {SRV_CPU}, "
                        f"ldgen on CPU {GEN_CPU} (spin {SPIN_US:g} us); median of {a.repeats}")
             out.append(table(rows))
@@ -424,19 +444,12 @@ def main():
                 out.append("     N   p99  CPU/round msg  RSS/conn  lost")
                 for n, b1, b2, b3, lost in before_after:
                     out.append(f"{n:6d}  {b1:5.2f}  {b2:13.2f}  {b3:8.2f}  {lost:4.0f}")
+            if ratios_floor:
+                out.extend(bench_loop.floor_ratio_lines(ratios_floor))
         if "b" in a.scenarios:
-            runs = []
-            for i in range(a.repeats):
-                log(f"[b] {a.rooms} rooms x {a.per_room} viewers, repeat {i + 1}/{a.repeats}")
-                runs.append(scenario_b(a.rooms, a.per_room)); time.sleep(1)
-            r = median_of(runs)
-            each = lambda k, f: " / ".join(f.format(x[k]) for x in runs)
-            out.append(f"\nScenario b: {a.rooms} rooms x {a.per_room} viewers, all drawing at once, 400 ms rounds; "
-                       f"median of {a.repeats}")
-            out.append(table([("b", "live-draw", a.rooms * a.per_room, r)]))
-            out.append(f"round lateness vs due time (livedraw_round_lateness_seconds, {r['lateness_n']:.0f} rounds per run): "
-                       f"p50 {r['lateness_p50_ms']:.2f} ms  p99 {r['lateness_p99_ms']:.2f} ms  (target p99 <= 10 ms)")
-            out.append(f"  each run: p50 {each('lateness_p50_ms', '{:.2f}')} ms;  p99 {each('lateness_p99_ms', '{:.2f}')} ms")
+            out.extend(bench_loop.scenario_b_runs("b", a.rooms, a.per_room, a.repeats, a.baseline_bin))
+        if a.b2:
+            out.extend(bench_loop.scenario_b_runs("b2", a.b2_rooms, a.per_room, a.repeats, a.baseline_bin))
         if "c" in a.scenarios:
             runs = []
             for i in range(a.repeats):

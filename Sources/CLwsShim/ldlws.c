@@ -3,6 +3,7 @@
  * no limits, no JSON; those are Swift's job.
  */
 #include "ldlws.h"
+#include "ldlws_internal.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,25 +14,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-struct ldlws_server {
-    struct lws_context *context;
-    struct lws_vhost *vhost;
-    /* lws keeps pointers into these for the context's lifetime, so they live here. */
-    struct lws_protocols protocols[4];
-    lws_retry_bo_t idle_policy;
-    char *iface, *subprotocol, *older_subprotocol, *cert, *key;
-    int adopt_only, external_port;
-    void *user;              /* the caller's (ldlws_user); the context's own user is this server */
-    char *security_headers;  /* NULL: lws' own set (see ldlws_config) */
-};
-
-struct ldlws_timer {
-    lws_sorted_usec_list_t sul; /* lws links this into its sorted list: address must not move */
-    struct lws_context *context;
-    ldlws_timer_fn fn;
-    void *owner;
-};
 
 static char *dup_or_null(const char *s) {
     if (!s) return NULL;
@@ -133,11 +115,17 @@ ldlws_server *ldlws_create(const ldlws_config *cfg) {
         info.ssl_private_key_filepath = s->key;
     }
 
-    s->context = lws_create_context(&info);
-    if (!s->context) {
+    if (ldlws_loop_prepare(s, cfg->event_loop, &info)) {
         free_server(s);
         return NULL;
     }
+    s->context = lws_create_context(&info);
+    if (!s->context) {
+        ldlws_loop_free(s);
+        free_server(s);
+        return NULL;
+    }
+    ldlws_loop_started(s);
     s->vhost = lws_get_vhost_by_name(s->context, "default");
     return s;
 }
@@ -145,6 +133,7 @@ ldlws_server *ldlws_create(const ldlws_config *cfg) {
 void ldlws_destroy(ldlws_server *s) {
     if (!s) return;
     lws_context_destroy(s->context);
+    ldlws_loop_free(s);
     free_server(s);
 }
 
@@ -153,7 +142,10 @@ int ldlws_port(const ldlws_server *s) {
     return s->vhost ? lws_get_vhost_listen_port(s->vhost) : -1;
 }
 
-int ldlws_service(ldlws_server *s) { return lws_service(s->context, 0); }
+int ldlws_service(ldlws_server *s) {
+    if (s->loop_kind != LDLWS_LOOP_POLL) return ldlws_loop_turn(s);
+    return lws_service(s->context, 0);
+}
 
 void ldlws_cancel_service(ldlws_server *s) { lws_cancel_service(s->context); }
 
@@ -186,30 +178,4 @@ struct lws *ldlws_adopt_socket(ldlws_server *s, int fd, const unsigned char *byt
 
 /* ldlws_set_log_level: ldlws_log.c.  WebSocket: ldlws_ws.c.  HTTP and peers: ldlws_http.c. */
 
-/* ---- timers ------------------------------------------------------------------------------- */
-
-static void timer_fired(lws_sorted_usec_list_t *sul) {
-    struct ldlws_timer *t = lws_container_of(sul, struct ldlws_timer, sul);
-    t->fn(t->owner);
-}
-
-ldlws_timer *ldlws_timer_create(ldlws_server *server, ldlws_timer_fn fn, void *owner) {
-    struct ldlws_timer *t = calloc(1, sizeof(*t));
-    if (!t) return NULL;
-    t->context = server->context;
-    t->fn = fn;
-    t->owner = owner;
-    return t;
-}
-
-void ldlws_timer_schedule(ldlws_timer *t, int64_t delay_us) {
-    lws_sul_schedule(t->context, 0, &t->sul, timer_fired, delay_us < 1 ? 1 : (lws_usec_t)delay_us);
-}
-
-void ldlws_timer_cancel(ldlws_timer *t) { lws_sul_cancel(&t->sul); }
-
-void ldlws_timer_destroy(ldlws_timer *t) {
-    if (!t) return;
-    lws_sul_cancel(&t->sul);
-    free(t);
-}
+/* Event loops and timers: ldlws_loop.c. */

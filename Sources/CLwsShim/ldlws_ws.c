@@ -30,6 +30,8 @@ int ldlws_write_text(struct lws *wsi, unsigned char *payload, size_t len) {
     return n < (int)len ? -1 : 0;
 }
 
+int ldlws_output_buffered(struct lws *wsi) { return lws_partial_buffered(wsi); }
+
 void ldlws_request_writable(struct lws *wsi) { lws_callback_on_writable(wsi); }
 
 void ldlws_close_deadline(struct lws *wsi, int secs) {

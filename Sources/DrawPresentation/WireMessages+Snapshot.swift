@@ -6,19 +6,25 @@ extension WireMessages {
     ///
     /// A running draw's seed is deliberately absent: only `finished`/`aborted` reveal it.
     public static func snapshot(_ view: RoomView, serverTime: Double, asMessage: Bool = true) -> [UInt8] {
-        let draw: [UInt8]
-        switch view.current {
+        snapshot(room: view.room, viewers: view.viewers, serverTime: serverTime, draw: snapshotDraw(view.current),
+                 lastResult: snapshotLastResult(view.lastResult), info: view.info, asMessage: asMessage)
+    }
+
+    /// The snapshot's `draw`: `null`, loading, or the running draw with the rounds shown so far.
+    /// The costly part of a snapshot (a running draw lists its rounds and, in v1, every entrant),
+    /// and the same for every joiner until the draw moves on, so a room keeps it
+    /// (`Room.snapshotParts`).
+    public static func snapshotDraw(_ current: RoomView.Current) -> [UInt8] {
+        switch current {
         case .idle:
-            draw = Array("null".utf8)
+            return Array("null".utf8)
         case .loading:
-            draw = snapshotLoading
+            return snapshotLoading
         case .running(let plan, let startedAt, let shown):
             let rounds = shown.enumerated().filter { $0.offset < plan.rounds.count }
                 .map { snapshotRound(plan, index: $0.offset, sentAt: $0.element) }
-            draw = snapshotRunning(head: snapshotDrawHead(plan, startedAt: startedAt), rounds: rounds)
+            return snapshotRunning(head: snapshotDrawHead(plan, startedAt: startedAt), rounds: rounds)
         }
-        return snapshot(room: view.room, viewers: view.viewers, serverTime: serverTime, draw: draw,
-                        lastResult: snapshotLastResult(view.lastResult), info: view.info, asMessage: asMessage)
     }
 
     /// A snapshot from its parts as JSON values: `draw` and `lastResult` as the functions below

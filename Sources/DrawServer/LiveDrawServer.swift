@@ -18,7 +18,7 @@ import Logging
 ///    (`ServiceInbox.post`: append under a lock, then `lws_cancel_service`), and the service
 ///    thread drains it on `.wakeUp`. Player loading runs on a Swift task and comes back that
 ///    way; so does `stop()`.
-/// 3. Timers (`lws_sul_schedule`) are armed only on the service thread.
+/// 3. Timers (`LwsTimer`: lws suls, or libev timers on our loop) are armed only on the service thread.
 /// 4. Exactly one `lws_write` per `SERVER_WRITEABLE` / `HTTP_WRITEABLE`.
 /// 5. The draw store and the room store are called only on the storage thread (`StorageThread`):
 ///    one serial thread for every write, history read and room lookup, never the service thread
@@ -87,6 +87,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         lobbyHostKey = config.lobbyHostKey ?? HostKey.generate(using: random)
 
         LwsLog.route(to: logger)
+        if let reason = config.eventLoop.unavailableReason { throw .eventLoopUnavailable(config.eventLoop, reason: reason) }
         // Our own listening socket (see `FrontDoor`): lws gets no listener of its own.
         let listener = try ListenSocket.open(host: config.host, port: config.port)
         guard let context = LwsContext(Self.contextSettings(config, port: listener.port)) else {

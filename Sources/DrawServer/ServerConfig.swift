@@ -43,6 +43,8 @@ public struct ServerConfig: Sendable {
     public var roomSettingsLimits: RoomSettingsLimits = .standard
     /// Messages that may wait for one client; past this it is closed as too slow (4408).
     public var outboundQueueLimit: Int = 64
+    /// The loop that runs libwebsockets (`EventLoop`).
+    public var eventLoop: EventLoop = .standard
     /// Total simultaneous connections (HTTP and WebSocket); beyond, new ones are refused with 503.
     public var maxConnections: Int = 20_000
     /// Browser origins allowed to open WebSockets; empty allows any (scripts send no Origin).

@@ -16,6 +16,8 @@ public enum ServerStartError: Error, Sendable, CustomStringConvertible {
     case listenError(host: String, port: Int, reason: String)
     /// The process may open too few file descriptors to serve even one connection.
     case tooFewDescriptors(limit: Int, needed: Int)
+    /// The chosen event loop's library or lws plugin is not installed.
+    case eventLoopUnavailable(EventLoop, reason: String)
 
     public var description: String {
         switch self {
@@ -35,6 +37,8 @@ public enum ServerStartError: Error, Sendable, CustomStringConvertible {
             return "cannot listen on \(host):\(port): \(reason)"
         case .tooFewDescriptors(let limit, let needed):
             return "only \(limit) file descriptors may be open (ulimit -n); the server needs more than \(needed)"
+        case .eventLoopUnavailable(let loop, let reason):
+            return "event loop '\(loop.rawValue)' cannot run here: \(reason); install it, or choose --event-loop poll"
         }
     }
 }

@@ -78,6 +78,7 @@ public struct LaunchConfiguration: Sendable {
         server.heartbeatSeconds = try Self.check(o.heartbeatSeconds, in: Limits.heartbeatSeconds, "heartbeat-seconds")
         server.shutdownGraceMs = try Self.check(o.shutdownGraceMs, in: Limits.shutdownGraceMs, "shutdown-grace-ms")
         server.maxConnections = try Self.check(o.maxConnections, in: Limits.maxConnections, "max-connections")
+        server.eventLoop = o.eventLoop.eventLoop
         server.headTimeoutMs = try Self.check(o.headTimeoutMs, in: Limits.headTimeoutMs, "head-timeout-ms")
         server.slowHeadsPerAddress = try Self.check(o.slowHeadsPerAddress, in: Limits.slowHeadsPerAddress, "slow-heads-per-address")
         server.maxRooms = try Self.check(o.maxRooms, in: Limits.maxRooms, "max-rooms")

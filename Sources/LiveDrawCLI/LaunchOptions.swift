@@ -124,6 +124,9 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Simultaneous connections, HTTP and WebSocket; beyond it new ones get 503. (env: LIVE_DRAW_MAX_CONNECTIONS)")
     public var maxConnections: Int = LaunchOptions.server.maxConnections
 
+    @Option(help: "The loop that runs libwebsockets: libev (epoll: a wake-up costs what is ready; needs the libwebsockets-evlib-ev package), or poll (lws' own loop: every wake-up polls every connection; needs nothing more). (env: LIVE_DRAW_EVENT_LOOP)")
+    public var eventLoop: EventLoopChoice = .standard
+
     @Option(help: "Milliseconds a client has to send a whole HTTP request (head and body) after connecting; later it gets 408. (env: LIVE_DRAW_HEAD_TIMEOUT_MS)")
     public var headTimeoutMs: Int = LaunchOptions.server.headTimeoutMs
 
@@ -200,7 +203,7 @@ public struct LaunchOptions: ParsableCommand {
         "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes", "fetch-redirects",
         "allowed-source-hosts", "allow-private-sources",
         "max-message-bytes", "outbound-queue", "close-timeout-seconds",
-        "idle-ping-seconds", "idle-timeout-seconds", "heartbeat-seconds", "shutdown-grace-ms", "max-connections", "head-timeout-ms",
+        "idle-ping-seconds", "idle-timeout-seconds", "heartbeat-seconds", "shutdown-grace-ms", "max-connections", "event-loop", "head-timeout-ms",
         "slow-heads-per-address", "max-rooms", "room-idle-seconds", "room-expiry-days",
         "room-expiry-seconds", "room-creation-burst", "room-creation-per-minute",
         "allowed-origins", "frame-ancestors",

@@ -23,6 +23,19 @@
 
 /* ---- context ------------------------------------------------------------------------------ */
 
+/** Which loop runs lws.  POLL is lws' built-in loop: one poll() over every socket on every
+ *  wake-up, so each wake-up costs in proportion to the connections, idle ones included.  LIBEV
+ *  is lws' libev plugin on a libev loop of ours on epoll: a wake-up costs what is ready.  The
+ *  plugin and libev are loaded at run time, so a host without them still runs POLL.  (lws' glib
+ *  plugin was measured and left out: GLib's loop polls every source with poll() as well.) */
+typedef enum ldlws_event_loop {
+    LDLWS_LOOP_POLL = 0,
+    LDLWS_LOOP_LIBEV = 1,
+} ldlws_event_loop;
+
+/** NULL when `kind` can run here, else why not (a static string: what is missing). */
+const char *ldlws_event_loop_problem(ldlws_event_loop kind);
+
 /** Flat server configuration; strings are copied, so they need only live during the call. */
 typedef struct ldlws_config {
     int port;                        /* 0 = let the kernel pick (read back with ldlws_port) */
@@ -52,6 +65,7 @@ typedef struct ldlws_config {
                                         on every response the shim writes: lws' set is one fixed
                                         string per vhost, so a page that may be framed by listed
                                         origins needs its own (copied; at most 1 KiB). */
+    ldlws_event_loop event_loop;     /* which loop services the context (see ldlws_event_loop) */
 } ldlws_config;
 
 /** The name of the protocol lws chose for `wsi`'s WebSocket ("http" when the client offered no
@@ -69,7 +83,8 @@ ldlws_server *ldlws_create(const ldlws_config *config);
 void ldlws_destroy(ldlws_server *server);
 /** The bound port (meaningful with config.port == 0). */
 int ldlws_port(const ldlws_server *server);
-/** One turn of lws' built-in poll loop; < 0 means the context is unusable. */
+/** One turn of the loop (poll: lws_service; libev: one iteration of our loop, which blocks
+ *  until something is ready or a timer is due); < 0 means the context is unusable. */
 int ldlws_service(ldlws_server *server);
 /** Wakes the service loop: LWS_CALLBACK_EVENT_WAIT_CANCELLED follows.  Any thread. */
 void ldlws_cancel_service(ldlws_server *server);
@@ -114,6 +129,9 @@ size_t ldlws_pre(void);
 /** Sends one text message; payload must have ldlws_pre() writable bytes before it.
  *  lws writes the frame header into that headroom.  Returns 0 when lws took all of it. */
 int ldlws_write_text(struct lws *wsi, unsigned char *payload, size_t len);
+/** Whether lws still holds unsent bytes of an earlier write on wsi (lws_partial_buffered): only
+ *  when it holds none may the next message be written outside WRITEABLE. */
+int ldlws_output_buffered(struct lws *wsi);
 /** Asks for one LWS_CALLBACK_SERVER_WRITEABLE / HTTP_WRITEABLE. */
 void ldlws_request_writable(struct lws *wsi);
 /** Hard deadline: lws closes the connection if it is still open after secs seconds. */
@@ -218,10 +236,12 @@ int ldlws_http_transaction_completed(struct lws *wsi);
  *  could only tell apart by parsing it; and sockaddr handling is C's job. */
 int ldlws_peer_address(struct lws *wsi, char *buf, int len);
 
-/* ---- timers (lws_sul) --------------------------------------------------------------------- */
+/* ---- timers ------------------------------------------------------------------------------- */
 
 typedef void (*ldlws_timer_fn)(void *owner);
-/** A one-shot timer on the service loop; fixed address so lws can keep it in its sorted list. */
+/** A one-shot timer on the service loop: an lws_sul (poll), or a libev timer on our loop
+ *  (libev: lws 4.1.6's libev plugin misses sul timers scheduled earlier than the one its own
+ *  libev timer is armed for; ldlws_loop.c).  Fixed address, so either can point into it. */
 typedef struct ldlws_timer ldlws_timer;
 ldlws_timer *ldlws_timer_create(ldlws_server *server, ldlws_timer_fn fn, void *owner);
 /** (Re)arms the timer delay_us microseconds from now; replaces any earlier schedule. */

@@ -47,6 +47,14 @@ final class Room {
     private(set) var v1Members = 0
 
     private(set) var lastResult: FinishedDraw?
+    /// The encoded `draw` and `lastResult` of the room's snapshot, and the `version` they were
+    /// made at (see `snapshotParts`).
+    private var snapshotCache: (version: UInt64, parts: SnapshotParts)?
+    /// Bumped by every change of what a snapshot shows: an applied event, a restored result, a
+    /// dropped runner.
+    private var version: UInt64 = 0
+    /// How often the snapshot's parts were encoded (tests: a join storm encodes once).
+    private(set) var snapshotEncodings = 0
 
     var presence: PresenceCoalescer
     private let presenceIntervalMs: Int
@@ -95,6 +103,8 @@ final class Room {
         guard isIdle else { return }
         ring.releaseStorage()
         runner = nil
+        version &+= 1
+        snapshotCache = nil // a running draw's entrants: not kept for a room nobody watches
         presenceTimer = nil
         loadingTimer = nil
         // A presence timer that was armed is gone: start the coalescer afresh, or it would wait
@@ -113,6 +123,24 @@ final class Room {
 
     func view() -> RoomView {
         RoomView(room: name, viewers: shownViewers, current: current, lastResult: lastResult)
+    }
+
+    /// A snapshot's `draw` and `lastResult`, JSON.
+    struct SnapshotParts {
+        let draw: [UInt8]
+        let lastResult: [UInt8]
+    }
+
+    /// The snapshot's costly parts, encoded once per change and shared by every joiner until the
+    /// next (issue 17: a join storm of 10,000 encoded a running draw's entrants 10,000 times).
+    /// `viewers` and `serverTime` differ per joiner, so the envelope around them is not kept.
+    func snapshotParts() -> SnapshotParts {
+        if let cache = snapshotCache, cache.version == version { return cache.parts }
+        let parts = SnapshotParts(draw: WireMessages.snapshotDraw(current),
+                                  lastResult: WireMessages.snapshotLastResult(lastResult))
+        snapshotEncodings += 1
+        snapshotCache = (version, parts)
+        return parts
     }
 
     // MARK: membership
@@ -144,11 +172,16 @@ final class Room {
     /// The last result as the history has it, for a room brought back after a restart; a draw
     /// that finished here meanwhile is newer and stays.
     func restoreLastResult(_ result: FinishedDraw) {
-        if lastResult == nil { lastResult = result }
+        if lastResult == nil {
+            lastResult = result
+            version &+= 1
+        }
     }
 
     /// Keeps a finished draw's result for snapshots. Returns the wire message to broadcast.
     func apply(_ event: DrawEvent) -> [UInt8] {
+        // The draw session moved on (it publishes every change viewers see), or the result did.
+        version &+= 1
         if case .finished(let plan, let startedAt, let finishedAt) = event {
             lastResult = FinishedDraw(plan: plan, startedAt: startedAt, finishedAt: finishedAt)
         }

@@ -127,9 +127,12 @@ extension RoomService {
                                           draw: parts.draw, lastResult: parts.lastResult, info: info(of: room),
                                           asMessage: asMessage)
         } else {
-            var view = room.view()
-            view.info = info(of: room)
-            bytes = WireMessages.snapshot(view, serverTime: clock.epochMillis(), asMessage: asMessage)
+            // The draw and last result are encoded once per change and shared by every joiner
+            // (join storms, issue 17); only viewers, time and the room's info are per snapshot.
+            let parts = room.snapshotParts()
+            bytes = WireMessages.snapshot(room: room.name, viewers: room.shownViewers, serverTime: clock.epochMillis(),
+                                          draw: parts.draw, lastResult: parts.lastResult, info: info(of: room),
+                                          asMessage: asMessage)
         }
         guard version == .v1 else { return bytes }
         // v1 carries the lists: those of this node's draws are encoded now if they dropped out.

@@ -7,9 +7,15 @@ extension RoomService {
     static let closeDeadlineSeconds: Int32 = 5
 
     /// Sends `bytes` to every member of `room`: serialised once, copied once into a shared
-    /// buffer, stored once in the room's ring; per client only a cursor comparison and a
-    /// WRITEABLE request. A client whose backlog passes `outboundQueueLimit` is closed as too
-    /// slow (4408) instead of growing memory or holding the room back.
+    /// buffer, stored once in the room's ring; per client one write, at once. A client whose
+    /// backlog passes `outboundQueueLimit` is closed as too slow (4408) instead of growing memory
+    /// or holding the room back.
+    ///
+    /// At once, not on WRITEABLE (issue 17): a client that lws holds nothing for takes the
+    /// message now, as the epoll floor does, and only a client whose socket was full (lws keeps
+    /// the tail and flushes it first) waits for WRITEABLE. Asking for WRITEABLE first cost a
+    /// POLLOUT round trip per client and message: a poll() scan of every socket, or two
+    /// epoll_ctl calls.
     ///
     /// The v1 variant (`WireMessages.v1`) is made only while the room has v1 members.
     func broadcast(_ bytes: [UInt8], in room: Room) {
@@ -26,7 +32,14 @@ extension RoomService {
                 closeTooSlow(client) // swap-removes it: index i now holds another member
                 continue
             }
-            client.connection.requestWritable()
+            if client.closing == nil, !client.connection.hasBufferedOutput {
+                // The message owed first (a private one, or this): order stays the queue's.
+                if writeNext(client) == .hangUp { client.connection.kill() }
+                // writeNext may close a client (swap-removing it): index i then holds another.
+                guard i < room.members.count, room.members[i] === client else { continue }
+            } else {
+                client.connection.requestWritable()
+            }
             i += 1
         }
     }

@@ -15,6 +15,10 @@ struct Connection: Hashable {
     @inline(__always)
     func requestWritable() { ldlws_request_writable(wsi) }
 
+    /// Whether lws still holds part of an earlier message; while it does, writes wait for WRITEABLE.
+    @inline(__always)
+    var hasBufferedOutput: Bool { ldlws_output_buffered(wsi) != 0 }
+
     /// Sends one WebSocket text message: exactly one `lws_write`. False when the connection
     /// failed and should be closed.
     @inline(__always)

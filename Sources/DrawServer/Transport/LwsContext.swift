@@ -26,6 +26,8 @@ final class LwsContext {
         var olderSubprotocol: String?
         /// Header lines sent instead of lws' security set (`SecurityHeaders`); `nil`: lws' own.
         var securityHeaders: String?
+        /// The loop that services the context (checked available before).
+        var eventLoop: EventLoop = .poll
     }
 
     /// The shim's server handle; `nil` once destroyed.
@@ -49,6 +51,7 @@ final class LwsContext {
         c.tx_packet_size = Lws.sendChunkBytes
         c.header_tables = UInt32(clamping: s.headerTables)
         c.callback = lwsServiceCallback
+        c.event_loop = s.eventLoop.shimKind
         c.user = Unmanaged.passUnretained(self).toOpaque()
         LwsLog.apply()
         let created = withOptionalCString(s.tlsCertPath) { certPtr in

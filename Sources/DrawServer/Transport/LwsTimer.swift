@@ -1,6 +1,8 @@
 import CLwsShim
 
-/// A one-shot timer on the lws service loop (`lws_sul_schedule`).
+/// A one-shot timer on the service loop: an lws sul (`lws_sul_schedule`) under `--event-loop poll`,
+/// a libev timer on our own loop under libev (`ldlws_loop.c` says why: lws 4.1.6's libev plugin
+/// misses suls scheduled earlier than the one it is armed for).
 ///
 /// Threading: create, schedule, cancel and fire only on the service thread; lws' sorted timer
 /// list is not locked against other threads.

@@ -1,0 +1,133 @@
+"""Issue 17's additions to bench.py, kept in their own module so the driver's other scenarios can
+change beside them: the plain-epoll floor in scenario a, scenario b against a baseline binary
+(interleaved, with CPU and lateness ratios), scenario b2 (1,900 rooms x 10), extra server
+arguments per side (`--ours-args "--event-loop poll"`), and `perf record` of the server during b.
+"""
+import os, shlex, socket, subprocess, time
+
+# bench.py itself (its __main__ module, so that its globals are the ones in use); set by attach().
+bench = None
+
+
+def attach(module):
+    global bench, FLOOR
+    bench = module
+    FLOOR = os.path.join(bench.BUILD, "epoll_fanout")
+
+FLOOR = None
+# ../shared sits beside the checkout (as in CI); FLOOR_EPOLL_SRC points elsewhere.
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FLOOR_SRC = os.environ.get("FLOOR_EPOLL_SRC", os.path.join(ROOT, "..", "shared", "bench", "floor-epoll", "epoll_fanout.c"))
+# Extra live-draw arguments: ours, and the baseline's (--ours-args / --baseline-args).
+ARGS = {"ours": [], "baseline": []}
+PERF = {"dir": None, "seconds": 7}
+
+
+def add_options(ap):
+    ap.add_argument("--ours-args", default="", help="extra live-draw arguments for our binary, e.g. "
+                    "\"--event-loop poll\" (shell-quoted)")
+    ap.add_argument("--baseline-args", default="", help="extra arguments for the --baseline-bin binary")
+    ap.add_argument("--no-floor", action="store_true", help="scenario a: skip the plain-epoll floor")
+    ap.add_argument("--perf-dir", help="scenarios b/b2: `perf record -g` the server during the draws into "
+                    "DIR/b-<side>-<run>.data (`perf report -i FILE --no-children --sort dso,sym`)")
+    ap.add_argument("--b2-rooms", type=int, default=1900, help="scenario b2: rooms of 10 viewers")
+
+
+def configure(a):
+    """After parsing: remembers the per-side arguments; b2 is taken out of the scenario letters
+    (so that `"b" in a.scenarios` keeps meaning scenario b)."""
+    ARGS["ours"], ARGS["baseline"] = shlex.split(a.ours_args), shlex.split(a.baseline_args)
+    PERF["dir"] = a.perf_dir
+    if a.perf_dir:
+        os.makedirs(a.perf_dir, exist_ok=True)
+    a.b2 = "b2" in a.scenarios
+    a.scenarios = a.scenarios.replace("b2", "")
+
+
+def server_args(server):
+    """The extra arguments of the binary `server` (None: ours)."""
+    return ARGS["baseline"] if server else ARGS["ours"]
+
+
+def build_floor():
+    if not os.path.exists(FLOOR_SRC):
+        bench.log(f"floor source {FLOOR_SRC} not found: scenario a runs without the floor")
+        return False
+    subprocess.run(["gcc", "-O2", "-g", "-Wall", "-o", FLOOR, FLOOR_SRC], check=True)
+    return True
+
+
+def run_a_floor(n, interval=100, rounds=10):
+    """The plain-epoll broadcaster: same URL and /burst protocol as the lws reference."""
+    port = bench.free_port()
+    p = subprocess.Popen(["taskset", "-c", bench.SRV_CPU, FLOOR, "--port", str(port)], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    bench.procs.append(p)
+    try:
+        wait_listening(port)
+        trig = f"curl -s 'http://127.0.0.1:{port}/burst?room=r&count={rounds}&interval_ms={interval}'"
+        return bench.derive(bench.ldgen(port, p.pid, n, "/ws/r", rounds, trig))
+    finally:
+        bench.kill(p)
+
+
+def wait_listening(port):
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close(); return
+        except OSError:
+            time.sleep(0.05)
+
+
+def perf_prefix(pid, label):
+    """A shell command that starts `perf record` on the server for the draws' duration, in the
+    background, to put before the trigger; empty without --perf-dir."""
+    if not PERF["dir"]:
+        return ""
+    out = os.path.join(PERF["dir"], f"{label}.data")
+    return (f"(perf record -F 999 -g -o {shlex.quote(out)} -p {pid} -- sleep {PERF['seconds']} "
+            f">/dev/null 2>&1 &); ")
+
+
+def floor_ratio_lines(ratios_floor):
+    out = ["\nours/floor (plain epoll, no WebSocket library; same run)   (target at 10k: CPU/msg <= 1.15)",
+           "     N   p99  CPU/round msg  RSS/conn  lost  (reference/floor: p99, CPU/round msg)"]
+    for n, a1, a2, a3, lost, r1, r2 in ratios_floor:
+        out.append(f"{n:6d}  {a1:5.2f}  {a2:13.2f}  {a3:8.2f}  {lost:4.0f}  ({r1:.2f}, {r2:.2f})")
+    return out
+
+
+def scenario_b_runs(label, rooms, per_room, repeats, baseline):
+    """Scenario b (or b2), ours and the baseline interleaved; the table lines."""
+    ours, base = [], []
+    for i in range(repeats):
+        bench.log(f"[{label}] {rooms} rooms x {per_room} viewers, repeat {i + 1}/{repeats}: live-draw")
+        ours.append(bench.scenario_b(rooms, per_room, perf_label=f"{label}-ours-{i + 1}")); time.sleep(1)
+        if baseline:
+            bench.log(f"[{label}] repeat {i + 1}/{repeats}: baseline {baseline}")
+            base.append(bench.scenario_b(rooms, per_room, server=baseline, perf_label=f"{label}-baseline-{i + 1}"))
+            time.sleep(1)
+    out = [f"\nScenario {label}: {rooms} rooms x {per_room} viewers, all drawing at once, 400 ms rounds; "
+           f"median of {repeats}"]
+    rows = [(label, "live-draw", rooms * per_room, bench.median_of(ours))]
+    if base:
+        rows.append((label, "baseline", rooms * per_room, bench.median_of(base)))
+    out.append(bench.table(rows))
+    target = 5 if label == "b" else 10
+    for name, runs in (("live-draw", ours), ("baseline", base)):
+        if not runs:
+            continue
+        r = bench.median_of(runs)
+        each = lambda k, f: " / ".join(f.format(x[k]) for x in runs)
+        out.append(f"{name}: round lateness vs due time ({r['lateness_n']:.0f} rounds per run): p50 "
+                   f"{r['lateness_p50_ms']:.2f} ms  p99 {r['lateness_p99_ms']:.2f} ms (target p99 <= {target} ms);  "
+                   f"server CPU {r['server_cpu_s']:.2f} s;  lost {r['lost']:.0f}")
+        out.append(f"  each run: p99 {each('lateness_p99_ms', '{:.2f}')} ms;  server CPU "
+                   f"{each('server_cpu_s', '{:.2f}')} s")
+    if base:
+        mo, mb = bench.median_of(ours), bench.median_of(base)
+        out.append(f"ours/baseline: lateness p99 {mo['lateness_p99_ms'] / mb['lateness_p99_ms']:.2f}, "
+                   f"server CPU {mo['server_cpu_s'] / mb['server_cpu_s']:.2f} (target <= 0.50)")
+    for runs, side in ((ours, "ours"), (base, "baseline")):
+        bench.log(f"[{label}] raw {side}: {runs}")
+    return out
