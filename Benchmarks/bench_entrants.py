@@ -53,7 +53,7 @@ def scenario_f(bench, viewers, big, repeats):
             runs[n].append(run_once(bench, viewers, n)); time.sleep(1)
             bench.log(json.dumps({"entrants": n, "run": runs[n][-1]}))
     med = {n: bench.median_of(rs) for n, rs in runs.items()}
-    rows = [("e", f"{n} entrants", viewers, med[n]) for n in (4, big)]
+    rows = [("f", f"{n} entrants", viewers, med[n]) for n in (4, big)]
     ratio = med[big]["lat_p99_ms"] / med[4]["lat_p99_ms"] if med[4]["lat_p99_ms"] else float("nan")
     each = lambda n: " / ".join(f"{r['lat_p99_ms']:.1f}" for r in runs[n])
     return [f"\nScenario f: one room, {viewers} viewers, round-1 delivery among {big} vs 4 entrants "
