@@ -265,7 +265,8 @@ def test_websocket_messages_match_asyncapi(launch, data_source):
             await viewer.send_json({"type": "start", "hostKey": server.lobby_key})
             await viewer.wait_for(lambda m: m.type == "round", timeout=10)
             server.signal(signal.SIGTERM)  # drain, then abort: the second signal
-            await asyncio.sleep(0.2)  # the signals are told apart by the process, one after the other
+            # The second signal only aborts once the first one is draining: wait until it says so.
+            await asyncio.to_thread(http.wait_health, server, 503)
             server.signal(signal.SIGTERM)
             closed, _ = await viewer.expect_close(timeout=10)
             assert closed.code in contracts.close_codes()

@@ -39,7 +39,7 @@ def test_second_sigterm_aborts_the_running_draw_and_closes_1001(launch):
             t_signal = time.monotonic()
             server.signal(signal.SIGTERM)
             # Draining: the server says so before the second signal, so it is not lost in the first.
-            await asyncio.to_thread(_wait_health, server, 503)
+            await asyncio.to_thread(http.wait_health, server, 503)
             server.signal(signal.SIGTERM)
             ends = await asyncio.gather(*(c.expect_close(timeout=EXIT_WITHIN_S) for c in everyone))
             code = await asyncio.to_thread(server.wait, EXIT_WITHIN_S)
@@ -80,17 +80,6 @@ def test_second_sigterm_aborts_the_running_draw_and_closes_1001(launch):
         "the idle room got another room's draw messages"
 
 
-def _wait_health(server, status, timeout=5.0):
-    """Polls /healthz until it answers `status` (a condition, with a deadline)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        got = http.request(server, "GET", "/healthz")
-        if got.status == status:
-            return got
-        assert time.monotonic() < deadline, f"/healthz still {got.status} {got.body!r}"
-        time.sleep(0.02)
-
-
 def test_sigterm_at_round_3_lets_the_draw_finish_and_records_it(launch):
     """A rolling restart during a draw: the draw goes on to `finished` (recorded so), a start in
     the meantime gets 503 `draining`, /healthz says draining, then everyone is closed 1001."""
@@ -106,7 +95,7 @@ def test_sigterm_at_round_3_lets_the_draw_finish_and_records_it(launch):
         try:
             started = (await _lobby_draw_at_round(server, everyone, watchers, 3))[0]
             server.signal(signal.SIGTERM)
-            health = await asyncio.to_thread(_wait_health, server, 503)
+            health = await asyncio.to_thread(http.wait_health, server, 503)
             # New draws are refused, over HTTP and over the WebSocket; the running one goes on.
             refused = await asyncio.to_thread(http.start_draw, server, "other-room", other_key)
             await host.send_json({"type": "start", "hostKey": other_key})

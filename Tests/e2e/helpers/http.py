@@ -100,6 +100,18 @@ def created_room(server, name: Optional[str] = None) -> dict:
     return resp.json
 
 
+def wait_health(server, status: int, timeout: float = 5.0) -> Response:
+    """Polls /healthz until it answers `status` (a condition, with a deadline): e.g. 503 once a
+    SIGTERM has made the server drain."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = request(server, "GET", "/healthz")
+        if got.status == status:
+            return got
+        assert time.monotonic() < deadline, f"/healthz still {got.status} {got.body!r}"
+        time.sleep(0.02)
+
+
 def raw_request(host: str, port: int, data: bytes, timeout: float = 3.0) -> bytes:
     """Send bytes as-is and read until the server closes (or `timeout` passes without data).
 
