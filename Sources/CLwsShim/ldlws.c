@@ -75,10 +75,11 @@ ldlws_server *ldlws_create(const ldlws_config *cfg) {
         s->protocols[2].name = s->older_subprotocol;
     }
 
-    /* Idle ws connections get a PING after idle_ping_secs and are dropped after
-     * idle_timeout_secs without a valid frame (lws 4.1 replaced ws_ping_pong_interval). */
-    s->idle_policy.secs_since_valid_ping = (uint16_t)cfg->idle_ping_secs;
-    s->idle_policy.secs_since_valid_hangup = (uint16_t)cfg->idle_timeout_secs;
+    /* No idle policy in lws: a zeroed one (not NULL, which would mean lws' 300/310 s default)
+     * arms no per-connection validity timer.  lws inserts each such timer by walking its one
+     * sorted timer list from the head, O(connections) per join and per pong; the Swift side pings
+     * idle WebSockets and lets silent ones go itself, in O(1) (IdleTracker, issue 17). */
+    memset(&s->idle_policy, 0, sizeof(s->idle_policy));
 
     memset(&info, 0, sizeof(info));
     info.port = cfg->port;

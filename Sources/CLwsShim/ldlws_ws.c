@@ -83,8 +83,6 @@ long ldlws_ws_read(struct lws *wsi, int fd, void *buf, size_t len, int *more) {
     }
 }
 
-void ldlws_validity_confirmed(struct lws *wsi) { lws_validity_confirmed(wsi); }
-
 void ldlws_kill(struct lws *wsi) {
     /* An immediate timeout: the documented way to close a connection from outside its own
      * callbacks.  lws treats a timed-out connection as dead, so it sends no close frame. */
@@ -101,7 +99,8 @@ int ldlws_write_control(struct lws *wsi, ldlws_control kind, const unsigned char
     unsigned char buf[LWS_PRE + 125];
     if (len > 125) return -1;
     if (len) memcpy(buf + LWS_PRE, payload, len);
-    int n = lws_write(wsi, buf + LWS_PRE, len,
-                      kind == LDLWS_CONTROL_PONG ? LWS_WRITE_PONG : LDLWS_WRITE_CLOSE);
+    enum lws_write_protocol how = kind == LDLWS_CONTROL_PONG ? LWS_WRITE_PONG
+                                 : kind == LDLWS_CONTROL_PING ? LWS_WRITE_PING : LDLWS_WRITE_CLOSE;
+    int n = lws_write(wsi, buf + LWS_PRE, len, how);
     return n < (int)len ? -1 : 0;
 }

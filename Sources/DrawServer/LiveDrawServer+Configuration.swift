@@ -38,8 +38,6 @@ extension LiveDrawServer {
         s.port = port
         s.headerDataBytes = config.requestLimits.lwsHeaderTableBytes
         s.headerTables = config.headerTables
-        s.idlePingSeconds = config.idlePingSeconds
-        s.idleTimeoutSeconds = config.idleTimeoutSeconds
         s.tlsCertPath = config.tlsCertPath
         s.tlsKeyPath = config.tlsKeyPath
         s.subprotocol = WireVersion.latest.subprotocol

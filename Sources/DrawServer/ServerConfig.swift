@@ -65,10 +65,10 @@ public struct ServerConfig: Sendable {
     /// Waiting is what lets a client that is still sending read the close frame: a socket
     /// closed with unread input is reset, and the reset destroys what the client had not read.
     public var closeHandshakeSeconds: Int = 2
-    /// Seconds without a valid frame from a WebSocket client before the server pings it (lws'
-    /// ping; browsers answer it by themselves), and before it gives up on the client and drops
-    /// it. Any frame from the client counts, pongs included. A peer behind a dead link is gone
-    /// at most `idleTimeoutSeconds` (plus lws' one-second timer tick) after it last spoke.
+    /// Seconds without a valid frame from a WebSocket client before the server pings it
+    /// (browsers answer by themselves), and before it gives up on the client and drops it. Any
+    /// frame from the client counts, pongs included. A peer behind a dead link is gone at most
+    /// `idleTimeoutSeconds` (plus the one-second housekeeping tick) after it last spoke.
     public var idlePingSeconds: Int = 30
     public var idleTimeoutSeconds: Int = 60
     /// A room that broadcast nothing for this many seconds sends its viewers a `heartbeat`, so a

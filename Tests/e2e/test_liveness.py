@@ -16,7 +16,7 @@ from helpers.wsclient import WSClient, run
 PING_S = 1
 TIMEOUT_S = 3
 HEARTBEAT_S = 1
-# lws checks validity on a one-second timer; a loaded debug build may be a little late.
+# The server sweeps for silent clients every 200 ms (IdleTracker); a loaded debug build may be late.
 MARGIN_S = 3.0
 
 

@@ -46,8 +46,6 @@ typedef struct ldlws_config {
     const char *subprotocol;         /* offered ws subprotocol, e.g. "live-draw.v2" */
     const char *older_subprotocol;   /* a second one lws accepts too (an older version still
                                         served), or NULL; ldlws_protocol_name tells them apart */
-    unsigned int idle_ping_secs;     /* ws ping after this much silence */
-    unsigned int idle_timeout_secs;  /* hang up after this much silence */
     unsigned int timeout_secs;       /* lws network round-trip timeouts (handshakes) */
     size_t rx_buffer_size;           /* per-connection ws receive buffer lws mallocs; 0 = 4096 */
     size_t tx_packet_size;           /* most bytes one send() gets; 0 = rx_buffer_size (!) */
@@ -150,8 +148,6 @@ int ldlws_ws_take_over_input(struct lws *wsi);
  *  -1 when nothing can be read now (wait for readability), -2 on an error.  *more is set when
  *  TLS still holds decrypted bytes: read again before waiting, the socket will not say so. */
 long ldlws_ws_read(struct lws *wsi, int fd, void *buf, size_t len, int *more);
-/** Tells lws the connection is alive (a valid frame arrived), for its idle ping and hang-up. */
-void ldlws_validity_confirmed(struct lws *wsi);
 /** Closes wsi from outside its own callbacks: lws drops it on its next service turn, without
  *  a close frame of its own (LWS_CALLBACK_CLOSED follows). */
 void ldlws_kill(struct lws *wsi);
@@ -159,6 +155,7 @@ void ldlws_kill(struct lws *wsi);
 typedef enum ldlws_control {
     LDLWS_CONTROL_CLOSE = 0,
     LDLWS_CONTROL_PONG = 1,
+    LDLWS_CONTROL_PING = 2,
 } ldlws_control;
 /** Sends one control frame (at most 125 bytes of payload, copied).  The close frame is sent
  *  like any frame: lws adds none of its own as long as lws_close_reason is never called and

@@ -56,8 +56,9 @@ extension RoomService {
     }
 
     /// SERVER_WRITEABLE: exactly one `lws_write` — the pong owed for the client's last ping,
-    /// else a private message, else the next room message — or, when nothing is owed any more
-    /// and a close is pending, the close frame. After the close handshake it closes the socket.
+    /// else the idle ping owed to a silent client, else a private message, else the next room
+    /// message — or, when nothing is owed any more and a close is pending, the close frame.
+    /// After the close handshake it closes the socket.
     func writeNext(_ client: ClientConnection) -> TransportReply {
         // Both close frames are through: -1 makes lws flush what it still holds, then shut the
         // socket down (no close frame of its own: lws_close_reason is never called).
@@ -69,6 +70,14 @@ extension RoomService {
             guard client.connection.writeControl(.pong, pong) else { return .hangUp }
             if client.wantsWrite { client.connection.requestWritable() }
             return .proceed
+        }
+        if client.pingOwed {
+            client.pingOwed = false
+            if !client.peerClosed, client.closing == nil {
+                guard client.connection.writeControl(.ping, []) else { return .hangUp }
+                if client.wantsWrite { client.connection.requestWritable() }
+                return .proceed
+            }
         }
         // After the client's close, only the server's close frame goes out (RFC 6455 5.5.1).
         var message = client.peerClosed ? nil : client.privateQueue.pop()
@@ -120,6 +129,7 @@ extension RoomService {
         guard client.closing == nil, !loop.destroying else { return }
         client.beginClose(.init(code: code, reason: reason, drainRoom: drainRoom))
         client.pendingPong = nil
+        client.pingOwed = false
         client.reader.awaitClose() // what the client sends now is read only to find its close
         if !drainRoom { leaveRoom(client) }
         client.connection.closeDeadline(seconds: deadlineSeconds)

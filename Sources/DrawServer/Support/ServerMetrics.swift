@@ -18,6 +18,8 @@ final class ServerMetrics {
     private var storageFailures: [String: Counter] = [:]
     private let messagesSent = Counter(label: "livedraw_messages_sent_total")
     private let slowDisconnects = Counter(label: "livedraw_slow_client_disconnects_total")
+    /// WebSockets let go after `idleTimeoutSeconds` of silence (`IdleTracker`).
+    private let idleDisconnects = Counter(label: "livedraw_idle_client_disconnects_total")
     private var roomsEvicted: [String: Counter] = [:]
     private let roomCreationsLimited = Counter(label: "livedraw_room_creations_limited_total")
     private let roomLoadsRefused = Counter(label: "livedraw_room_loads_refused_total")
@@ -57,6 +59,8 @@ final class ServerMetrics {
     }
 
     func slowClientDisconnected() { slowDisconnects.increment() }
+
+    func idleClientDropped() { idleDisconnects.increment() }
 
     /// A lookup of an unloaded room was answered `busy`: too many loads in flight (`LoadWaiters`).
     func roomLoadRefused() { roomLoadsRefused.increment() }

@@ -26,10 +26,17 @@ struct Connection: Hashable {
 
     /// The control frames the server sends itself.
     enum ControlFrame {
+        case ping
         case pong
         case close
 
-        var shim: ldlws_control { self == .pong ? LDLWS_CONTROL_PONG : LDLWS_CONTROL_CLOSE }
+        var shim: ldlws_control {
+            switch self {
+            case .ping: LDLWS_CONTROL_PING
+            case .pong: LDLWS_CONTROL_PONG
+            case .close: LDLWS_CONTROL_CLOSE
+            }
+        }
     }
 
     /// Sends one control frame (at most 125 bytes). False when the connection failed and should
@@ -45,9 +52,6 @@ struct Connection: Hashable {
 
     /// Drops the connection on lws' next turn, without a close frame.
     func kill() { ldlws_kill(wsi) }
-
-    /// Tells lws the peer is alive (valid input arrived), so its idle ping and hang-up wait.
-    func confirmValidity() { ldlws_validity_confirmed(wsi) }
 
     // MARK: WebSocket input we read ourselves
 

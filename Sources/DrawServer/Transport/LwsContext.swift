@@ -16,8 +16,6 @@ final class LwsContext {
         var port = 0
         var headerDataBytes = 4096
         var headerTables: Int = 256
-        var idlePingSeconds = 0
-        var idleTimeoutSeconds = 0
         var tlsCertPath: String?
         var tlsKeyPath: String?
         /// The WebSocket subprotocol lws accepts.
@@ -42,8 +40,6 @@ final class LwsContext {
         c.port = Int32(s.port)
         c.header_data_bytes = s.headerDataBytes
         c.ipv4_only = 0 // lws binds nothing; it must not take an adopted IPv6 socket for IPv4
-        c.idle_ping_secs = UInt32(clamping: s.idlePingSeconds)
-        c.idle_timeout_secs = UInt32(clamping: s.idleTimeoutSeconds)
         c.timeout_secs = 10
         // lws mallocs this per WebSocket for its own frame parser, which no longer reads them
         // (`WebSocketInput`); 0 would mean 4096. The smallest it accepts.

@@ -42,6 +42,8 @@ final class ClientConnection {
     /// Payload of the last ping not yet answered; a newer ping replaces it (RFC 6455 5.5.3
     /// allows answering only the most recent), so a ping flood holds at most 125 bytes.
     var pendingPong: [UInt8]?
+    /// The client was silent for the idle-ping interval: a ping is owed (`IdleTracker`).
+    var pingOwed = false
     /// The server's close frame has been written; it now waits for the client's.
     var closeSent = false
     /// The client's close frame arrived (or its input ended): nothing more is sent but the
@@ -62,7 +64,7 @@ final class ClientConnection {
 
     /// Whether WRITEABLE has anything to do.
     var wantsWrite: Bool {
-        if !privateQueue.isEmpty || pendingPong != nil || (closing != nil && !closeSent) { return true }
+        if !privateQueue.isEmpty || pendingPong != nil || pingOwed || (closing != nil && !closeSent) { return true }
         guard let room else { return false }
         return cursor < room.ring.nextSeq
     }

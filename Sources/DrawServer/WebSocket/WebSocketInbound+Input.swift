@@ -7,9 +7,8 @@
 ///
 /// How: at ESTABLISHED, lws stops reading the connection (rx flow control) and `Readiness`
 /// watches its socket; each time it is readable we read into one shared scratch buffer (through
-/// the connection's TLS session for wss) and feed the client's `FrameReader`. Valid frames tell
-/// lws the connection is alive, so its idle ping and hang-up still work (lws sends the pings;
-/// the pongs reach us).
+/// the connection's TLS session for wss) and feed the client's `FrameReader`. Valid frames
+/// count as the client heard (`+Idle`: idle ping and hang-up).
 ///
 /// The closing handshake: whoever closes first, the server keeps reading until the client's
 /// close frame arrives or `closeHandshakeSeconds` pass, discarding everything else. A socket
@@ -55,9 +54,8 @@ extension WebSocketInbound {
         var reads = 0
         var alive = false
         defer {
-            // Once per wake-up, not per frame: lws keeps its timers in one sorted list, so each
-            // confirmation walks it (O(connections)), and a frame can be a handful of bytes.
-            if alive { client.connection.confirmValidity() }
+            // Once per wake-up, not per frame: a frame can be a handful of bytes.
+            if alive { heard(client) }
         }
         while client.inputFD >= 0 {
             var more = false

@@ -17,6 +17,10 @@ final class WebSocketInbound {
     /// Where WebSocket input is read to, for one connection at a time (`readable`): the size of
     /// the largest TLS record, so one read takes a whole record.
     let inputScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
+    /// Who is silent too long (`+Idle`).
+    var idle: IdleTracker<ObjectIdentifier>
+    /// Sweeps `idle`; made with the first client.
+    var idleTimer: LwsTimer?
 
     init(config: ServerConfig, clock: any DrawClock, logger: Logger, metrics: ServerMetrics,
          loop: ServiceLoop, rooms: RoomService) {
@@ -26,6 +30,7 @@ final class WebSocketInbound {
         self.metrics = metrics
         self.loop = loop
         self.rooms = rooms
+        idle = Self.idleTracker(config)
     }
 
     deinit { inputScratch.deallocate() }
@@ -43,6 +48,7 @@ final class WebSocketInbound {
         slot.attach(client, kind: .webSocket)
         clients[ObjectIdentifier(client)] = client
         metrics.viewers.record(clients.count)
+        heard(client)
 
         // First, so that even the closes below read the client's answer.
         guard takeOverInput(client) else {
@@ -139,11 +145,16 @@ final class WebSocketInbound {
         stopReading(client)
         rooms.leaveRoom(client)
         clients[ObjectIdentifier(client)] = nil
+        idle.forget(ObjectIdentifier(client))
         metrics.viewers.record(clients.count)
         // Not while shutdown still waits for the records: `run()` closes the store right after.
         if phase.closingClients && clients.isEmpty { loop.exitRequested = true }
     }
 
     /// Forgets every client (teardown).
-    func removeAll() { clients.removeAll() }
+    func removeAll() {
+        clients.removeAll()
+        idle = Self.idleTracker(config)
+        idleTimer = nil
+    }
 }
