@@ -380,8 +380,8 @@ def wait_until_running(port, room, timeout=10.0):
     raise RuntimeError(f"the draw in {room} did not start within {timeout} s")
 
 
-def scenario_c(n, interval=1000):
-    p, port = start_ours(interval)
+def scenario_c(n, interval=1000, server=None):
+    p, port = start_ours(interval, server=server)
     try:
         key = json.loads(api(port, "POST", "/api/rooms", {"name": "r1"}))["hostKey"]
         api(port, "POST", "/api/rooms/r1/draws", key=key)
@@ -451,22 +451,7 @@ def main():
         if a.b2:
             out.extend(bench_loop.scenario_b_runs("b2", a.b2_rooms, a.per_room, a.repeats, a.baseline_bin))
         if "c" in a.scenarios:
-            runs = []
-            for i in range(a.repeats):
-                log(f"[c] join storm of {a.storm}, repeat {i + 1}/{a.repeats}")
-                runs.append(scenario_c(a.storm)); time.sleep(1)
-            r = median_of(runs)
-            each = lambda k, f="{:.0f}": " / ".join(f.format(x[k]) for x in runs)
-            out.append(f"\nScenario c: join storm, {a.storm} clients connect at once while a draw is live; "
-                       f"median of {a.repeats} (each run after the slash)")
-            out.append(f"connected {r['connected']:.0f} ({each('connected')})  "
-                       f"failed connects {r['failed_connects']:.0f} ({each('failed_connects')})  "
-                       f"closed early {r['closed_early']:.0f} ({each('closed_early')})  "
-                       f"connect {r['connect_ms']:.0f} ms ({each('connect_ms')})")
-            out.append(f"first message a snapshot of r1: {r['first_ok']:.0f} ok / {r['first_bad']:.0f} bad "
-                       f"({each('first_ok')} ok; {each('first_bad')} bad)  "
-                       f"draw phase after: {' / '.join(str(x['draw_live_after']) for x in runs)}  "
-                       f"RSS/conn {r['rss_per_conn_kib']:.2f} KiB  (target: 0 failed)")
+            out.extend(bench_loop.scenario_c_runs(a.storm, a.repeats, with_ref, a.baseline_bin))
         if "d" in a.scenarios:
             import bench_cluster
             bench_cluster.B = sys.modules[__name__]

@@ -1,7 +1,8 @@
 """Issue 17's additions to bench.py, kept in their own module so the driver's other scenarios can
 change beside them: the plain-epoll floor in scenario a, scenario b against a baseline binary
-(interleaved, with CPU and lateness ratios), scenario b2 (1,900 rooms x 10), extra server
-arguments per side (`--ours-args "--event-loop poll"`), and `perf record` of the server during b.
+(interleaved, with CPU and lateness ratios), scenario b2 (1,900 rooms x 10), scenario c's join
+storm against the lws reference and the baseline (connect-time ratios), extra server arguments
+per side (`--ours-args "--event-loop poll"`), and `perf record` of the server during b.
 """
 import os, shlex, socket, subprocess, time
 
@@ -130,4 +131,51 @@ def scenario_b_runs(label, rooms, per_room, repeats, baseline):
                    f"server CPU {mo['server_cpu_s'] / mb['server_cpu_s']:.2f} (target <= 0.50)")
     for runs, side in ((ours, "ours"), (base, "baseline")):
         bench.log(f"[{label}] raw {side}: {runs}")
+    return out
+
+
+def scenario_c_ref(n):
+    """The same join storm against the lws reference: N clients with no in-flight cap. It sends
+    nothing on connect, so once all are in, the trigger sends one message to each (the generator
+    waits for one per client; only the connect time is compared)."""
+    p, port = bench.start_ref()
+    try:
+        trig = f"curl -s -o /dev/null 'http://127.0.0.1:{port}/burst?room=r&count=1&interval_ms=100'"
+        return bench.derive(bench.ldgen(port, p.pid, n, "/ws/r", 1, trig, extra=["--inflight", str(n)], timeout=60))
+    finally:
+        bench.kill(p)
+
+
+def scenario_c_runs(n, repeats, with_ref, baseline):
+    """Scenario c: ours, the baseline and the reference interleaved per repeat; the table lines."""
+    ours, base, ref = [], [], []
+    for i in range(repeats):
+        bench.log(f"[c] join storm of {n}, repeat {i + 1}/{repeats}: live-draw")
+        ours.append(bench.scenario_c(n)); time.sleep(1)
+        if baseline:
+            bench.log(f"[c] repeat {i + 1}/{repeats}: baseline {baseline}")
+            base.append(bench.scenario_c(n, server=baseline)); time.sleep(1)
+        if with_ref:
+            bench.log(f"[c] repeat {i + 1}/{repeats}: lws_fanout")
+            ref.append(scenario_c_ref(n)); time.sleep(1)
+    r = bench.median_of(ours)
+    each = lambda runs, k, f="{:.0f}": " / ".join(f.format(x[k]) for x in runs)
+    out = [f"\nScenario c: join storm, {n} clients connect at once while a draw is live; "
+           f"median of {repeats} (each run after the slash)",
+           f"connected {r['connected']:.0f} ({each(ours, 'connected')})  "
+           f"failed connects {r['failed_connects']:.0f} ({each(ours, 'failed_connects')})  "
+           f"closed early {r['closed_early']:.0f} ({each(ours, 'closed_early')})  "
+           f"connect {r['connect_ms']:.0f} ms ({each(ours, 'connect_ms')})",
+           f"first message a snapshot of r1: {r['first_ok']:.0f} ok / {r['first_bad']:.0f} bad "
+           f"({each(ours, 'first_ok')} ok; {each(ours, 'first_bad')} bad)  "
+           f"draw phase after: {' / '.join(str(x['draw_live_after']) for x in ours)}  "
+           f"RSS/conn {r['rss_per_conn_kib']:.2f} KiB  (target: 0 failed)"]
+    for name, runs in (("baseline", base), ("lws_fanout", ref)):
+        if not runs:
+            continue
+        m = bench.median_of(runs)
+        out.append(f"{name}: connected {m['connected']:.0f}  failed connects {m['failed_connects']:.0f}  "
+                   f"connect {m['connect_ms']:.0f} ms ({each(runs, 'connect_ms')});  "
+                   f"ours/{name} connect time {r['connect_ms'] / max(m['connect_ms'], 1e-9):.2f}"
+                   + ("  (target <= 1.0)" if name == "lws_fanout" else ""))
     return out

@@ -61,11 +61,12 @@ extension LiveDrawServer {
         return s
     }
 
-    /// Raises the descriptor limit as far as allowed, then lowers `maxConnections` to what it
-    /// leaves room for (issue 11, finding 4): the one-line notice says so, or the start fails
-    /// when not even one connection fits.
+    /// Sets the descriptor limit to what `maxConnections` needs, as far as allowed, then lowers
+    /// `maxConnections` to what it leaves room for (issue 11, finding 4): the one-line notice says
+    /// so, or the start fails when not even one connection fits.
     static func fitToDescriptors(_ config: ServerConfig) throws(ServerStartError) -> (ServerConfig, String?) {
-        let limit = DescriptorBudget.raiseSoftLimit()
+        let limit = DescriptorBudget.fitSoftLimit(
+            to: DescriptorBudget.needed(connections: config.maxConnections, slack: hardConnectionSlack))
         let room = DescriptorBudget.connections(forLimit: limit, slack: hardConnectionSlack)
         guard room >= 1 else {
             throw .tooFewDescriptors(limit: limit, needed: DescriptorBudget.reserve + hardConnectionSlack)

@@ -181,6 +181,24 @@ def test_a_small_descriptor_limit_lowers_max_connections_and_keeps_serving(launc
         time.sleep(0.05)
 
 
+def _soft_nofile(pid: int) -> int:
+    with open(f"/proc/{pid}/limits") as f:
+        line = next(l for l in f if l.startswith("Max open files"))
+    return int(line.split()[3])
+
+
+def test_the_descriptor_limit_is_set_to_what_the_connections_need(launch):
+    # Lowered from a generous soft limit (libwebsockets sizes its tables by it and scans one on
+    # every close: under a container's 1,048,576 that is 8 MB per closed connection), and raised
+    # from a small one; 192 = the reserve for files and fetches plus the 64 told 503.
+    generous = launch(_prefix=["prlimit", "--nofile=4096:4096"], max_connections=500)
+    assert _soft_nofile(generous.proc.pid) == 500 + 192
+    assert http.request(generous, "GET", "/healthz", timeout=2).status == 200
+    small = launch(_prefix=["prlimit", "--nofile=256:4096"], max_connections=1000)
+    assert _soft_nofile(small.proc.pid) == 1000 + 192
+    assert not any("max connections lowered" in line for line in small.lines), small.log_text()
+
+
 def test_running_out_of_descriptors_pauses_accept_instead_of_spinning(launch):
     # Descriptors run out before --max-connections (another process lowered the limit under the
     # server's feet): accept fails with EMFILE. The server must pause accepting, not spin on it.

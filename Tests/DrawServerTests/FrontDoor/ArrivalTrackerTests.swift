@@ -136,10 +136,24 @@ import Testing
         #expect(DescriptorBudget.connections(forLimit: Int.min, slack: 64) == 0) // no wrap
     }
 
-    @Test func raisingNeverLowersTheLimit() {
+    @Test func theSoftLimitIsWhatTheConnectionsNeedWithinTheHardLimit() {
+        #expect(DescriptorBudget.softLimitTarget(wanted: 20_192, hard: 1_048_576) == 20_192)
+        #expect(DescriptorBudget.softLimitTarget(wanted: 20_192, hard: 4_096) == 4_096)
+        #expect(DescriptorBudget.softLimitTarget(wanted: 0, hard: 4_096) == 1)
+        #expect(DescriptorBudget.softLimitTarget(wanted: Int.min, hard: 4_096) == 1)
+        #expect(DescriptorBudget.needed(connections: 20_000, slack: 64) == 20_000 + 64 + DescriptorBudget.reserve)
+        #expect(DescriptorBudget.needed(connections: Int.max, slack: 64) == Int.max) // saturates, no trap
+    }
+
+    /// Set for real, on this process: lowered by one and back (a process may lower its soft limit
+    /// and raise it again up to the hard one). Other tests keep all but one descriptor meanwhile.
+    @Test func theSoftLimitIsLoweredAsWellAsRaised() {
         var before = rlimit()
         getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &before)
-        let after = DescriptorBudget.raiseSoftLimit()
-        #expect(after >= Int(clamping: before.rlim_cur))
+        let soft = Int(clamping: before.rlim_cur)
+        #expect(before.rlim_cur < rlim_t.max, "this test needs a finite soft limit")
+        guard before.rlim_cur < rlim_t.max else { return }
+        #expect(DescriptorBudget.fitSoftLimit(to: soft - 1) == soft - 1)
+        #expect(DescriptorBudget.fitSoftLimit(to: soft) == soft)
     }
 }
