@@ -125,13 +125,14 @@ public final class LiveDrawServer: @unchecked Sendable {
         context.handler = dispatcher
         loop.inbox.attach(context)
         rooms.openLobby(hostKey: lobbyHostKey)
-        loop.startHousekeeping { [unowned self] in
+        loop.startHousekeeping(everyTick: { [unowned self] in
+            self.rooms.sendHeartbeats()
+        }, everySecond: { [unowned self] in
             self.metrics.flush()
             self.rooms.sweep()
             self.rooms.expireRoomsIfDue()
-            self.rooms.sendHeartbeats()
             self.rooms.clusterTick()
-        }
+        })
         logger.info("listening", metadata: ["host": "\(config.host)", "port": "\(port)",
                                             "tls": "\(config.tlsCertPath != nil)"])
     }

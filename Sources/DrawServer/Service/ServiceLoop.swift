@@ -37,11 +37,24 @@ final class ServiceLoop {
         LwsTimer(context: context, gate: timerGate, action: action)
     }
 
-    /// Runs `tick` once a second from the first turn of `run`, on the service thread.
-    func startHousekeeping(_ tick: @escaping () -> Void) {
+    /// The housekeeping tick's period.
+    static let housekeepingTickNanos: UInt64 = 100_000_000
+
+    /// Runs `everyTick` every 100 ms and `everySecond` on every tenth tick, from the first turn of
+    /// `run`, on the service thread.
+    ///
+    /// Why a tick finer than a second (issue 17): work that falls due per room (heartbeats) is
+    /// done in the tick that finds it due, so rooms that fell due over a second were served in one
+    /// turn — 250 quiet rooms × 10 viewers after a wave of draws ended is 2,500 writes, a 20–40 ms
+    /// stall every second for every other room's rounds (scenario b's lateness tail). At 100 ms
+    /// the same work comes in tenths.
+    func startHousekeeping(everyTick: @escaping () -> Void, everySecond: @escaping () -> Void) {
+        var ticks = 0
         housekeeping = timer { [unowned self] in
-            tick()
-            self.housekeeping?.schedule(afterNanos: 1_000_000_000)
+            everyTick()
+            ticks += 1
+            if ticks % 10 == 0 { everySecond() }
+            self.housekeeping?.schedule(afterNanos: Self.housekeepingTickNanos)
         }
     }
 
@@ -49,7 +62,7 @@ final class ServiceLoop {
     /// from now on; `first` runs before the first turn. False when lws failed.
     func run(first: () -> Void) -> Bool {
         thread.claim()
-        housekeeping?.schedule(afterNanos: 1_000_000_000)
+        housekeeping?.schedule(afterNanos: Self.housekeepingTickNanos)
         first()
         while !exitRequested {
             guard context.service() else { return false }

@@ -1,5 +1,6 @@
 /// When a room that has gone quiet owes its viewers a `heartbeat` message. Pure: the server's
-/// housekeeping tick asks it once a second per watched room, with the room's broadcast position.
+/// housekeeping tick asks it every 100 ms per watched room, with the room's broadcast position
+/// (rooms that fell quiet at different instants then send in different ticks, not all at once).
 ///
 /// Why: a browser cannot see WebSocket pings, so a page behind a silently dead link (a dead NAT,
 /// a phone out of signal) would keep showing a live draw. With a heartbeat it always hears
