@@ -47,11 +47,26 @@ import Testing
         #expect(t.count == 1)
     }
 
-    @Test func aLateSweepHangsUpWithoutPingingWhenBothIntervalsPassed() {
+    /// After a stall (or a jump of the clock) a client silent past both intervals is pinged, not
+    /// dropped: its frames may only be waiting to be read. It then has the answer time.
+    @Test func aLateSweepPingsFirstAndGivesTheAnswerTime() {
         var t: IdleTracker<String> = tracker()
         t.heard("a", at: 0)
         t.heard("b", at: 20 * Self.second)
-        #expect(t.sweep(at: 60 * Self.second) == .init(ping: ["b"], hangUp: ["a"]))
+        #expect(t.sweep(at: 2 * 86_400 * Self.second) == .init(ping: ["a", "b"]))
+        let pingedAt = 2 * 86_400 * Self.second
+        #expect(t.sweep(at: pingedAt + 30 * Self.second - 1) == .init())
+        t.heard("b", at: pingedAt + 1) // b answers
+        #expect(t.sweep(at: pingedAt + 30 * Self.second) == .init(hangUp: ["a"]))
+        #expect(t.count == 1)
+    }
+
+    @Test func aHangUpIntervalNotAboveThePingIntervalStillGivesTheAnswerSomeTime() {
+        var t = IdleTracker<String>(pingAfterNanos: 10, hangUpAfterNanos: 10)
+        #expect(t.answerNanos == 1)
+        t.heard("a", at: 0)
+        #expect(t.sweep(at: 10) == .init(ping: ["a"]))
+        #expect(t.sweep(at: 11) == .init(hangUp: ["a"]))
     }
 
     @Test func aForgottenClientIsNeverDue() {
@@ -69,7 +84,9 @@ import Testing
         var t: IdleTracker<String> = tracker()
         t.heard("a", at: 100 * Self.second)
         #expect(t.sweep(at: 0) == .init())
-        #expect(t.sweep(at: UInt64.max) == .init(hangUp: ["a"]))
+        #expect(t.sweep(at: UInt64.max) == .init(ping: ["a"]))
+        #expect(t.sweep(at: 0) == .init())
+        #expect(t.sweep(at: UInt64.max) == .init())
     }
 
     /// The reason it exists: a join storm or a wave of pongs costs O(1) per client, so 100,000
