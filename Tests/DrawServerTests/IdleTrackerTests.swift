@@ -104,3 +104,13 @@ import Testing
         #expect(hangUps.hangUp.allSatisfy { $0 % 2 == 1 })
     }
 }
+
+@Suite struct IdleSettingsTests {
+    /// The configured seconds become nanoseconds without wrapping: a setting too large for
+    /// nanoseconds means never, not a short interval.
+    @Test func secondsBecomeNanosecondsSaturating() {
+        #expect(WebSocketInbound.nanos(seconds: 30) == 30_000_000_000)
+        #expect(WebSocketInbound.nanos(seconds: -5) == 0)
+        #expect(WebSocketInbound.nanos(seconds: Int.max) == UInt64.max)
+    }
+}
