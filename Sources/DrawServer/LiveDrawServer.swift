@@ -33,6 +33,10 @@ import Logging
 /// dispatcher, unowned: the context is destroyed at the end of `run()` (or in `deinit` when
 /// `run()` never ran), so it never outlives them.
 public final class LiveDrawServer: @unchecked Sendable {
+    /// Histogram buckets by metric label for the server's timers where a metrics backend's
+    /// defaults are too coarse; the executable hands them to its Prometheus factory.
+    public static var metricsDurationBuckets: [String: [Duration]] { ServerMetrics.durationBuckets }
+
     let logger: Logger
     let metrics = ServerMetrics()
     let loop: ServiceLoop

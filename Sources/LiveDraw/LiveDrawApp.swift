@@ -19,7 +19,9 @@ struct LiveDrawApp {
         let registry = PrometheusCollectorRegistry()
         // Before anything creates a metric: swift-metrics binds each one to the factory in place
         // at its creation, and the bootstrap may happen only once per process.
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.durationHistogramBuckets = LiveDrawServer.metricsDurationBuckets
+        MetricsSystem.bootstrap(factory)
         let clock = SystemClock()
 
         let store: SQLiteDrawStore?

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from helpers import draw, http
+from helpers import draw, http, rooms
 from helpers.datasource import USERS
 from helpers.protocol import is_room_name
 from helpers.wsclient import WSClient, run
@@ -188,3 +188,17 @@ def test_room_qr_code_is_an_svg_of_the_viewer_link(server):
     # A Host that is not a plain host name would draw a link nobody can open (or a different one).
     odd = http.request(server, "GET", "/api/rooms/lobby/qr.svg", headers={"Host": "evil.example/x?"})
     assert odd.status == 400
+
+
+def test_round_lateness_is_measured_finer_than_five_ms(launch):
+    # Issue 17: round lateness is judged against a 5 ms p99, and the metrics backend's default
+    # buckets start at 5 ms. Every round of a finished draw is counted, in buckets from 1 ms.
+    server = launch(round_interval_ms=50, countdown_ms=0, rounds=10)
+    record = rooms.run_draw(server, "lobby", server.lobby_key)
+    assert record["status"] == "finished", record
+    text = http.request(server, "GET", "/metrics").body.decode()
+    buckets = {m.group(1): float(m.group(2)) for m in re.finditer(
+        r'^livedraw_round_lateness_seconds_bucket\{[^}]*le="([^"]+)"[^}]*\}\s+(\S+)', text, re.M)}
+    assert {"0.001", "0.0025", "0.005", "0.01"} <= buckets.keys(), sorted(buckets)
+    assert buckets["+Inf"] == 10, buckets
+    assert buckets["0.001"] <= buckets["0.0025"] <= buckets["0.005"] <= buckets["+Inf"], buckets
