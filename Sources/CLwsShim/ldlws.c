@@ -15,6 +15,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+/* No idle policy in lws: a zeroed one (not NULL, which would mean lws' 300/310 s default) arms
+ * no per-connection validity timer.  lws inserts each such timer by walking its one sorted timer
+ * list from the head, O(connections) per join and per pong; the Swift side pings idle WebSockets
+ * and lets silent ones go itself, in O(1) (IdleTracker, issue 17).  lws keeps the pointer for the
+ * context's lifetime: static. */
+static const lws_retry_bo_t no_idle_policy;
+
 static char *dup_or_null(const char *s) {
     if (!s) return NULL;
     size_t n = strlen(s) + 1;
@@ -75,12 +82,6 @@ ldlws_server *ldlws_create(const ldlws_config *cfg) {
         s->protocols[2].name = s->older_subprotocol;
     }
 
-    /* No idle policy in lws: a zeroed one (not NULL, which would mean lws' 300/310 s default)
-     * arms no per-connection validity timer.  lws inserts each such timer by walking its one
-     * sorted timer list from the head, O(connections) per join and per pong; the Swift side pings
-     * idle WebSockets and lets silent ones go itself, in O(1) (IdleTracker, issue 17). */
-    memset(&s->idle_policy, 0, sizeof(s->idle_policy));
-
     memset(&info, 0, sizeof(info));
     info.port = cfg->port;
     info.iface = s->iface;
@@ -92,7 +93,7 @@ ldlws_server *ldlws_create(const ldlws_config *cfg) {
     info.user = s;
     info.count_threads = 1;          /* one service thread owns everything */
     info.timeout_secs = cfg->timeout_secs;
-    info.retry_and_idle_policy = &s->idle_policy;
+    info.retry_and_idle_policy = &no_idle_policy;
     info.server_string = "live-draw";
     info.alpn = "http/1.1";          /* keep ws on HTTP/1.1 framing, also under TLS */
     info.max_http_header_pool2 = cfg->header_tables;

@@ -16,7 +16,6 @@ struct ldlws_server {
     struct lws_vhost *vhost;
     /* lws keeps pointers into these for the context's lifetime, so they live here. */
     struct lws_protocols protocols[4];
-    lws_retry_bo_t idle_policy;
     char *iface, *subprotocol, *older_subprotocol, *cert, *key;
     int adopt_only, external_port;
     void *user;              /* the caller's (ldlws_user); the context's own user is this server */

@@ -219,9 +219,10 @@ extension RoomService {
 
     /// The snapshot's `draw` and `lastResult` when another node's draw is what this room shows
     /// (`nil`: the room's own view is the whole truth).
-    func remoteSnapshotParts(of room: Room) -> (draw: [UInt8], lastResult: [UInt8])? {
+    func remoteSnapshotParts(of room: Room) -> Room.SnapshotParts? {
         guard room.remote.isActive || room.remote.lastResult != nil, !(room.runner?.isBusy ?? false) else { return nil }
-        return (room.remote.draw, room.remote.lastResult ?? WireMessages.snapshotLastResult(room.lastResult))
+        return Room.SnapshotParts(draw: room.remote.draw,
+                                  lastResult: room.remote.lastResult ?? WireMessages.snapshotLastResult(room.lastResult))
     }
 
     /// After any activity: a lease whose draw is over (finished, failed, aborted, recorded) is

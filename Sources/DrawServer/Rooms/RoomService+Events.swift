@@ -121,19 +121,13 @@ extension RoomService {
     /// The snapshot a joining client gets first (and `GET /api/rooms/ROOM`, without `type`, in
     /// the latest version), for a client speaking `version`.
     func snapshot(of room: Room, asMessage: Bool, version: WireVersion = .latest) -> [UInt8] {
-        let bytes: [UInt8]
-        if cluster != nil, let parts = remoteSnapshotParts(of: room) {
-            bytes = WireMessages.snapshot(room: room.name, viewers: room.shownViewers, serverTime: clock.epochMillis(),
+        // In cluster mode a draw run by another node comes from the shared view; otherwise the
+        // draw and last result are encoded once per change and shared by every joiner (join
+        // storms, issue 17). Only viewers, time and the room's info are per snapshot.
+        let parts = (cluster != nil ? remoteSnapshotParts(of: room) : nil) ?? room.snapshotParts()
+        let bytes = WireMessages.snapshot(room: room.name, viewers: room.shownViewers, serverTime: clock.epochMillis(),
                                           draw: parts.draw, lastResult: parts.lastResult, info: info(of: room),
                                           asMessage: asMessage)
-        } else {
-            // The draw and last result are encoded once per change and shared by every joiner
-            // (join storms, issue 17); only viewers, time and the room's info are per snapshot.
-            let parts = room.snapshotParts()
-            bytes = WireMessages.snapshot(room: room.name, viewers: room.shownViewers, serverTime: clock.epochMillis(),
-                                          draw: parts.draw, lastResult: parts.lastResult, info: info(of: room),
-                                          asMessage: asMessage)
-        }
         guard version == .v1 else { return bytes }
         // v1 carries the lists: those of this node's draws are encoded now if they dropped out.
         if case .running(let plan, _, _) = room.current { entrantLists.list(for: plan) }
