@@ -8,14 +8,16 @@ ones that came before it. Every message passes the host-key leak check (helpers.
 Everything waits with a timeout; nothing sleeps and hopes.
 """
 import asyncio
+import collections
 import itertools
 import json
 import time
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import DATA_OPCODES, Frame
 
 from . import keys
 from .protocol import SUBPROTOCOL_V1
@@ -33,7 +35,7 @@ def now_ms() -> float:
 class Msg:
     raw: str
     data: dict
-    at: float  # local receive time, epoch ms
+    at: float  # local arrival time of its last frame, epoch ms
 
     @property
     def type(self) -> str:
@@ -44,6 +46,23 @@ class Msg:
 
     def get(self, k, default=None):
         return self.data.get(k, default)
+
+
+class StampingConnection(ClientConnection):
+    """Notes when each message's last frame came off the socket.
+
+    Why not stamp when the test reads the message: tests read lazily, so a message could wait in
+    the library's queue while this one process parsed another client's 2 MB `started`; its `at`
+    then measured the test, not the server (a CI run failed a 600 ms delivery bound that way)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.arrivals: collections.deque[float] = collections.deque()
+
+    def process_event(self, event) -> None:
+        if isinstance(event, Frame) and event.opcode in DATA_OPCODES and event.fin:
+            self.arrivals.append(now_ms())
+        super().process_event(event)
 
 
 @dataclass
@@ -70,7 +89,7 @@ class WSClient:
         messages, as every client written before v2 does, so they keep v1 served as it was;
         test_entrants.py speaks v2 (`subprotocols=(SUBPROTOCOL,)`)."""
         options = dict(compression=None, max_size=None, ping_interval=None, proxy=None,
-                       open_timeout=timeout, close_timeout=2)
+                       open_timeout=timeout, close_timeout=2, create_connection=StampingConnection)
         options.update(kw)
         ws = await connect(url, subprotocols=list(subprotocols) if subprotocols else None, **options)
         return cls(ws, name or url)
@@ -104,7 +123,8 @@ class WSClient:
         keys.check(raw, f"WebSocket message to {self.name}")
         data = json.loads(raw)
         assert isinstance(data, dict) and isinstance(data.get("type"), str), f"not a typed JSON object: {raw[:200]}"
-        msg = Msg(raw, data, now_ms())
+        arrivals = getattr(self.ws, "arrivals", None)
+        msg = Msg(raw, data, arrivals.popleft() if arrivals else now_ms())
         if msg.type in ("snapshot", "presence"):
             self.viewers = data["viewers"]
         elif msg.type == "round" and "viewers" in data:
