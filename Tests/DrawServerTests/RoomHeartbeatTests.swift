@@ -1,84 +1,97 @@
-import DrawCore
-import DrawPresentation
 @testable import DrawServer
-import Foundation
 import Testing
 
-/// `RoomHeartbeat`: a watched room that broadcast nothing for the interval gets one `heartbeat`,
-/// a room whose ring moves (a draw, `presence`) gets none, an empty room none, and the message is
-/// encoded once per tick for every room. Time is passed in, never waited for.
+/// `RoomHeartbeat`: a watched room that broadcast nothing for the interval is due once, a room
+/// that broadcasts (a draw, `presence`) never, a forgotten room never, and a tick takes only the
+/// due rooms, longest quiet first. Time is passed in, never waited for.
 @Suite struct RoomHeartbeatTests {
     private static let second: UInt64 = 1_000_000_000
 
-    private static func room(_ name: String) -> Room {
-        Room(name: name, keyHash: HostKeyHash(of: "k"), outboundQueueLimit: 8, presenceIntervalMs: 10)
-    }
-
-    private static func watch(_ room: Room) {
-        room.add(ClientConnection(connection: Connection(wsi: OpaquePointer(bitPattern: 0x1000)!), bucket: TokenBucket(ratePerSecond: 1, burst: 1),
-                                  maxMessageBytes: 128))
-    }
-
-    /// Ticks once a second from `from` to `to` seconds; the seconds at which `room` got a heartbeat.
-    private static func run(_ beat: RoomHeartbeat, _ rooms: [Room], seconds: ClosedRange<UInt64>,
-                            broadcastAt: Set<UInt64> = []) -> [String: [UInt64]] {
+    /// Ticks once a second over `seconds`, as the server does: every due room gets a heartbeat,
+    /// which is a broadcast (`heard`). Returns the seconds at which each room got one.
+    private static func run(_ beat: inout RoomHeartbeat, seconds: ClosedRange<UInt64>,
+                            broadcasts: [UInt64: [String]] = [:]) -> [String: [UInt64]] {
         var log: [String: [UInt64]] = [:]
         for t in seconds {
-            if broadcastAt.contains(t) { for room in rooms { room.append(RoomMessage(OutboundMessage([0x7B, 0x7D]))) } }
-            beat.tick(rooms, nowNanos: t * second, epochMillis: { 1000 }) { room, bytes in
-                room.append(RoomMessage(OutboundMessage(bytes)))
-                log[room.name, default: []].append(t)
+            for room in broadcasts[t] ?? [] { beat.heard(room, nowNanos: t * second) }
+            while let room = beat.popDue(nowNanos: t * second) {
+                log[room, default: []].append(t)
+                beat.heard(room, nowNanos: t * second)
             }
         }
         return log
     }
 
-    @Test func aQuietWatchedRoomHearsOneEveryInterval() {
-        let room = Self.room("a")
-        Self.watch(room)
-        let log = Self.run(RoomHeartbeat(intervalSeconds: 5), [room], seconds: 0...16)
-        // First seen at 0 s, then due every 5 s after each one sent.
-        #expect(log["a"] == [5, 10, 15])
+    @Test func aQuietWatchedRoomIsDueOnceEveryInterval() {
+        var beat = RoomHeartbeat(intervalSeconds: 5)
+        beat.heard("a", nowNanos: 0)   // its first viewer
+        #expect(Self.run(&beat, seconds: 0...16)["a"] == [5, 10, 15])
     }
 
     @Test func broadcastsPutTheHeartbeatOff() {
-        let room = Self.room("a")
-        Self.watch(room)
+        var beat = RoomHeartbeat(intervalSeconds: 5)
+        beat.heard("a", nowNanos: 0)
         // A draw's rounds every 2 s: never 5 s quiet.
-        let log = Self.run(RoomHeartbeat(intervalSeconds: 5), [room], seconds: 0...12, broadcastAt: [2, 4, 6, 8, 10, 12])
-        #expect(log["a"] == nil)
+        let rounds = Dictionary(uniqueKeysWithValues: stride(from: UInt64(2), through: 12, by: 2).map { ($0, ["a"]) })
+        #expect(Self.run(&beat, seconds: 0...12, broadcasts: rounds)["a"] == nil)
+        // Quiet from 12 s on: due at 17 s, five seconds after the last round.
+        #expect(Self.run(&beat, seconds: 13...17)["a"] == [17])
     }
 
-    @Test func emptyRoomsAndAZeroIntervalSendNothing() {
-        let empty = Self.room("empty")
-        #expect(Self.run(RoomHeartbeat(intervalSeconds: 5), [empty], seconds: 0...20).isEmpty)
-        let watched = Self.room("watched")
-        Self.watch(watched)
-        #expect(Self.run(RoomHeartbeat(intervalSeconds: 0), [watched], seconds: 0...20).isEmpty)
+    @Test func forgottenRoomsAndAZeroIntervalOweNothing() {
+        var beat = RoomHeartbeat(intervalSeconds: 5)
+        beat.heard("a", nowNanos: 0)
+        beat.forget("a")
+        #expect(!beat.isWatched("a"))
+        #expect(Self.run(&beat, seconds: 0...20).isEmpty)
+        var off = RoomHeartbeat(intervalSeconds: 0)
+        off.heard("a", nowNanos: 0)
+        #expect(off.count == 0)
+        #expect(Self.run(&off, seconds: 0...20).isEmpty)
     }
 
-    @Test func oneEncodingServesEveryRoomOfATick() {
-        let rooms = (0..<3).map { Self.room("r\($0)") }
-        rooms.forEach(Self.watch)
-        let beat = RoomHeartbeat(intervalSeconds: 1)
-        var clockReads = 0
-        var sent: [[UInt8]] = []
-        for t: UInt64 in 0...1 {
-            beat.tick(rooms, nowNanos: t * Self.second, epochMillis: { clockReads += 1; return 1234.5 }) { _, bytes in sent.append(bytes) }
-        }
-        #expect(sent.count == 3)
-        #expect(clockReads == 1)
-        #expect(Set(sent).count == 1)
-        let json = try? JSONSerialization.jsonObject(with: Data(sent[0])) as? [String: Any]
-        #expect(json?["type"] as? String == "heartbeat")
-        #expect(json?["intervalMs"] as? Int == 1000)
-        #expect(json?["serverTime"] as? Double == 1234.5)
+    /// The tick's cost is the due rooms, not all of them: with 100,000 rooms heard at different
+    /// instants, each tick hands out exactly the ones due, in the order they fell quiet, and the
+    /// first room not due ends it.
+    @Test func aTickTakesOnlyTheDueRoomsLongestQuietFirst() {
+        var beat = RoomHeartbeat(intervalSeconds: 5)
+        let n: UInt64 = 100_000
+        // Room i last broadcast at i microseconds: spread over the first 0.1 s.
+        for i in 0..<n { beat.heard("r\(i)", nowNanos: i * 1_000) }
+        #expect(beat.popDue(nowNanos: 5 * Self.second - 1) == nil)
+        var due: [String] = []
+        while let room = beat.popDue(nowNanos: 5 * Self.second + 50_000_000) { due.append(room) }
+        // Quiet since before 50 ms: rooms 0 ... 50,000, in that order.
+        #expect(due.count == 50_001)
+        #expect(due.first == "r0" && due.last == "r50000")
+        #expect(due == (0...50_000).map { "r\($0)" })
+        #expect(beat.count == Int(n) - 50_001)
+    }
+
+    @Test func aBroadcastMovesARoomToTheBack() {
+        var beat = RoomHeartbeat(intervalSeconds: 1)
+        beat.heard("a", nowNanos: 0)
+        beat.heard("b", nowNanos: 100)
+        beat.heard("a", nowNanos: 200)   // a broadcast in a: b is now the longest quiet
+        #expect(beat.popDue(nowNanos: Self.second + 100) == "b")
+        #expect(beat.popDue(nowNanos: Self.second + 100) == nil)
+        #expect(beat.popDue(nowNanos: Self.second + 200) == "a")
     }
 
     @Test func aClockThatGoesBackDoesNotFireEarly() {
-        let beat = RoomHeartbeat(intervalSeconds: 5)
-        var quiet: RoomHeartbeat.Quiet? = .init(seq: 3, sinceNanos: 10 * Self.second)
-        #expect(!beat.isDue(&quiet, seq: 3, nowNanos: 2 * Self.second))
-        #expect(beat.isDue(&quiet, seq: 3, nowNanos: 15 * Self.second))
+        var beat = RoomHeartbeat(intervalSeconds: 5)
+        beat.heard("a", nowNanos: 10 * Self.second)
+        #expect(beat.popDue(nowNanos: 2 * Self.second) == nil)
+        #expect(beat.popDue(nowNanos: 15 * Self.second) == "a")
+    }
+
+    @Test func noTrapAtTheEndsOfTime() {
+        var beat = RoomHeartbeat(intervalSeconds: Int.max)   // clamped, wraps nothing
+        beat.heard("a", nowNanos: UInt64.max)
+        #expect(beat.popDue(nowNanos: UInt64.max) == nil)
+        var short = RoomHeartbeat(intervalSeconds: 1)
+        short.heard("a", nowNanos: UInt64.max - 1)
+        #expect(short.popDue(nowNanos: UInt64.max) == nil)
+        #expect(short.popDue(nowNanos: 0) == nil)
     }
 }

@@ -16,7 +16,7 @@ struct ListenSocket {
     static let backlog: Int32 = 4096
 
     static func open(host: String, port: Int) throws(ServerStartError) -> ListenSocket {
-        guard var address = SocketAddress.resolve(host: host, port: port) else {
+        guard let address = SocketAddress.resolve(host: host, port: port) else {
             throw .listenError(host: host, port: port, reason: "not an IP address or a network interface")
         }
         let fd = socket(Int32(address.family), Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

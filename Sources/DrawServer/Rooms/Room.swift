@@ -73,8 +73,6 @@ final class Room {
     /// Monotonic time since when the room has been idle (`isIdle`); `nil` while in use. Kept by
     /// `RoomRegistry`.
     var idleSince: UInt64?
-    /// How long the room has been quiet, for its heartbeats (`RoomHeartbeat`).
-    var heartbeatQuiet: RoomHeartbeat.Quiet?
 
     init(name: String, keyHash: HostKeyHash, outboundQueueLimit: Int, presenceIntervalMs: Int,
          lastResult: FinishedDraw? = nil) {

@@ -98,6 +98,7 @@ extension RoomService {
     func viewersChanged(_ room: Room) {
         guard !loop.destroying else { return }
         roomActivity(room)
+        heartbeatHeard(in: room, broadcast: false)
         cluster?.watch(room: room.name, viewers: room.viewers)
         guard !phase.shuttingDown, !room.isRunning else { return }
         if let delay = room.presence.countChanged(viewers: room.shownViewers, nowNanos: clock.monotonicNanos()) {

@@ -20,6 +20,7 @@ extension RoomService {
     /// The v1 variant (`WireMessages.v1`) is made only while the room has v1 members.
     func broadcast(_ bytes: [UInt8], in room: Room) {
         guard !loop.destroying else { return }
+        heartbeatHeard(in: room, broadcast: true)
         let v1 = room.v1Members > 0 ? WireMessages.v1(bytes, entrants: entrantLists.json(drawId:)) : nil
         room.append(RoomMessage(OutboundMessage(bytes), v1: v1.map(OutboundMessage.init)))
         let limit = config.outboundQueueLimit

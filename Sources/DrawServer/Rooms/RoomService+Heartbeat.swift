@@ -1,10 +1,32 @@
+import DrawPresentation
+
 /// Heartbeats for quiet rooms (`RoomHeartbeat`), from the housekeeping tick. Service thread only.
 extension RoomService {
-    /// Sends a `heartbeat` to every watched room that broadcast nothing for the configured
-    /// interval. Not during shutdown: a room's last messages before the close are the draw's.
+    /// Every watched room that is due gets a `heartbeat` through `broadcast` (stored once in its
+    /// ring, shared by all its viewers; the broadcast puts the room back at the end of the order).
+    /// The message is encoded at most once per tick, for all rooms. Only due rooms are looked at.
     func sendHeartbeats() {
         guard !phase.shuttingDown, !loop.destroying else { return }
-        RoomHeartbeat(intervalSeconds: config.heartbeatSeconds).tick(
-            registry.all, nowNanos: clock.monotonicNanos(), epochMillis: clock.epochMillis) { broadcast($1, in: $0) }
+        let now = clock.monotonicNanos()
+        var message: [UInt8]?
+        while let name = heartbeats.popDue(nowNanos: now) {
+            // Rooms are forgotten lazily: one that emptied or went since it was heard drops out here.
+            guard let room = registry[name], !room.members.isEmpty else { continue }
+            if message == nil {
+                message = WireMessages.heartbeat(intervalMs: Int(heartbeats.intervalNanos / 1_000_000),
+                                                 serverTime: clock.epochMillis())
+            }
+            broadcast(message!, in: room)
+        }
+    }
+
+    /// A broadcast in `room`, or a change of its viewers: a room with viewers is quiet from now
+    /// (a broadcast) or watched from now on (its first viewer); an empty room is forgotten.
+    func heartbeatHeard(in room: Room, broadcast: Bool) {
+        if room.members.isEmpty {
+            heartbeats.forget(room.name)
+        } else if broadcast || !heartbeats.isWatched(room.name) {
+            heartbeats.heard(room.name, nowNanos: clock.monotonicNanos())
+        }
     }
 }

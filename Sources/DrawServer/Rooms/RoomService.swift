@@ -29,6 +29,8 @@ final class RoomService {
     var reportedPresence: [String: Int] = [:]
     /// Recent draws' entrant lists, encoded once (the entrants endpoint, v1 clients).
     let entrantLists = EntrantLists()
+    /// Watched rooms in last-broadcast order, for their heartbeats (`RoomService+Heartbeat`).
+    var heartbeats: RoomHeartbeat
 
     init(config: ServerConfig, clock: any DrawClock, random: any RandomSource, logger: Logger, metrics: ServerMetrics,
          loadPlayers: @escaping @Sendable () async throws(DrawError) -> MergeResult, sources: DrawSources,
@@ -43,6 +45,7 @@ final class RoomService {
         self.loop = loop
         self.storage = storage
         self.cluster = cluster
+        heartbeats = RoomHeartbeat(intervalSeconds: config.heartbeatSeconds)
         registry = RoomRegistry(maxRooms: config.maxRooms, idleNanos: config.roomIdleNanos, pinned: [RoomName.lobby])
         loads = LoadWaiters(maxNames: Self.maxLoadsInFlight, maxPerName: config.maxConnections,
                             maxTotal: config.maxConnections)
