@@ -305,12 +305,20 @@ def scenario_b(rooms, per_room, interval=400, server=None, perf_label=None):
                 if i % 50 == 49:
                     f.write("wait\n")
             f.write("wait\n")
-        trig = bench_loop.perf_prefix(p.pid, perf_label) + f"bash {trig_file}"
+        # The timer probe sleeps on the server's core through the draws: how late a timer with
+        # nothing else to do wakes up there, in this very run (bench_loop.probe_prefix).
+        probe_out = os.path.join(BUILD, "b-probe.json")
+        if os.path.exists(probe_out):
+            os.remove(probe_out)
+        trig = bench_loop.perf_prefix(p.pid, perf_label) + bench_loop.probe_prefix(probe_out) + f"bash {trig_file}"
         r = derive(ldgen(port, p.pid, rooms * per_room, "/ws/r%d", 10, trig, rooms=rooms,
                          extra=["--subprotocol", "live-draw.v1"], timeout=90))
         cnt, p50, p99, buckets = lateness(port)
         log("[b] lateness buckets (le seconds, cumulative):", buckets)
-        r.update(lateness_n=cnt, lateness_p50_ms=p50, lateness_p99_ms=p99)
+        probe = bench_loop.probe_result(probe_out)
+        log("[b] timer probe:", probe)
+        r.update(lateness_n=cnt, lateness_p50_ms=p50, lateness_p99_ms=p99,
+                 probe_p50_ms=probe["p50_ms"], probe_p99_ms=probe["p99_ms"], probe_max_ms=probe["max_ms"])
         return r
     finally:
         kill(p)
@@ -414,18 +422,25 @@ def main():
                     help="ldgen busy-poll window after each event (0: always sleep in epoll_wait; the "
                          "server then pays the generator's wake-ups, about +30%% CPU per message)")
     ap.add_argument("--skip-swift-build", action="store_true")
+    ap.add_argument("--server-cpu", choices=("0", "1"), default="0",
+                    help="the CPU the servers (and the timer probe) are pinned to; the load generator gets "
+                         "the other. On this sandbox CPU 0 also runs its agent and a DAMON kernel thread "
+                         "(Benchmarks/README.md, \"Event loop, session 7\")")
     ap.add_argument("--baseline-bin", help="scenario a: an older live-draw binary (e.g. a release build of "
                     "the previous main) run interleaved with ours; prints ours/baseline ratios")
     bench_loop.add_options(ap)
     a = ap.parse_args()
     bench_loop.attach(sys.modules[__name__])
     bench_loop.configure(a)
-    global SPIN_US
+    global SPIN_US, SRV_CPU, GEN_CPU
     SPIN_US = a.spin_us
+    SRV_CPU, GEN_CPU = a.server_cpu, "1" if a.server_cpu == "0" else "0"
     raise_nofile()
     build(a.skip_swift_build)
     with_ref = not a.no_ref and os.path.exists(REF)
     with_floor = "a" in a.scenarios and not a.no_floor and bench_loop.build_floor()
+    if "b" in a.scenarios or a.b2:
+        bench_loop.build_probe()
     out = []
     try:
         if "a" in a.scenarios:

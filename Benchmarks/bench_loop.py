@@ -11,11 +11,13 @@ bench = None
 
 
 def attach(module):
-    global bench, FLOOR
+    global bench, FLOOR, PROBE
     bench = module
     FLOOR = os.path.join(bench.BUILD, "epoll_fanout")
+    PROBE = os.path.join(bench.BUILD, "timer_probe")
 
-FLOOR = None
+FLOOR = PROBE = None
+PROBE_SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe", "timer_probe.c")
 # ../shared sits beside the checkout (as in CI); FLOOR_EPOLL_SRC points elsewhere.
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FLOOR_SRC = os.environ.get("FLOOR_EPOLL_SRC", os.path.join(ROOT, "..", "shared", "bench", "floor-epoll", "epoll_fanout.c"))
@@ -80,6 +82,32 @@ def wait_listening(port):
             time.sleep(0.05)
 
 
+def build_probe():
+    subprocess.run(["gcc", "-O2", "-g", "-Wall", "-o", PROBE, PROBE_SRC], check=True)
+
+
+def probe_prefix(out):
+    """A shell command that starts the timer probe on the server's core for the draws' duration
+    (as long as `perf record` would run), in the background, to put before the trigger."""
+    return f"(taskset -c {bench.SRV_CPU} {shlex.quote(PROBE)} {PERF['seconds']} > {shlex.quote(out)} &); "
+
+
+def probe_result(out, timeout=15.0):
+    """The probe's JSON line, once it has written it (it ends PERF['seconds'] after the trigger)."""
+    import json
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with open(out) as f:
+                text = f.read()
+            if text.endswith("\n"):
+                return json.loads(text)
+        except FileNotFoundError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"the timer probe wrote nothing to {out}")
+
+
 def perf_prefix(pid, label):
     """A shell command that starts `perf record` on the server for the draws' duration, in the
     background, to put before the trigger; empty without --perf-dir."""
@@ -125,6 +153,9 @@ def scenario_b_runs(label, rooms, per_room, repeats, baseline):
                    f"server CPU {r['server_cpu_s']:.2f} s;  lost {r['lost']:.0f}")
         out.append(f"  each run: p99 {each('lateness_p99_ms', '{:.2f}')} ms;  server CPU "
                    f"{each('server_cpu_s', '{:.2f}')} s")
+        out.append(f"  timer probe on the server's core, same runs (the machine's floor for a timer): p99 "
+                   f"{each('probe_p99_ms', '{:.2f}')} ms, max {each('probe_max_ms', '{:.1f}')} ms;  "
+                   f"ours/probe p99 {r['lateness_p99_ms'] / max(r['probe_p99_ms'], 1e-9):.2f}")
     if base:
         mo, mb = bench.median_of(ours), bench.median_of(base)
         out.append(f"ours/baseline: lateness p99 {mo['lateness_p99_ms'] / mb['lateness_p99_ms']:.2f}, "
