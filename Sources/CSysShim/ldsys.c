@@ -3,6 +3,7 @@
 #include "ldsys.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/epoll.h>
 
@@ -44,4 +45,22 @@ int ldsys_epoll_wait(int epfd, int *fds, uint32_t *events, int max, int timeout_
 
 int ldsys_accept(int fd, struct sockaddr *addr, socklen_t *len) {
     return accept4(fd, addr, len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+/* pid 0 is the calling thread: Linux schedules threads, and sched_setscheduler acts on one. */
+int ldsys_set_realtime(int priority) {
+    struct sched_param param;
+    memset(&param, 0, sizeof(param));
+    param.sched_priority = priority;
+    return sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &param) == 0 ? 0 : errno;
+}
+
+int ldsys_scheduling(int *priority, int *reset_on_fork) {
+    int policy = sched_getscheduler(0);
+    if (policy < 0) return -1;
+    struct sched_param param;
+    if (sched_getparam(0, &param) != 0) return -1;
+    *priority = param.sched_priority;
+    *reset_on_fork = (policy & SCHED_RESET_ON_FORK) != 0;
+    return policy & ~SCHED_RESET_ON_FORK;
 }

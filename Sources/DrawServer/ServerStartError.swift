@@ -18,6 +18,8 @@ public enum ServerStartError: Error, Sendable, CustomStringConvertible {
     case tooFewDescriptors(limit: Int, needed: Int)
     /// The chosen event loop's library or lws plugin is not installed.
     case eventLoopUnavailable(EventLoop, reason: String)
+    /// `--realtime-priority` was asked for and the kernel refused it (no CAP_SYS_NICE).
+    case realtimeRefused(priority: Int, reason: String)
 
     public var description: String {
         switch self {
@@ -39,6 +41,10 @@ public enum ServerStartError: Error, Sendable, CustomStringConvertible {
             return "only \(limit) file descriptors may be open (ulimit -n); the server needs more than \(needed)"
         case .eventLoopUnavailable(let loop, let reason):
             return "event loop '\(loop.rawValue)' cannot run here: \(reason); install it, or choose --event-loop poll"
+        case .realtimeRefused(let priority, let reason):
+            return "real-time priority \(priority) refused: \(reason); the process needs CAP_SYS_NICE " +
+                "(docker run --cap-add SYS_NICE) or a real-time limit of at least \(priority) (ulimit -r), " +
+                "or leave --realtime-priority at 0"
         }
     }
 }

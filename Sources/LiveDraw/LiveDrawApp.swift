@@ -24,6 +24,17 @@ struct LiveDrawApp {
         MetricsSystem.bootstrap(factory)
         let clock = SystemClock()
 
+        // First, on this thread, which runs the server (`server.run()` below): threads started
+        // from here on (storage, list fetches) keep the normal policy (SCHED_RESET_ON_FORK).
+        if let priority = configuration.realtimePriority {
+            do {
+                try ServiceThreadScheduling.makeRealtime(priority: priority)
+            } catch {
+                return Self.fail(error.description)
+            }
+            logger.notice("the service thread runs under SCHED_FIFO", metadata: ["priority": "\(priority)"])
+        }
+
         let store: SQLiteDrawStore?
         do {
             store = try openStore(clock: clock, logger: logger)

@@ -30,6 +30,9 @@ public struct LaunchConfiguration: Sendable {
     public var redisURL: RedisURL?
     /// Text or one JSON object per line.
     public var logFormat: LogFormat
+    /// The SCHED_FIFO priority of the thread that runs the server (`--realtime-priority`), or
+    /// `nil` for the normal policy (the default).
+    public var realtimePriority: Int?
 
     /// Ranges accepted for the numeric options (the schedule's come from `RoundSchedule`).
     /// Generous, but they catch a missing digit or a unit mix-up (seconds typed as ms).
@@ -61,6 +64,8 @@ public struct LaunchConfiguration: Sendable {
         public static let roomExpirySeconds = 1...315_360_000
         public static let roomCreationBurst = 1...1_000_000
         public static let roomCreationPerMinute = 1...1_000_000
+        /// 0 is off; 1-99 are SCHED_FIFO's priorities.
+        public static let realtimePriority = 0...99
     }
 
     /// Validates `options`, resolving relative paths and the default lists with `paths`.
@@ -109,6 +114,8 @@ public struct LaunchConfiguration: Sendable {
         logLevel = o.logLevel.loggerLevel
         redisURL = try Self.redis(o.redisURL, dataDirectory: dataDirectory)
         logFormat = o.logFormat
+        let realtime = try Self.check(o.realtimePriority, in: Limits.realtimePriority, "realtime-priority")
+        realtimePriority = realtime == 0 ? nil : realtime
     }
 
     /// Cluster mode needs the storage thread, which only a data directory gives: it is where a

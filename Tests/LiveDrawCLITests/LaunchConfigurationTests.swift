@@ -46,6 +46,7 @@ struct LaunchConfigurationTests {
         #expect(c.lobbyKey == .file(LobbyKeyFile(path: tree.root + "/data/lobby.key"), createIfMissing: true, rotate: false))
         #expect(c.logLevel == .info)
         #expect(c.logFormat == .text)
+        #expect(c.realtimePriority == nil)   // the normal policy unless asked for
         #expect(c.server.shutdownGraceMs == base.shutdownGraceMs)
         // A default draw (players within the fetch timeout, then its rounds and result) fits.
         #expect(c.server.shutdownGraceMs > 15_000 + RoundSchedule.original.finishOffsetMs)
@@ -68,7 +69,7 @@ struct LaunchConfigurationTests {
             "--allowed-origins", " https://a.example , http://B.example:8080,,",
             "--tls-cert", "cert.pem", "--tls-key", "key.pem", "--data-dir", "records/../db", "--log-level", "debug",
             "--lobby-key-file", "secrets/lobby.key", "--rotate-lobby-key",
-            "--shutdown-grace-ms", "1234", "--log-format", "json",
+            "--shutdown-grace-ms", "1234", "--log-format", "json", "--realtime-priority", "12",
         ], in: tree)
         #expect(c.server.host == "0.0.0.0")
         #expect(c.server.port == 0)
@@ -100,6 +101,7 @@ struct LaunchConfigurationTests {
         #expect(c.logLevel == .debug)
         #expect(c.server.shutdownGraceMs == 1234)
         #expect(c.logFormat == .json)
+        #expect(c.realtimePriority == 12)
     }
 
     @Test func fixedIntervalWithoutDeceleration() throws {
@@ -129,6 +131,8 @@ struct LaunchConfigurationTests {
          "--idle-timeout-seconds (30) must be more than --idle-ping-seconds (30)"),
         (["--heartbeat-seconds", "0"], "--heartbeat-seconds must be between 1 and 10, not 0"),
         (["--heartbeat-seconds", "11"], "--heartbeat-seconds must be between 1 and 10, not 11"),
+        (["--realtime-priority", "100"], "--realtime-priority must be between 0 and 99, not 100"),
+        (["--realtime-priority=-1"], "--realtime-priority must be between 0 and 99, not -1"),
         (["--loading-notice-ms", "60001"], "--loading-notice-ms must be between 0 and 60000, not 60001"),
         (["--max-connections", "0"], "--max-connections must be between 1 and 1000000, not 0"),
         (["--head-timeout-ms", "5"], "--head-timeout-ms must be between 100 and 600000, not 5"),

@@ -35,6 +35,15 @@ int ldsys_epoll_remove(int epfd, int fd);
  *  or -1 and errno (EINTR is returned as 0). */
 int ldsys_epoll_wait(int epfd, int *fds, uint32_t *events, int max, int timeout_ms);
 
+/** Puts the calling thread (not the process) under SCHED_FIFO at `priority` (1-99), with
+ *  SCHED_RESET_ON_FORK so that threads and processes it starts later run as normal ones do.
+ *  0, or the errno (EPERM without CAP_SYS_NICE or a high enough RLIMIT_RTPRIO; EINVAL).
+ *  Why here: SCHED_RESET_ON_FORK is declared only under _GNU_SOURCE. */
+int ldsys_set_realtime(int priority);
+/** The calling thread's policy (0 normal, 1 FIFO, 2 round robin, ...) with its static priority
+ *  in *priority and whether it resets on fork in *reset_on_fork; -1 and errno on failure. */
+int ldsys_scheduling(int *priority, int *reset_on_fork);
+
 /** accept4(fd, addr, len, SOCK_NONBLOCK | SOCK_CLOEXEC): glibc declares accept4 only under
  *  _GNU_SOURCE, which Swift's Glibc module does not define.  The new fd, or -1 and errno. */
 int ldsys_accept(int fd, struct sockaddr *addr, socklen_t *len);
