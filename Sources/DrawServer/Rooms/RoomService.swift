@@ -160,6 +160,7 @@ final class RoomService {
     func roomEvicted(_ room: Room, _ reason: RoomRegistry.EvictionReason) {
         bus.unsubscribe(room: room.name)
         cluster?.forget(room: room.name)
+        heartbeats.forget(room.name)   // a room made later under this name starts its own quiet time
         metrics.roomEvicted(reason: reason.rawValue)
         logger.debug("room freed", metadata: ["room": "\(room.name)", "reason": "\(reason.rawValue)"])
     }
