@@ -290,8 +290,8 @@ def lateness(port):
         histogram_quantile(b, .99) * 1e3 if b else float("nan"), b
 
 
-def scenario_b(rooms, per_room, interval=400, server=None, perf_label=None):
-    p, port = start_ours(interval, server=server)
+def scenario_b(rooms, per_room, interval=400, server=None, perf_label=None, extra=()):
+    p, port = start_ours(interval, extra=extra, server=server)
     try:
         keys = []
         for i in range(rooms):

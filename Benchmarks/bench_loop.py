@@ -24,6 +24,16 @@ FLOOR_SRC = os.environ.get("FLOOR_EPOLL_SRC", os.path.join(ROOT, "..", "shared",
 # Extra live-draw arguments: ours, and the baseline's (--ours-args / --baseline-args).
 ARGS = {"ours": [], "baseline": []}
 PERF = {"dir": None, "seconds": 7}
+# Scenarios b/b2 also run ours with --realtime-priority at this priority (0: not), session 7.
+REALTIME = {"priority": 0}
+
+
+def realtime_permitted():
+    """Whether this process may give a thread SCHED_FIFO (CAP_SYS_NICE or ulimit -r)."""
+    try:
+        return subprocess.run(["chrt", "-f", "1", "true"], capture_output=True).returncode == 0
+    except FileNotFoundError:
+        return False
 
 
 def add_options(ap):
@@ -34,12 +44,16 @@ def add_options(ap):
     ap.add_argument("--perf-dir", help="scenarios b/b2: `perf record -g` the server during the draws into "
                     "DIR/b-<side>-<run>.data (`perf report -i FILE --no-children --sort dso,sym`)")
     ap.add_argument("--b2-rooms", type=int, default=1900, help="scenario b2: rooms of 10 viewers")
+    ap.add_argument("--b-realtime", type=int, default=10, metavar="N",
+                    help="scenarios b/b2: also run our binary with --realtime-priority N, interleaved, where this "
+                         "machine grants real-time scheduling (0: don't)")
 
 
 def configure(a):
     """After parsing: remembers the per-side arguments; b2 is taken out of the scenario letters
     (so that `"b" in a.scenarios` keeps meaning scenario b)."""
     ARGS["ours"], ARGS["baseline"] = shlex.split(a.ours_args), shlex.split(a.baseline_args)
+    REALTIME["priority"] = a.b_realtime if a.b_realtime > 0 and realtime_permitted() else 0
     PERF["dir"] = a.perf_dir
     if a.perf_dir:
         os.makedirs(a.perf_dir, exist_ok=True)
@@ -128,10 +142,16 @@ def floor_ratio_lines(ratios_floor):
 
 def scenario_b_runs(label, rooms, per_room, repeats, baseline):
     """Scenario b (or b2), ours and the baseline interleaved; the table lines."""
-    ours, base = [], []
+    ours, base, rt = [], [], []
+    priority = REALTIME["priority"]
+    rt_args = ["--realtime-priority", str(priority)]
     for i in range(repeats):
         bench.log(f"[{label}] {rooms} rooms x {per_room} viewers, repeat {i + 1}/{repeats}: live-draw")
         ours.append(bench.scenario_b(rooms, per_room, perf_label=f"{label}-ours-{i + 1}")); time.sleep(1)
+        if priority and "--realtime-priority" not in ARGS["ours"]:
+            bench.log(f"[{label}] repeat {i + 1}/{repeats}: live-draw --realtime-priority {priority}")
+            rt.append(bench.scenario_b(rooms, per_room, perf_label=f"{label}-realtime-{i + 1}", extra=rt_args))
+            time.sleep(1)
         if baseline:
             bench.log(f"[{label}] repeat {i + 1}/{repeats}: baseline {baseline}")
             base.append(bench.scenario_b(rooms, per_room, server=baseline, perf_label=f"{label}-baseline-{i + 1}"))
@@ -139,11 +159,13 @@ def scenario_b_runs(label, rooms, per_room, repeats, baseline):
     out = [f"\nScenario {label}: {rooms} rooms x {per_room} viewers, all drawing at once, 400 ms rounds; "
            f"median of {repeats}"]
     rows = [(label, "live-draw", rooms * per_room, bench.median_of(ours))]
+    if rt:
+        rows.append((label, "realtime", rooms * per_room, bench.median_of(rt)))
     if base:
         rows.append((label, "baseline", rooms * per_room, bench.median_of(base)))
     out.append(bench.table(rows))
     target = 5 if label == "b" else 10
-    for name, runs in (("live-draw", ours), ("baseline", base)):
+    for name, runs in (("live-draw", ours), (f"live-draw --realtime-priority {priority}", rt), ("baseline", base)):
         if not runs:
             continue
         r = bench.median_of(runs)
@@ -156,11 +178,14 @@ def scenario_b_runs(label, rooms, per_room, repeats, baseline):
         out.append(f"  timer probe on the server's core, same runs (the machine's floor for a timer): p99 "
                    f"{each('probe_p99_ms', '{:.2f}')} ms, max {each('probe_max_ms', '{:.1f}')} ms;  "
                    f"ours/probe p99 {r['lateness_p99_ms'] / max(r['probe_p99_ms'], 1e-9):.2f}")
+    if rt:
+        out.append("  (under --realtime-priority the probe runs below the server, so it reads late whenever the "
+                   "server is busy: its figures there are not the floor)")
     if base:
         mo, mb = bench.median_of(ours), bench.median_of(base)
         out.append(f"ours/baseline: lateness p99 {mo['lateness_p99_ms'] / mb['lateness_p99_ms']:.2f}, "
                    f"server CPU {mo['server_cpu_s'] / mb['server_cpu_s']:.2f} (target <= 0.50)")
-    for runs, side in ((ours, "ours"), (base, "baseline")):
+    for runs, side in ((ours, "ours"), (rt, "realtime"), (base, "baseline")):
         bench.log(f"[{label}] raw {side}: {runs}")
     return out
 
