@@ -34,10 +34,6 @@ int ldlws_output_buffered(struct lws *wsi) { return lws_partial_buffered(wsi); }
 
 void ldlws_request_writable(struct lws *wsi) { lws_callback_on_writable(wsi); }
 
-void ldlws_close_deadline(struct lws *wsi, int secs) {
-    lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, secs);
-}
-
 /* ---- WebSocket input, read by the server itself ------------------------------------------- */
 
 int ldlws_ws_take_over_input(struct lws *wsi) {

@@ -131,6 +131,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         rooms.openLobby(hostKey: lobbyHostKey)
         loop.startHousekeeping(everyTick: { [unowned self] in
             self.rooms.sendHeartbeats()
+            self.rooms.dropOverdueClosings()
         }, everySecond: { [unowned self] in
             self.metrics.flush()
             self.rooms.sweep()

@@ -132,8 +132,6 @@ int ldlws_write_text(struct lws *wsi, unsigned char *payload, size_t len);
 int ldlws_output_buffered(struct lws *wsi);
 /** Asks for one LWS_CALLBACK_SERVER_WRITEABLE / HTTP_WRITEABLE. */
 void ldlws_request_writable(struct lws *wsi);
-/** Hard deadline: lws closes the connection if it is still open after secs seconds. */
-void ldlws_close_deadline(struct lws *wsi, int secs);
 
 /* ---- WebSocket input, read by the server itself ------------------------------------------- */
 /* lws 4.1 does not check what RFC 6455 requires of frames a server receives (mask bit, close

@@ -105,7 +105,7 @@ extension RoomService {
             client.closeSent = true
             if client.peerClosed { return .hangUp }
             // Wait for the client's close, reading meanwhile (`WebSocketInbound.readable`), but not forever.
-            client.connection.closeDeadline(seconds: Int32(clamping: config.closeHandshakeSeconds))
+            armCloseDeadline(client, seconds: Int32(clamping: config.closeHandshakeSeconds))
             return .proceed
         }
         return .proceed
@@ -124,7 +124,8 @@ extension RoomService {
     /// client's close (`ServerConfig.closeHandshakeSeconds`).
     ///
     /// `deadlineSeconds` bounds the time until the close frame is written: if the peer never
-    /// reads again, WRITEABLE never comes, and lws drops the connection then.
+    /// reads again, WRITEABLE never comes, and the housekeeping tick drops the connection then
+    /// (`dropOverdueClosings`).
     func close(_ client: ClientConnection, code: UInt16?, reason: String, drainRoom: Bool,
                deadlineSeconds: Int32 = RoomService.closeDeadlineSeconds) {
         guard client.closing == nil, !loop.destroying else { return }
@@ -133,8 +134,29 @@ extension RoomService {
         client.pingOwed = false
         client.reader.awaitClose() // what the client sends now is read only to find its close
         if !drainRoom { leaveRoom(client) }
-        client.connection.closeDeadline(seconds: deadlineSeconds)
+        armCloseDeadline(client, seconds: deadlineSeconds)
         client.connection.requestWritable()
+    }
+
+    /// `client` must be gone `seconds` from now (`CloseDeadlines`); replaces its earlier deadline.
+    func armCloseDeadline(_ client: ClientConnection, seconds: Int32) {
+        closeDeadlines.arm(client, afterNanos: UInt64(clamping: max(0, seconds)) * 1_000_000_000,
+                           nowNanos: clock.monotonicNanos())
+    }
+
+    /// Drops every closing client whose deadline passed (from the housekeeping tick), without a
+    /// close frame: it did not take the one it was sent, or did not answer it.
+    func dropOverdueClosings() {
+        for client in closeDeadlines.popDue(nowNanos: clock.monotonicNanos()) {
+            logger.debug("dropping a client that did not finish closing in time",
+                         metadata: ["room": "\(client.room?.name ?? "-")"])
+            client.connection.kill()
+        }
+    }
+
+    /// lws reported `client` closed: its deadline is moot (and its connection gone).
+    func forgetClosing(_ client: ClientConnection) {
+        closeDeadlines.forget(client)
     }
 
     func closeTooSlow(_ client: ClientConnection) {

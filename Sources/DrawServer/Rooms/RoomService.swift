@@ -31,6 +31,8 @@ final class RoomService {
     let entrantLists = EntrantLists()
     /// Watched rooms in last-broadcast order, for their heartbeats (`RoomService+Heartbeat`).
     var heartbeats: RoomHeartbeat
+    /// Closing clients and when each must be gone (`RoomService+Fanout`).
+    var closeDeadlines = CloseDeadlines()
 
     init(config: ServerConfig, clock: any DrawClock, random: any RandomSource, logger: Logger, metrics: ServerMetrics,
          loadPlayers: @escaping @Sendable () async throws(DrawError) -> MergeResult, sources: DrawSources,
@@ -74,10 +76,11 @@ final class RoomService {
         }
     }
 
-    /// Forgets every room (teardown).
+    /// Forgets every room and closing client (teardown).
     func removeAll() {
         registry.removeAll()
         loads.removeAll()
+        closeDeadlines.removeAll()
     }
 
     /// Builds a room and subscribes it to the bus. Its runner and timers come on first use

@@ -7,7 +7,7 @@
 /// hears *something* within `interval` plus one tick, and treats longer silence as a lost
 /// connection (docs/PROTOCOL.md, `heartbeat`).
 ///
-/// Why an order and not a scan (issue 17): the rooms wait in last-broadcast order (`LRUOrder`), so
+/// Why an order and not a scan (issue 17): the rooms wait in last-broadcast order (`DeadlineOrder`), so
 /// a broadcast costs O(1) and a tick takes the due rooms off the front and stops at the first
 /// that is not due. Scanning every room on every tick cost 1,900 rooms' worth of work ten times a
 /// second on the service thread, draw or no draw.
@@ -18,43 +18,36 @@
 /// ring and shared by every viewer.
 struct RoomHeartbeat {
     /// Silence (no broadcast) after which a heartbeat is due; 0 turns heartbeats off.
-    let intervalNanos: UInt64
-    /// Watched rooms by name, the longest quiet first.
-    private var order = LRUOrder<String>()
-    /// Since when (monotonic) each room in `order` has broadcast nothing.
-    private var quietSince: [String: UInt64] = [:]
+    var intervalNanos: UInt64 { quiet.afterNanos }
+    /// Watched rooms by name, the longest quiet first (armed at each broadcast).
+    private var quiet: DeadlineOrder<String>
 
     init(intervalSeconds: Int) {
-        intervalNanos = UInt64(clamping: max(0, intervalSeconds)).multipliedReportingOverflow(by: 1_000_000_000).partialValue
+        quiet = DeadlineOrder(afterNanos: UInt64(clamping: max(0, intervalSeconds))
+            .multipliedReportingOverflow(by: 1_000_000_000).partialValue)
     }
 
     /// How many rooms are watched.
-    var count: Int { order.count }
+    var count: Int { quiet.count }
 
     /// Whether `room` is watched.
-    func isWatched(_ room: String) -> Bool { order.contains(room) }
+    func isWatched(_ room: String) -> Bool { quiet.contains(room) }
 
     /// `room` broadcast (or got its first viewer) at `nowNanos`: its next heartbeat is due a full
     /// interval from then. O(1).
     mutating func heard(_ room: String, nowNanos: UInt64) {
         guard intervalNanos > 0 else { return }
-        order.touch(room)
-        quietSince[room] = nowNanos
+        quiet.arm(room, nowNanos: nowNanos)
     }
 
     /// `room` has no viewers any more (or is gone): it owes nobody a heartbeat. O(1).
     mutating func forget(_ room: String) {
-        order.remove(room)
-        quietSince[room] = nil
+        quiet.disarm(room)
     }
 
     /// The longest-quiet room if its heartbeat is due at `nowNanos`, taken out of the order (a
-    /// heartbeat sent puts it back through `heard`); nil when none is due. A clock that went
-    /// backwards (it is monotonic; defensive) counts as no time passed.
+    /// heartbeat sent puts it back through `heard`); nil when none is due.
     mutating func popDue(nowNanos: UInt64) -> String? {
-        guard let room = order.oldest, let since = quietSince[room],
-              nowNanos >= since, nowNanos - since >= intervalNanos else { return nil }
-        forget(room)
-        return room
+        quiet.popDue(nowNanos: nowNanos)
     }
 }

@@ -47,9 +47,6 @@ struct Connection: Hashable {
 
     // MARK: lifetime
 
-    /// lws drops the connection `seconds` from now unless it closes earlier.
-    func closeDeadline(seconds: Int32) { ldlws_close_deadline(wsi, seconds) }
-
     /// Drops the connection on lws' next turn, without a close frame.
     func kill() { ldlws_kill(wsi) }
 

@@ -144,6 +144,7 @@ final class WebSocketInbound {
     private func closed(_ client: ClientConnection) {
         stopReading(client)
         rooms.leaveRoom(client)
+        rooms.forgetClosing(client)
         clients[ObjectIdentifier(client)] = nil
         idle.forget(ObjectIdentifier(client))
         metrics.viewers.record(clients.count)
