@@ -18,6 +18,8 @@ Scenarios:
      finished) against 400 ms.
   f  big entrant lists (issue 15): one room, 10,000 viewers, round-1 delivery p99 with 100,000
      entrants against 4 (Benchmarks/bench_entrants.py).
+  g  shutdown with 10,000 viewers: seconds from SIGTERM to exit, server CPU; against --baseline-bin
+     (Benchmarks/bench_shutdown.py). Only when asked for (--scenarios g).
 The load generator is our own Benchmarks/loadgen/ldgen.c (epoll, libc only).
 """
 import argparse, json, os, re, resource, signal, socket, statistics, subprocess, sys, time
@@ -416,6 +418,7 @@ def main():
     ap.add_argument("--storm", type=int, default=10000)
     ap.add_argument("--start-rooms", type=int, default=1000, help="scenario e: rooms starting at once (plus the lobby)")
     ap.add_argument("--entrant-viewers", type=int, default=10000, help="scenario f: viewers of the room")
+    ap.add_argument("--shutdown-viewers", type=int, default=10000, help="scenario g: viewers connected at SIGTERM")
     ap.add_argument("--entrants", type=int, default=100000, help="scenario f: the big list's entrants (vs 4)")
     ap.add_argument("--no-ref", action="store_true")
     ap.add_argument("--spin-us", type=float, default=2000,
@@ -497,6 +500,9 @@ def main():
         if "f" in a.scenarios:
             import bench_entrants
             out += bench_entrants.scenario_f(sys.modules[__name__], a.entrant_viewers, a.entrants, a.repeats)
+        if "g" in a.scenarios:
+            import bench_shutdown
+            out += bench_shutdown.scenario_g(sys.modules[__name__], a.shutdown_viewers, a.repeats, a.baseline_bin)
     finally:
         for p in list(procs):
             kill(p)
