@@ -18,7 +18,7 @@ public enum ServerStartError: Error, Sendable, CustomStringConvertible {
     case tooFewDescriptors(limit: Int, needed: Int)
     /// The chosen event loop's library or lws plugin is not installed.
     case eventLoopUnavailable(EventLoop, reason: String)
-    /// `--realtime-priority` was asked for and the kernel refused it (no CAP_SYS_NICE).
+    /// `--realtime-priority` was asked for and the kernel refused it (no real-time limit, no CAP_SYS_NICE).
     case realtimeRefused(priority: Int, reason: String)
 
     public var description: String {
@@ -42,8 +42,8 @@ public enum ServerStartError: Error, Sendable, CustomStringConvertible {
         case .eventLoopUnavailable(let loop, let reason):
             return "event loop '\(loop.rawValue)' cannot run here: \(reason); install it, or choose --event-loop poll"
         case .realtimeRefused(let priority, let reason):
-            return "real-time priority \(priority) refused: \(reason); the process needs CAP_SYS_NICE " +
-                "(docker run --cap-add SYS_NICE) or a real-time limit of at least \(priority) (ulimit -r), " +
+            return "real-time priority \(priority) refused: \(reason); the process needs a real-time limit of at " +
+                "least \(priority) (ulimit -r; docker run --ulimit rtprio=\(priority)) or CAP_SYS_NICE, " +
                 "or leave --realtime-priority at 0"
         }
     }

@@ -127,7 +127,7 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "The loop that runs libwebsockets: libev (epoll: a wake-up costs what is ready; needs the libwebsockets-evlib-ev package), or poll (lws' own loop: every wake-up polls every connection; needs nothing more). (env: LIVE_DRAW_EVENT_LOOP)")
     public var eventLoop: EventLoopChoice = .standard
 
-    @Option(help: "Run the thread that times the rounds and sends them under SCHED_FIFO at this priority (1-99), so nothing else on the machine delays a round; 0 (the default) leaves the normal policy. Needs CAP_SYS_NICE (docker run --cap-add SYS_NICE) or ulimit -r; threads it starts stay normal. (env: LIVE_DRAW_REALTIME_PRIORITY)")
+    @Option(help: "Run the thread that times the rounds and sends them under SCHED_FIFO at this priority (1-99), so nothing else on the machine delays a round; 0 (the default) leaves the normal policy. Needs a real-time limit of at least the priority (ulimit -r; docker run --ulimit rtprio=N) or CAP_SYS_NICE; threads it starts stay normal. (env: LIVE_DRAW_REALTIME_PRIORITY)")
     public var realtimePriority: Int = 0
 
     @Option(help: "Milliseconds a client has to send a whole HTTP request (head and body) after connecting; later it gets 408. (env: LIVE_DRAW_HEAD_TIMEOUT_MS)")

@@ -52,12 +52,14 @@ def test_without_the_capability_start_fails_with_the_fix():
     probe = subprocess.run(["setpriv", "--bounding-set", "-sys_nice", "true"], capture_output=True)
     if probe.returncode != 0:
         pytest.skip(f"cannot drop CAP_SYS_NICE here: {probe.stderr!r}")
-    result = subprocess.run(["setpriv", "--bounding-set", "-sys_nice", LIVE_DRAW_BIN, "--data-dir", "off",
+    # No capability and no real-time limit (lowering a limit needs no privilege).
+    no_limit = ["prlimit", "--rtprio=0:0"] if shutil.which("prlimit") else []
+    result = subprocess.run([*no_limit, "setpriv", "--bounding-set", "-sys_nice", LIVE_DRAW_BIN, "--data-dir", "off",
                              "--port", "0", "--realtime-priority", "5"],
                             capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
     lines = [l for l in (result.stdout + result.stderr).splitlines() if l.strip()]
     assert result.returncode == 1, lines
     errors = [l for l in lines if "error" in l.lower()]
     assert len(errors) == 1, lines
-    assert "real-time priority 5 refused" in errors[0] and "CAP_SYS_NICE" in errors[0], errors
+    assert "real-time priority 5 refused" in errors[0] and "rtprio=5" in errors[0] and "CAP_SYS_NICE" in errors[0], errors
     assert not any("listening" in l for l in lines), "it must fail before it listens"
