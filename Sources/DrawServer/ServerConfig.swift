@@ -126,8 +126,5 @@ public struct ServerConfig: Sendable {
 
     /// `roomIdleMs` in nanoseconds, for the monotonic clock (a negative value counts as 0, a
     /// product past UInt64 as forever: never wrap to a short idle time).
-    var roomIdleNanos: UInt64 {
-        let (nanos, overflow) = UInt64(max(0, roomIdleMs)).multipliedReportingOverflow(by: 1_000_000)
-        return overflow ? .max : nanos
-    }
+    var roomIdleNanos: UInt64 { Nanoseconds.milliseconds(roomIdleMs) }
 }

@@ -109,8 +109,13 @@ import Testing
     /// The configured seconds become nanoseconds without wrapping: a setting too large for
     /// nanoseconds means never, not a short interval.
     @Test func secondsBecomeNanosecondsSaturating() {
-        #expect(WebSocketInbound.nanos(seconds: 30) == 30_000_000_000)
-        #expect(WebSocketInbound.nanos(seconds: -5) == 0)
-        #expect(WebSocketInbound.nanos(seconds: Int.max) == UInt64.max)
+        #expect(Nanoseconds.seconds(30) == 30_000_000_000)
+        #expect(Nanoseconds.seconds(-5) == 0)
+        #expect(Nanoseconds.seconds(Int.max) == UInt64.max)
+        #expect(Nanoseconds.milliseconds(1500) == 1_500_000_000)
+        #expect(Nanoseconds.milliseconds(Int.max) == UInt64.max)
+        // The heartbeat interval took its own product, which wrapped; it is this one now.
+        #expect(RoomHeartbeat(intervalSeconds: Int.max).intervalNanos == UInt64.max)
+        #expect(RoomHeartbeat(intervalSeconds: 5).intervalNanos == 5_000_000_000)
     }
 }

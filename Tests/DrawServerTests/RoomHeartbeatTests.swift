@@ -86,7 +86,8 @@ import Testing
     }
 
     @Test func noTrapAtTheEndsOfTime() {
-        var beat = RoomHeartbeat(intervalSeconds: Int.max)   // clamped, wraps nothing
+        var beat = RoomHeartbeat(intervalSeconds: Int.max)   // saturates to "never", wraps nothing
+        #expect(beat.intervalNanos == UInt64.max)
         beat.heard("a", nowNanos: UInt64.max)
         #expect(beat.popDue(nowNanos: UInt64.max) == nil)
         var short = RoomHeartbeat(intervalSeconds: 1)

@@ -140,8 +140,7 @@ extension RoomService {
 
     /// `client` must be gone `seconds` from now (`CloseDeadlines`); replaces its earlier deadline.
     func armCloseDeadline(_ client: ClientConnection, seconds: Int32) {
-        closeDeadlines.arm(client, afterNanos: UInt64(clamping: max(0, seconds)) * 1_000_000_000,
-                           nowNanos: clock.monotonicNanos())
+        closeDeadlines.arm(client, afterNanos: Nanoseconds.seconds(Int(seconds)), nowNanos: clock.monotonicNanos())
     }
 
     /// Drops every closing client whose deadline passed (from the housekeeping tick), without a

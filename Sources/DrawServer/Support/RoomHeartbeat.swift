@@ -23,8 +23,7 @@ struct RoomHeartbeat {
     private var quiet: DeadlineOrder<String>
 
     init(intervalSeconds: Int) {
-        quiet = DeadlineOrder(afterNanos: UInt64(clamping: max(0, intervalSeconds))
-            .multipliedReportingOverflow(by: 1_000_000_000).partialValue)
+        quiet = DeadlineOrder(afterNanos: Nanoseconds.seconds(intervalSeconds))
     }
 
     /// How many rooms are watched.

@@ -11,14 +11,8 @@ extension WebSocketInbound {
     static let idleSweepNanos: UInt64 = 200_000_000
 
     static func idleTracker(_ config: ServerConfig) -> IdleTracker<ObjectIdentifier> {
-        IdleTracker(pingAfterNanos: nanos(seconds: config.idlePingSeconds),
-                    hangUpAfterNanos: nanos(seconds: config.idleTimeoutSeconds))
-    }
-
-    /// Seconds as nanoseconds, saturating: a huge setting means "never", not a wrapped small one.
-    static func nanos(seconds: Int) -> UInt64 {
-        let (product, overflow) = UInt64(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : product
+        IdleTracker(pingAfterNanos: Nanoseconds.seconds(config.idlePingSeconds),
+                    hangUpAfterNanos: Nanoseconds.seconds(config.idleTimeoutSeconds))
     }
 
     /// The client connected, or a valid frame came from it. A client already forgotten (closed
