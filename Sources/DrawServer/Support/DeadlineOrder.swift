@@ -5,7 +5,8 @@
 /// so an `LRUOrder` is the deadline order, and the due keys are at its front. lws keeps its
 /// timers in one list sorted by a walk from the head, which made every close deadline O(open
 /// connections) and a shutdown of 10,000 viewers O(n²) (72% of its CPU); a scan of every key on
-/// every tick (the heartbeats' first form) is O(keys) ten times a second.
+/// every tick (the heartbeats' first form) is O(keys) ten times a second. `IdleTracker`,
+/// `RoomHeartbeat` and `CloseDeadlines` are built on it.
 struct DeadlineOrder<Key: Hashable> {
     /// How long after being armed a key falls due.
     let afterNanos: UInt64

@@ -10,9 +10,8 @@
 /// of pings and pongs idle-ping seconds after a storm is what made scenario b2's bad runs.
 ///
 /// Every deadline is "a time + a fixed interval": last heard + the ping interval for the quiet,
-/// pinged at + the answer time for the pinged. So the order in which clients were last heard (or
-/// pinged) is the order of their deadlines: two linked lists in those orders (`LRUOrder`) give
-/// O(1) for "heard", and the sweep takes from their oldest ends only while something is due.
+/// pinged at + the answer time for the pinged. So each is a `DeadlineOrder`: O(1) for "heard",
+/// and the sweep takes from their fronts only while something is due.
 ///
 /// A client is never let go without having been pinged and given the answer time
 /// (`hangUpAfterNanos - pingAfterNanos`) from the ping: after a stall of the service thread (or
@@ -23,25 +22,24 @@
 /// clock or sockets.
 struct IdleTracker<Key: Hashable> {
     /// Silence after which a client is sent a ping.
-    let pingAfterNanos: UInt64
+    var pingAfterNanos: UInt64 { quiet.afterNanos }
     /// Silence after which a client is let go, when the sweeps come on time: a ping goes out at
     /// `pingAfterNanos`, and the client then has the rest (at least one nanosecond) to answer.
     let hangUpAfterNanos: UInt64
 
-    /// Not pinged since last heard, least recently heard first.
-    private var quiet = LRUOrder<Key>()
-    /// Pinged and not heard since, in the order they were pinged.
-    private var pinged = LRUOrder<Key>()
-    /// For a quiet client, when it was last heard; for a pinged one, when it was pinged.
-    private var since: [Key: UInt64] = [:]
+    /// Not pinged since last heard, armed when heard.
+    private var quiet: DeadlineOrder<Key>
+    /// Pinged and not heard since, armed when pinged.
+    private var pinged: DeadlineOrder<Key>
 
     init(pingAfterNanos: UInt64, hangUpAfterNanos: UInt64) {
-        self.pingAfterNanos = pingAfterNanos
         self.hangUpAfterNanos = hangUpAfterNanos
+        quiet = DeadlineOrder(afterNanos: pingAfterNanos)
+        pinged = DeadlineOrder(afterNanos: hangUpAfterNanos > pingAfterNanos ? hangUpAfterNanos - pingAfterNanos : 1)
     }
 
     /// How long a pinged client has to answer.
-    var answerNanos: UInt64 { hangUpAfterNanos > pingAfterNanos ? hangUpAfterNanos - pingAfterNanos : 1 }
+    var answerNanos: UInt64 { pinged.afterNanos }
 
     /// What a sweep found due.
     struct Due: Equatable {
@@ -54,7 +52,7 @@ struct IdleTracker<Key: Hashable> {
     }
 
     /// Clients tracked.
-    var count: Int { since.count }
+    var count: Int { quiet.count + pinged.count }
 
     /// Whether `key` has been pinged and not heard since.
     func isPinged(_ key: Key) -> Bool { pinged.contains(key) }
@@ -62,40 +60,26 @@ struct IdleTracker<Key: Hashable> {
     /// The client was heard at `now` (it connected, or a valid frame arrived): starts or
     /// restarts its silence.
     mutating func heard(_ key: Key, at now: UInt64) {
-        since[key] = now
-        pinged.remove(key)
-        quiet.touch(key)
+        pinged.disarm(key)
+        quiet.arm(key, nowNanos: now)
     }
 
     /// Stops tracking `key` (it closed).
     mutating func forget(_ key: Key) {
-        guard since.removeValue(forKey: key) != nil else { return }
-        quiet.remove(key)
-        pinged.remove(key)
+        quiet.disarm(key)
+        pinged.disarm(key)
     }
 
     /// Takes out what is due at `now`: first the pinged that did not answer in time, then the
-    /// quiet ones now owed a ping (pinged at `now`).
+    /// quiet ones now owed a ping (pinged at `now`, so `pinged` stays in the order of its
+    /// deadlines). A time before a client was heard counts as no silence (`DeadlineOrder`).
     mutating func sweep(at now: UInt64) -> Due {
         var due = Due()
-        while let key = pinged.oldest, elapsed(since: since[key], to: now) >= answerNanos {
-            forget(key)
-            due.hangUp.append(key)
-        }
-        while let key = quiet.oldest, elapsed(since: since[key], to: now) >= pingAfterNanos {
-            quiet.remove(key)
-            since[key] = now
-            // Pinged in the order of the sweeps, so `pinged` stays in order of its deadlines.
-            pinged.touch(key)
+        while let key = pinged.popDue(nowNanos: now) { due.hangUp.append(key) }
+        while let key = quiet.popDue(nowNanos: now) {
+            pinged.arm(key, nowNanos: now)
             due.ping.append(key)
         }
         return due
-    }
-
-    /// Time from `start` to `now`; 0 for a start after `now` (the caller's clock is monotonic,
-    /// so only a caller's mistake gets here, and it must not trap).
-    private func elapsed(since start: UInt64?, to now: UInt64) -> UInt64 {
-        guard let start, now > start else { return 0 }
-        return now - start
     }
 }
