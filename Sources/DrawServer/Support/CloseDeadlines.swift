@@ -11,11 +11,11 @@
 /// Holds each closing client strongly until it is dropped or `forget` is called (lws reported it
 /// closed): a client handed out by `popDue` has a live connection.
 struct CloseDeadlines {
-    /// Closing clients by identity, while they have a deadline.
-    private var clients: [ObjectIdentifier: ClientConnection] = [:]
-    /// One order per delay; which one holds a client (a re-arm may change the delay).
+    /// Closing clients by identity, each with the delay of the order that holds it (a re-arm may
+    /// change the delay).
+    private var clients: [ObjectIdentifier: (client: ClientConnection, delayNanos: UInt64)] = [:]
+    /// One order per delay in use.
     private var orders: [UInt64: DeadlineOrder<ObjectIdentifier>] = [:]
-    private var delayOf: [ObjectIdentifier: UInt64] = [:]
 
     /// How many clients have a deadline.
     var count: Int { clients.count }
@@ -23,27 +23,26 @@ struct CloseDeadlines {
     /// `client` must be gone `afterNanos` after `nowNanos`; replaces its earlier deadline.
     mutating func arm(_ client: ClientConnection, afterNanos: UInt64, nowNanos: UInt64) {
         let id = ObjectIdentifier(client)
-        if let previous = delayOf[id], previous != afterNanos { orders[previous]?.disarm(id) }
-        clients[id] = client
-        delayOf[id] = afterNanos
+        if let previous = clients[id]?.delayNanos, previous != afterNanos { orders[previous]?.disarm(id) }
+        clients[id] = (client, afterNanos)
         orders[afterNanos, default: DeadlineOrder(afterNanos: afterNanos)].arm(id, nowNanos: nowNanos)
     }
 
     /// `client` closed (or is going without a deadline): it is never handed out.
     mutating func forget(_ client: ClientConnection) {
         let id = ObjectIdentifier(client)
-        guard let delay = delayOf.removeValue(forKey: id) else { return }
-        orders[delay]?.disarm(id)
-        clients[id] = nil
+        guard let entry = clients.removeValue(forKey: id) else { return }
+        orders[entry.delayNanos]?.disarm(id)
     }
 
-    /// Every client whose deadline has passed at `nowNanos`, taken out. Only the due ones are looked at.
+    /// Every client whose deadline has passed at `nowNanos`, taken out. Only the due ones are
+    /// looked at; with no client closing, nothing is (this runs on every housekeeping tick).
     mutating func popDue(nowNanos: UInt64) -> [ClientConnection] {
+        guard !clients.isEmpty else { return [] }
         var due: [ClientConnection] = []
         for delay in Array(orders.keys) {
             while let id = orders[delay]?.popDue(nowNanos: nowNanos) {
-                delayOf[id] = nil
-                if let client = clients.removeValue(forKey: id) { due.append(client) }
+                if let entry = clients.removeValue(forKey: id) { due.append(entry.client) }
             }
             if orders[delay]?.count == 0 { orders[delay] = nil }
         }
@@ -54,6 +53,5 @@ struct CloseDeadlines {
     mutating func removeAll() {
         clients.removeAll()
         orders.removeAll()
-        delayOf.removeAll()
     }
 }
