@@ -64,8 +64,8 @@ public struct LaunchConfiguration: Sendable {
         public static let roomExpirySeconds = 1...315_360_000
         public static let roomCreationBurst = 1...1_000_000
         public static let roomCreationPerMinute = 1...1_000_000
-        /// 0 is off; 1-99 are SCHED_FIFO's priorities.
-        public static let realtimePriority = 0...99
+        /// 0 is off; the rest are SCHED_FIFO's priorities.
+        public static let realtimePriority = 0...ServiceThreadScheduling.priorities.upperBound
     }
 
     /// Validates `options`, resolving relative paths and the default lists with `paths`.

@@ -29,18 +29,19 @@ public enum ServiceThreadScheduling {
         guard error == 0 else { throw .realtimeRefused(priority: priority, reason: String(cString: strerror(error))) }
     }
 
-    /// The calling thread's scheduling, as the kernel reports it.
-    public struct Current: Equatable, Sendable {
+    /// The calling thread's scheduling, as the kernel reports it (for tests: the server never
+    /// asks, it only sets).
+    struct Current: Equatable, Sendable {
         /// SCHED_FIFO (1); 0 is the normal policy.
-        public var isRealtime: Bool
+        var isRealtime: Bool
         /// The static priority (0 under the normal policy).
-        public var priority: Int
+        var priority: Int
         /// Whether threads started from here begin with the normal policy.
-        public var resetsOnFork: Bool
+        var resetsOnFork: Bool
     }
 
     /// The calling thread's scheduling; nil if the kernel would not say.
-    public static func current() -> Current? {
+    static func current() -> Current? {
         var priority: Int32 = 0, reset: Int32 = 0
         let policy = ldsys_scheduling(&priority, &reset)
         guard policy >= 0 else { return nil }
