@@ -33,8 +33,9 @@ import Testing
             return Seen(mine: ServiceThreadScheduling.current(), child: child ?? nil)
         })
         if let refused = seen.refused {
-            // A machine without CAP_SYS_NICE: the refusal must say how to grant it.
-            #expect(refused.contains("CAP_SYS_NICE") && refused.contains("--realtime-priority"))
+            // A machine that grants neither a real-time limit nor CAP_SYS_NICE: the refusal must
+            // say how to grant either.
+            #expect(refused.contains("rtprio=7") && refused.contains("CAP_SYS_NICE") && refused.contains("--realtime-priority"))
             return
         }
         #expect(seen.mine == ServiceThreadScheduling.Current(isRealtime: true, priority: 7, resetsOnFork: true))

@@ -38,7 +38,8 @@ def test_only_the_service_thread_runs_realtime_and_draws_run(launch):
     assert any("SCHED_FIFO" in line for line in server.lines), server.lines
     # A draw first: the threads it needs (list fetches, the pool, storage) exist afterwards.
     record = rooms.run_draw(server, "lobby", server.lobby_key)
-    assert record["status"] in ("finished", "no_winner"), record
+    # A draw that lands on a void entry is "finished" too, with no winner.
+    assert record["status"] == "finished", record
     threads = _threads(server.proc.pid)
     assert threads[server.proc.pid] == (SCHED_FIFO, 9), threads
     others = {tid: s for tid, s in threads.items() if tid != server.proc.pid}
