@@ -4,7 +4,7 @@ import DrawPresentation
 extension RoomService {
     /// Seconds a closing client gets to take what it is owed and the close frame before lws
     /// drops it (a client that stopped reading never gets the frame). docs/PROTOCOL.md section 4.
-    static let closeDeadlineSeconds: Int32 = 5
+    static let closeDeadlineNanos = Nanoseconds.seconds(5)
 
     /// Sends `bytes` to every member of `room`: serialised once, copied once into a shared
     /// buffer, stored once in the room's ring; per client one write, at once. A client whose
@@ -105,7 +105,7 @@ extension RoomService {
             client.closeSent = true
             if client.peerClosed { return .hangUp }
             // Wait for the client's close, reading meanwhile (`WebSocketInbound.readable`), but not forever.
-            armCloseDeadline(client, seconds: Int32(clamping: config.closeHandshakeSeconds))
+            armCloseDeadline(client, afterNanos: Nanoseconds.seconds(config.closeHandshakeSeconds))
             return .proceed
         }
         return .proceed
@@ -123,24 +123,24 @@ extension RoomService {
     /// messages (e.g. the `error` before 4404). Then the close frame, then the wait for the
     /// client's close (`ServerConfig.closeHandshakeSeconds`).
     ///
-    /// `deadlineSeconds` bounds the time until the close frame is written: if the peer never
+    /// `deadlineNanos` bounds the time until the close frame is written: if the peer never
     /// reads again, WRITEABLE never comes, and the housekeeping tick drops the connection then
     /// (`dropOverdueClosings`).
     func close(_ client: ClientConnection, code: UInt16?, reason: String, drainRoom: Bool,
-               deadlineSeconds: Int32 = RoomService.closeDeadlineSeconds) {
+               deadlineNanos: UInt64 = RoomService.closeDeadlineNanos) {
         guard client.closing == nil, !loop.destroying else { return }
         client.beginClose(.init(code: code, reason: reason, drainRoom: drainRoom))
         client.pendingPong = nil
         client.pingOwed = false
         client.reader.awaitClose() // what the client sends now is read only to find its close
         if !drainRoom { leaveRoom(client) }
-        armCloseDeadline(client, seconds: deadlineSeconds)
+        armCloseDeadline(client, afterNanos: deadlineNanos)
         client.connection.requestWritable()
     }
 
-    /// `client` must be gone `seconds` from now (`CloseDeadlines`); replaces its earlier deadline.
-    func armCloseDeadline(_ client: ClientConnection, seconds: Int32) {
-        closeDeadlines.arm(client, afterNanos: Nanoseconds.seconds(Int(seconds)), nowNanos: clock.monotonicNanos())
+    /// `client` must be gone `afterNanos` from now (`CloseDeadlines`); replaces its earlier deadline.
+    func armCloseDeadline(_ client: ClientConnection, afterNanos: UInt64) {
+        closeDeadlines.arm(client, afterNanos: afterNanos, nowNanos: clock.monotonicNanos())
     }
 
     /// Drops every closing client whose deadline passed (from the housekeeping tick), without a

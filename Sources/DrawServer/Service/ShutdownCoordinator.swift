@@ -118,14 +118,16 @@ final class ShutdownCoordinator {
         drainTimer = nil
     }
 
-    private var graceNanos: UInt64 { UInt64(max(0, config.closeGraceMs)) * 1_000_000 }
+    private var graceNanos: UInt64 { Nanoseconds.milliseconds(config.closeGraceMs) }
 
     private func closeClients() {
         phase.closingClients = true
-        let graceSeconds = Int32(clamping: max(1, (max(0, config.closeGraceMs) + 999) / 1000))
+        // At least a second to take what is owed and the close frame, however short the grace
+        // (lws' timeouts, which this used to be, counted whole seconds from 1).
+        let deadline = max(graceNanos, Nanoseconds.seconds(1))
         for client in Array(webSockets.clients.values) {
             rooms.close(client, code: CloseCode.goingAway, reason: "server shutting down", drainRoom: true,
-                        deadlineSeconds: graceSeconds)
+                        deadlineNanos: deadline)
         }
         if webSockets.clients.isEmpty {
             loop.exitRequested = true
