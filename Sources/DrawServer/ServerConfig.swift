@@ -72,8 +72,9 @@ public struct ServerConfig: Sendable {
     public var idlePingSeconds: Int = 30
     public var idleTimeoutSeconds: Int = 60
     /// A room that broadcast nothing for this many seconds sends its viewers a `heartbeat`, so a
-    /// page hears something at least every `heartbeatSeconds` + 1 and can treat longer silence
-    /// as a lost connection (docs/PROTOCOL.md). 0 sends none.
+    /// page hears something at least every `heartbeatSeconds` + 1 (+ 2.1 when many rooms fell
+    /// quiet together, `RoomHeartbeat.takeDue`) and can treat longer silence as a lost connection
+    /// (docs/PROTOCOL.md). 0 sends none.
     public var heartbeatSeconds: Int = 5
     /// How long a room holds its `loading` message back. When `started` (or `failed`) follows
     /// within this time, viewers never get `loading`: a quick load does not flash a loading

@@ -95,4 +95,71 @@ import Testing
         #expect(short.popDue(nowNanos: UInt64.max) == nil)
         #expect(short.popDue(nowNanos: 0) == nil)
     }
+
+    // MARK: the tick's write budget (takeDue)
+
+    @Test func aTickTakesDueRoomsOnlyUpToItsWriteBudgetAndTheRestComeNextInOrder() {
+        var beat = RoomHeartbeat(intervalSeconds: 1)
+        for i in 0..<600 { beat.heard("r\(i)", nowNanos: UInt64(i)) }   // quiet together, in this order
+        let now = 2 * Self.second
+        var served: [String] = []
+        var ticks = 0
+        while served.count < 600, ticks < 100 {
+            let taken = beat.takeDue(nowNanos: now, writeBudget: 256) { _ in 10 }
+            #expect(taken.count <= 26, "a tick took \(taken.count) rooms of 10 for a budget of 256")
+            served += taken
+            ticks += 1
+        }
+        #expect(served == (0..<600).map { "r\($0)" })  // none lost, none twice, longest quiet first
+        #expect(ticks == 24)                          // 26 rooms a tick (the 26th passes 256), 600 / 26 rounded up
+        #expect(beat.takeDue(nowNanos: now, writeBudget: 256) { _ in 10 }.isEmpty)
+    }
+
+    @Test func aRoomLargerThanTheBudgetIsStillServedAlone() {
+        var beat = RoomHeartbeat(intervalSeconds: 1)
+        beat.heard("big", nowNanos: 0)
+        beat.heard("small", nowNanos: 1)
+        #expect(beat.takeDue(nowNanos: Self.second + 1, writeBudget: 256) { $0 == "big" ? 10_000 : 1 } == ["big"])
+        #expect(beat.takeDue(nowNanos: Self.second + 1, writeBudget: 256) { $0 == "big" ? 10_000 : 1 } == ["small"])
+    }
+
+    @Test func goneRoomsAreDroppedAtNoCostAndViewerCountsCannotTrap() {
+        var beat = RoomHeartbeat(intervalSeconds: 1)
+        for name in ["gone1", "a", "gone2", "b", "huge", "c"] { beat.heard(name, nowNanos: 0) }
+        let viewers: (String) -> Int? = { $0.hasPrefix("gone") ? nil : $0 == "huge" ? Int.max : 100 }
+        #expect(beat.takeDue(nowNanos: Self.second, writeBudget: 250, viewers: viewers) == ["a", "b", "huge"])
+        #expect(beat.takeDue(nowNanos: Self.second, writeBudget: 250, viewers: viewers) == ["c"])
+        #expect(!beat.isWatched("gone1") && !beat.isWatched("gone2"))
+    }
+
+    @Test func theWriteBudgetDrainsEveryViewerWithinTwoSecondsOrOneInterval() {
+        let tick: UInt64 = 100_000_000
+        // 19,000 viewers whose rooms all fell due at once: 20 ticks of 950 (2 s) at a 5 s interval,
+        // 10 ticks of 1,900 at a 1 s interval (the page gives up after 3 intervals).
+        #expect(RoomHeartbeat.writeBudget(connections: 19_000, tickNanos: tick, intervalNanos: 5 * Self.second) == 950)
+        #expect(RoomHeartbeat.writeBudget(connections: 19_000, tickNanos: tick, intervalNanos: Self.second) == 1_900)
+        #expect(RoomHeartbeat.writeBudget(connections: 10, tickNanos: tick, intervalNanos: 5 * Self.second) == 256)
+        #expect(RoomHeartbeat.writeBudget(connections: 0, tickNanos: tick, intervalNanos: 5 * Self.second) == 256)
+        #expect(RoomHeartbeat.writeBudget(connections: 10, tickNanos: tick, intervalNanos: 0) == 256)
+        #expect(RoomHeartbeat.writeBudget(connections: Int.max, tickNanos: UInt64.max, intervalNanos: 1) == Int.max)
+    }
+
+    @Test func aWholeServerFallingQuietAtOnceHearsWithinTheDrainBound() {
+        // 1,900 rooms of 10 viewers, all quiet since 0, ticks every 100 ms as the server does.
+        let tick: UInt64 = 100_000_000
+        var beat = RoomHeartbeat(intervalSeconds: 5)
+        for i in 0..<1_900 { beat.heard("r\(i)", nowNanos: 0) }
+        let budget = RoomHeartbeat.writeBudget(connections: 19_000, tickNanos: tick, intervalNanos: beat.intervalNanos)
+        var last: UInt64 = 0, served = 0
+        var now: UInt64 = 0
+        while served < 1_900, now < 20 * Self.second {
+            let taken = beat.takeDue(nowNanos: now, writeBudget: budget) { _ in 10 }
+            if !taken.isEmpty { last = now }
+            served += taken.count
+            for room in taken { beat.heard(room, nowNanos: now) }
+            now += tick
+        }
+        #expect(served == 1_900)
+        #expect(last <= beat.intervalNanos + RoomHeartbeat.drainNanos, "the last heartbeat came at \(last) ns")
+    }
 }

@@ -4,14 +4,22 @@ import DrawPresentation
 extension RoomService {
     /// Every watched room that is due gets a `heartbeat` through `broadcast` (stored once in its
     /// ring, shared by all its viewers; the broadcast puts the room back at the end of the order).
-    /// The message is encoded at most once per tick, for all rooms. Only due rooms are looked at.
+    /// The message is encoded at most once per tick, for all rooms. Only due rooms are looked at,
+    /// and no more of them than the tick's write budget (`RoomHeartbeat.takeDue`).
     func sendHeartbeats() {
         guard !phase.shuttingDown, !loop.destroying else { return }
         let now = clock.monotonicNanos()
         var message: [UInt8]?
-        while let name = heartbeats.popDue(nowNanos: now) {
-            // Rooms are forgotten lazily: one that emptied or went since it was heard drops out here.
-            guard let room = registry[name], !room.members.isEmpty else { continue }
+        let budget = RoomHeartbeat.writeBudget(connections: loop.openConnections.count,
+                                               tickNanos: ServiceLoop.housekeepingTickNanos,
+                                               intervalNanos: heartbeats.intervalNanos)
+        // Rooms are forgotten lazily: one that emptied or went since it was heard drops out here.
+        let due = heartbeats.takeDue(nowNanos: now, writeBudget: budget) { name in
+            guard let members = registry[name]?.members.count, members > 0 else { return nil }
+            return members
+        }
+        for name in due {
+            guard let room = registry[name] else { continue }
             if message == nil {
                 message = WireMessages.heartbeat(intervalMs: Int(heartbeats.intervalNanos / 1_000_000),
                                                  serverTime: clock.epochMillis())

@@ -4,8 +4,9 @@
 ///
 /// Why heartbeats: a browser cannot see WebSocket pings, so a page behind a silently dead link (a
 /// dead NAT, a phone out of signal) would keep showing a live draw. With a heartbeat it always
-/// hears *something* within `interval` plus one tick, and treats longer silence as a lost
-/// connection (docs/PROTOCOL.md, `heartbeat`).
+/// hears *something* within `interval` plus one tick (plus at most `drainNanos` when many rooms
+/// fell quiet together, see `takeDue`), and treats longer silence as a lost connection
+/// (docs/PROTOCOL.md, `heartbeat`).
 ///
 /// Why an order and not a scan (issue 17): the rooms wait in last-broadcast order (`DeadlineOrder`), so
 /// a broadcast costs O(1) and a tick takes the due rooms off the front and stops at the first
@@ -48,5 +49,43 @@ struct RoomHeartbeat {
     /// heartbeat sent puts it back through `heard`); nil when none is due.
     mutating func popDue(nowNanos: UInt64) -> String? {
         quiet.popDue(nowNanos: nowNanos)
+    }
+
+    /// The due rooms one tick may serve, longest quiet first, taken out of the order: rooms are
+    /// taken until their viewers add up to `writeBudget` (always at least one room, however
+    /// large). The rest stay due at the front for the next tick. `viewers` gives a room's viewers,
+    /// or nil for a room that emptied or went since it was heard, which is dropped at no cost.
+    ///
+    /// Why a budget (issue 17, scenario b2): rooms whose draws ended together fall quiet together,
+    /// and one tick that found 600 of them due sent 6,000 heartbeats in one turn, 70 ms during
+    /// which every other room's round timer waited. A heartbeat a few ticks late costs nothing (a
+    /// page tolerates three missed ones); a late round is what viewers see.
+    mutating func takeDue(nowNanos: UInt64, writeBudget: Int, viewers: (String) -> Int?) -> [String] {
+        var taken: [String] = []
+        var writes = 0
+        while writes < writeBudget, let room = quiet.popDue(nowNanos: nowNanos) {
+            guard let n = viewers(room) else { continue }
+            taken.append(room)
+            let (sum, overflow) = writes.addingReportingOverflow(max(0, n))
+            writes = overflow ? Int.max : sum
+        }
+        return taken
+    }
+
+    /// How long a backlog of heartbeats may take to drain, at most: a whole server's viewers whose
+    /// rooms all fell quiet in the same instant get theirs within this (or within one interval,
+    /// when that is shorter), so a page hears something at least every interval + 2 s plus one
+    /// tick, inside the three intervals a client waits before it gives up (docs/PROTOCOL.md).
+    static let drainNanos: UInt64 = 2_000_000_000
+
+    /// The heartbeats one tick may write: enough that `connections` viewers' worth drains within
+    /// `drainNanos` (or the interval, if shorter), and never fewer than `minimumWrites` (about
+    /// 3 ms of sends here). Overflow-safe at any input.
+    static func writeBudget(connections: Int, tickNanos: UInt64, intervalNanos: UInt64,
+                            minimumWrites: Int = 256) -> Int {
+        let drain = min(intervalNanos, drainNanos)
+        guard drain > 0, connections > 0 else { return minimumWrites }
+        let perTick = (Double(connections) * Double(tickNanos) / Double(drain)).rounded(.up)
+        return perTick >= Double(Int.max / 2) ? Int.max : max(minimumWrites, Int(perTick))
     }
 }
