@@ -281,15 +281,24 @@ def histogram_quantile(buckets, q):
     return prev_le
 
 
-def lateness(port):
-    text = api(port, "GET", "/metrics")
+def buckets_of(text, label):
+    """The cumulative histogram buckets of `label` in a /metrics text: [(le seconds, count)], sorted."""
     b = []
-    for m in re.finditer(r'^livedraw_round_lateness_seconds_bucket\{[^}]*le="([^"]+)"[^}]*\}\s+(\S+)', text, re.M):
+    for m in re.finditer(r'^' + label + r'_bucket\{[^}]*le="([^"]+)"[^}]*\}\s+(\S+)', text, re.M):
         b.append((float("inf") if m.group(1) == "+Inf" else float(m.group(1)), float(m.group(2))))
     b.sort()
+    return b
+
+
+def lateness(port):
+    text = api(port, "GET", "/metrics")
+    b = buckets_of(text, "livedraw_round_lateness_seconds")
     cnt = b[-1][1] if b else 0
+    # The service loop's turns of 5 ms and more of CPU (NaN from a binary without the metric).
+    turns = buckets_of(text, "livedraw_service_turn_cpu_seconds")
+    over = lambda le: (turns[-1][1] - next((c for l, c in turns if l == le), float("nan"))) if turns else float("nan")
     return cnt, histogram_quantile(b, .5) * 1e3 if b else float("nan"), \
-        histogram_quantile(b, .99) * 1e3 if b else float("nan"), b
+        histogram_quantile(b, .99) * 1e3 if b else float("nan"), b, over(0.005), over(0.01)
 
 
 def scenario_b(rooms, per_room, interval=400, server=None, perf_label=None, extra=()):
@@ -315,11 +324,11 @@ def scenario_b(rooms, per_room, interval=400, server=None, perf_label=None, extr
         trig = bench_loop.perf_prefix(p.pid, perf_label) + bench_loop.probe_prefix(probe_out) + f"bash {trig_file}"
         r = derive(ldgen(port, p.pid, rooms * per_room, "/ws/r%d", 10, trig, rooms=rooms,
                          extra=["--subprotocol", "live-draw.v1"], timeout=90))
-        cnt, p50, p99, buckets = lateness(port)
+        cnt, p50, p99, buckets, turns5, turns10 = lateness(port)
         log("[b] lateness buckets (le seconds, cumulative):", buckets)
         probe = bench_loop.probe_result(probe_out)
         log("[b] timer probe:", probe)
-        r.update(lateness_n=cnt, lateness_p50_ms=p50, lateness_p99_ms=p99,
+        r.update(lateness_n=cnt, lateness_p50_ms=p50, lateness_p99_ms=p99, turns_over_5ms=turns5, turns_over_10ms=turns10,
                  probe_p50_ms=probe["p50_ms"], probe_p99_ms=probe["p99_ms"], probe_max_ms=probe["max_ms"])
         return r
     finally:

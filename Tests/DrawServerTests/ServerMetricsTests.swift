@@ -32,6 +32,35 @@ extension RealSocketTests {
             #expect(metrics.recorded("livedraw_rooms").last ?? 0 >= 1)
         }
 
+        /// A turn of the service loop that burns 30 ms of CPU shows as one turn of at least 30 ms
+        /// of CPU; the turns around it, the loop idling, are recorded too.
+        @Test func aBusyServiceTurnIsMeasuredInCPUTime() throws {
+            let metrics = RecordingMetrics.shared
+            let running = try RunningServer()
+            defer { running.stop() }
+            // An answered request: the loop is turning (what is posted before it starts runs
+            // before its first turn, outside any).
+            _ = try TestHTTP.request(port: running.port, "GET", "/healthz")
+            let busy = DispatchSemaphore(value: 0)
+            running.server.onServiceThread { _ in
+                let start = ThreadCPUClock.nanos()
+                var spins = 0
+                while ThreadCPUClock.nanos() - start < 30_000_000 { spins &+= 1 }
+                busy.signal()
+            }
+            #expect(busy.wait(timeout: .now() + 10) == .success)
+            // The turn is recorded when it returns, after the semaphore: the next turn (the
+            // housekeeping tick at the latest, 100 ms) finds it recorded.
+            let busyTurn: (Double) -> Bool = { $0 >= 30e6 && $0 < 10e9 }   // nanoseconds, as the backend gets them
+            let deadline = Date().addingTimeInterval(10)
+            while !metrics.recorded(ServerMetrics.serviceTurnLabel).contains(where: busyTurn), Date() < deadline {
+                _ = try TestHTTP.request(port: running.port, "GET", "/healthz")
+            }
+            let turns = metrics.recorded(ServerMetrics.serviceTurnLabel)
+            #expect(turns.contains(where: busyTurn), "no turn of 30 ms of CPU among \(turns.count)")
+            #expect(turns.allSatisfy { $0 >= 0 })
+        }
+
         @Test func aFailedLoadIsCountedByCode() throws {
             let metrics = RecordingMetrics.shared
             let key = "livedraw_draws_failed_total{code=no_players}"

@@ -59,13 +59,17 @@ final class ServiceLoop {
     }
 
     /// Services lws until `exitRequested`. Call it once, on the thread that is the service thread
-    /// from now on; `first` runs before the first turn. False when lws failed.
+    /// from now on; `first` runs before the first turn. False when lws failed. Each turn's CPU
+    /// time goes to `livedraw_service_turn_cpu_seconds` (`ServerMetrics.serviceTurn`).
     func run(first: () -> Void) -> Bool {
         thread.claim()
         housekeeping?.schedule(afterNanos: Self.housekeepingTickNanos)
         first()
         while !exitRequested {
+            let before = ThreadCPUClock.nanos()
             guard context.service() else { return false }
+            let after = ThreadCPUClock.nanos()
+            metrics.serviceTurn(cpuNanos: after >= before ? after - before : 0)
         }
         return true
     }
