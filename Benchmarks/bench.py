@@ -26,6 +26,7 @@ import argparse, json, os, re, resource, signal, socket, statistics, subprocess,
 import urllib.request
 
 import bench_loop  # issue 17: the floor, b against a baseline, b2, per-side arguments, perf
+import bench_targets  # issue 17: every target in one closing table
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "Benchmarks", ".build")
@@ -169,11 +170,14 @@ def derive(r):
     return r
 
 
-def run_a_ours(n, interval=100, rounds=10, server=None):
+def run_a_ours(n, interval=100, rounds=10, server=None, perf_label=None):
     p, port = start_ours(interval, server=server)
     try:
         key = json.loads(api(port, "POST", "/api/rooms", {"name": "r1"}))["hostKey"]
-        trig = (f"curl -s -X POST -H 'Content-Type: application/json' -H 'Authorization: Bearer {key}' "
+        # --perf-dir: the draw only (its 10 rounds take about a second), not the connects, nor the
+        # closes when the server is stopped right after it
+        trig = bench_loop.perf_prefix(p.pid, perf_label, seconds=0.9) if perf_label else ""
+        trig += (f"curl -s -X POST -H 'Content-Type: application/json' -H 'Authorization: Bearer {key}' "
                 f"http://127.0.0.1:{port}/api/rooms/r1/draws")
         # The page's offer: v2 from a server that has it, v1 from an older (baseline) one.
         return derive(ldgen(port, p.pid, n, "/ws/r1", rounds, trig,
@@ -226,7 +230,7 @@ def scenario_a(ns, repeats, with_ref, baseline=None, with_floor=False):
         ours, ref, base, floor = [], [], [], []
         for i in range(repeats):  # interleave: ours, baseline, ref, ours, baseline, ref ...
             log(f"[a] N={n} repeat {i + 1}/{repeats}: live-draw")
-            ours.append(run_a_ours(n)); time.sleep(1)
+            ours.append(run_a_ours(n, perf_label=f"a-{n}-ours-{i + 1}")); time.sleep(1)
             if baseline:
                 log(f"[a] N={n} repeat {i + 1}/{repeats}: baseline {baseline}")
                 base.append(run_a_ours(n, server=baseline)); time.sleep(1)
@@ -261,6 +265,8 @@ def scenario_a(ns, repeats, with_ref, baseline=None, with_floor=False):
             ratios_floor.append((n, qf("lat_p99_ms"), qf("cpu_us_per_msg"), qf("rss_per_conn_kib"), mo["lost"],
                                  qf("lat_p99_ms", mr) if mr else float("nan"),
                                  qf("cpu_us_per_msg", mr) if mr else float("nan")))
+        bench_targets.scenario_a(n, mo, median_of(ref) if with_ref else None,
+                                 median_of(floor) if with_floor else None)
         log(json.dumps({"n": n, "ours": ours, "ref": ref, "baseline": base, "floor": floor}))
     return rows, ratios, before_after, ratios_floor
 
@@ -419,7 +425,8 @@ def scenario_c(n, interval=1000, server=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenarios", default="abb2cdef")
-    ap.add_argument("--n", default="1000,5000,10000", help="scenario a viewer counts")
+    ap.add_argument("--n", default="1000,10000,19000", help="scenario a viewer counts (issue 17's targets are "
+                    "at 10000 and 19000)")
     ap.add_argument("--cluster-n", default="10000", help="scenario d viewer counts (total over both nodes)")
     ap.add_argument("--repeats", type=int, default=3, help="repeats of every scenario (median reported)")
     ap.add_argument("--rooms", type=int, default=1000)
@@ -515,6 +522,7 @@ def main():
     finally:
         for p in list(procs):
             kill(p)
+    out.extend(bench_targets.lines())
     print("\n".join(out))
 
 

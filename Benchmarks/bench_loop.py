@@ -6,6 +6,8 @@ per side (`--ours-args "--event-loop poll"`), and `perf record` of the server du
 """
 import os, shlex, socket, subprocess, time
 
+import bench_targets
+
 # bench.py itself (its __main__ module, so that its globals are the ones in use); set by attach().
 bench = None
 
@@ -26,6 +28,8 @@ ARGS = {"ours": [], "baseline": []}
 PERF = {"dir": None, "seconds": 7}
 # Scenarios b/b2 also run ours with --realtime-priority at this priority (0: not), session 7.
 REALTIME = {"priority": 0}
+# Scenario b also runs ours on lws' poll loop (--no-b-poll: not), the issue's CPU comparison.
+POLL = {"b": True}
 
 
 def realtime_permitted():
@@ -41,9 +45,12 @@ def add_options(ap):
                     "\"--event-loop poll\" (shell-quoted)")
     ap.add_argument("--baseline-args", default="", help="extra arguments for the --baseline-bin binary")
     ap.add_argument("--no-floor", action="store_true", help="scenario a: skip the plain-epoll floor")
-    ap.add_argument("--perf-dir", help="scenarios b/b2: `perf record -g` the server during the draws into "
-                    "DIR/b-<side>-<run>.data (`perf report -i FILE --no-children --sort dso,sym`)")
+    ap.add_argument("--perf-dir", help="scenarios a, b and b2: `perf record -g` the server during the draws into "
+                    "DIR/a-<N>-<side>-<run>.data and DIR/b-<side>-<run>.data (`perf report -i FILE --no-children --sort dso,sym`)")
     ap.add_argument("--b2-rooms", type=int, default=1900, help="scenario b2: rooms of 10 viewers")
+    ap.add_argument("--no-b-poll", action="store_true",
+                    help="scenario b: do not also run our binary on lws' poll loop (--event-loop poll), the "
+                         "stand-in for the binary before issue 17 in its CPU target")
     ap.add_argument("--b-realtime", type=int, default=10, metavar="N",
                     help="scenarios b/b2: also run our binary with --realtime-priority N, interleaved, where this "
                          "machine grants real-time scheduling (0: don't)")
@@ -55,6 +62,7 @@ def configure(a):
     ARGS["ours"], ARGS["baseline"] = shlex.split(a.ours_args), shlex.split(a.baseline_args)
     REALTIME["priority"] = a.b_realtime if a.b_realtime > 0 and realtime_permitted() else 0
     PERF["dir"] = a.perf_dir
+    POLL["b"] = not a.no_b_poll
     if a.perf_dir:
         os.makedirs(a.perf_dir, exist_ok=True)
     a.b2 = "b2" in a.scenarios
@@ -122,13 +130,13 @@ def probe_result(out, timeout=15.0):
     raise RuntimeError(f"the timer probe wrote nothing to {out}")
 
 
-def perf_prefix(pid, label):
-    """A shell command that starts `perf record` on the server for the draws' duration, in the
-    background, to put before the trigger; empty without --perf-dir."""
+def perf_prefix(pid, label, seconds=None):
+    """A shell command that starts `perf record` on the server for the draws' duration (b's by
+    default), in the background, to put before the trigger; empty without --perf-dir."""
     if not PERF["dir"]:
         return ""
     out = os.path.join(PERF["dir"], f"{label}.data")
-    return (f"(perf record -F 999 -g -o {shlex.quote(out)} -p {pid} -- sleep {PERF['seconds']} "
+    return (f"(perf record -F 999 -g -o {shlex.quote(out)} -p {pid} -- sleep {seconds or PERF['seconds']} "
             f">/dev/null 2>&1 &); ")
 
 
@@ -140,37 +148,43 @@ def floor_ratio_lines(ratios_floor):
     return out
 
 
-def scenario_b_runs(label, rooms, per_room, repeats, baseline):
-    """Scenario b (or b2), ours and the baseline interleaved; the table lines."""
-    ours, base, rt = [], [], []
+def b_variants(label, baseline):
+    """The servers scenario b (or b2) runs, interleaved in each repeat: (name, shown as, kwargs
+    for bench.scenario_b). Ours always; ours under --realtime-priority where the machine allows it;
+    in b, ours on lws' own poll loop (--b-poll), which stands in for the binary before issue 17 for
+    the CPU target; the --baseline-bin binary when given."""
+    out = [("live-draw", "live-draw", {})]
     priority = REALTIME["priority"]
-    rt_args = ["--realtime-priority", str(priority)]
+    if priority and "--realtime-priority" not in ARGS["ours"]:
+        out.append(("realtime", f"live-draw --realtime-priority {priority}",
+                    {"extra": ["--realtime-priority", str(priority)]}))
+    if POLL["b"] and label == "b" and "--event-loop" not in ARGS["ours"]:
+        out.append(("poll loop", "live-draw --event-loop poll", {"extra": ["--event-loop", "poll"]}))
+    if baseline:
+        out.append(("baseline", "baseline", {"server": baseline}))
+    return out
+
+
+def scenario_b_runs(label, rooms, per_room, repeats, baseline):
+    """Scenario b (or b2), every variant interleaved per repeat (b_variants); the table lines. The
+    issue's targets go to bench_targets as they are measured."""
+    variants = b_variants(label, baseline)
+    runs = {name: [] for name, _, _ in variants}
     for i in range(repeats):
-        bench.log(f"[{label}] {rooms} rooms x {per_room} viewers, repeat {i + 1}/{repeats}: live-draw")
-        ours.append(bench.scenario_b(rooms, per_room, perf_label=f"{label}-ours-{i + 1}")); time.sleep(1)
-        if priority and "--realtime-priority" not in ARGS["ours"]:
-            bench.log(f"[{label}] repeat {i + 1}/{repeats}: live-draw --realtime-priority {priority}")
-            rt.append(bench.scenario_b(rooms, per_room, perf_label=f"{label}-realtime-{i + 1}", extra=rt_args))
-            time.sleep(1)
-        if baseline:
-            bench.log(f"[{label}] repeat {i + 1}/{repeats}: baseline {baseline}")
-            base.append(bench.scenario_b(rooms, per_room, server=baseline, perf_label=f"{label}-baseline-{i + 1}"))
+        for name, shown, kwargs in variants:
+            bench.log(f"[{label}] {rooms} rooms x {per_room} viewers, repeat {i + 1}/{repeats}: {shown}")
+            side = {"live-draw": "ours", "poll loop": "poll"}.get(name, name)
+            runs[name].append(bench.scenario_b(rooms, per_room, perf_label=f"{label}-{side}-{i + 1}", **kwargs))
             time.sleep(1)
     out = [f"\nScenario {label}: {rooms} rooms x {per_room} viewers, all drawing at once, 400 ms rounds; "
            f"median of {repeats}"]
-    rows = [(label, "live-draw", rooms * per_room, bench.median_of(ours))]
-    if rt:
-        rows.append((label, "realtime", rooms * per_room, bench.median_of(rt)))
-    if base:
-        rows.append((label, "baseline", rooms * per_room, bench.median_of(base)))
-    out.append(bench.table(rows))
+    medians = {name: bench.median_of(r) for name, r in runs.items()}
+    out.append(bench.table([(label, name, rooms * per_room, medians[name]) for name, _, _ in variants]))
     target = 5 if label == "b" else 10
-    for name, runs in (("live-draw", ours), (f"live-draw --realtime-priority {priority}", rt), ("baseline", base)):
-        if not runs:
-            continue
-        r = bench.median_of(runs)
-        each = lambda k, f: " / ".join(f.format(x[k]) for x in runs)
-        out.append(f"{name}: round lateness vs due time ({r['lateness_n']:.0f} rounds per run): p50 "
+    for name, shown, _ in variants:
+        rs, r = runs[name], medians[name]
+        each = lambda k, f: " / ".join(f.format(x[k]) for x in rs)
+        out.append(f"{shown}: round lateness vs due time ({r['lateness_n']:.0f} rounds per run): p50 "
                    f"{r['lateness_p50_ms']:.2f} ms  p99 {r['lateness_p99_ms']:.2f} ms (target p99 <= {target} ms);  "
                    f"server CPU {r['server_cpu_s']:.2f} s;  lost {r['lost']:.0f}")
         out.append(f"  each run: p99 {each('lateness_p99_ms', '{:.2f}')} ms;  server CPU "
@@ -180,15 +194,27 @@ def scenario_b_runs(label, rooms, per_room, repeats, baseline):
         out.append(f"  timer probe on the server's core, same runs (the machine's floor for a timer): p99 "
                    f"{each('probe_p99_ms', '{:.2f}')} ms, max {each('probe_max_ms', '{:.1f}')} ms;  "
                    f"ours/probe p99 {r['lateness_p99_ms'] / max(r['probe_p99_ms'], 1e-9):.2f}")
-    if rt:
+        if name in ("live-draw", "realtime"):
+            bench_targets.add(f"{label}: round lateness p99, {shown}", r["lateness_p99_ms"], "{:.2f} ms",
+                              f"<= {target} ms", r["lateness_p99_ms"] <= target, each("lateness_p99_ms", "{:.2f}"))
+            if label == "b2":
+                bench_targets.add(f"b2: lost, {shown}", r["lost"], "{:.0f}", "0", r["lost"] == 0)
+    if "realtime" in runs:
         out.append("  (under --realtime-priority the probe runs below the server, so it reads late whenever the "
                    "server is busy: its figures there are not the floor)")
-    if base:
-        mo, mb = bench.median_of(ours), bench.median_of(base)
-        out.append(f"ours/baseline: lateness p99 {mo['lateness_p99_ms'] / mb['lateness_p99_ms']:.2f}, "
-                   f"server CPU {mo['server_cpu_s'] / mb['server_cpu_s']:.2f} (target <= 0.50)")
-    for runs, side in ((ours, "ours"), (rt, "realtime"), (base, "baseline")):
-        bench.log(f"[{label}] raw {side}: {runs}")
+    mo = medians["live-draw"]
+    for name in ("poll loop", "baseline"):
+        if name not in medians:
+            continue
+        mb = medians[name]
+        cpu = mo["server_cpu_s"] / mb["server_cpu_s"]
+        out.append(f"ours/{name}: lateness p99 {mo['lateness_p99_ms'] / mb['lateness_p99_ms']:.2f}, "
+                   f"server CPU {cpu:.2f} (target <= 0.50)")
+        if name == "poll loop" and label == "b":
+            bench_targets.add("b: server CPU during the draws, ours / lws' poll loop", cpu, "{:.2f}x", "<= 0.50x",
+                              cpu <= 0.5, f"{mo['server_cpu_s']:.2f} s vs {mb['server_cpu_s']:.2f} s")
+    for name, rs in runs.items():
+        bench.log(f"[{label}] raw {name}: {rs}")
     return out
 
 
@@ -232,8 +258,12 @@ def scenario_c_runs(n, repeats, with_ref, baseline):
         if not runs:
             continue
         m = bench.median_of(runs)
+        ratio = r['connect_ms'] / max(m['connect_ms'], 1e-9)
         out.append(f"{name}: connected {m['connected']:.0f}  failed connects {m['failed_connects']:.0f}  "
                    f"connect {m['connect_ms']:.0f} ms ({each(runs, 'connect_ms')});  "
-                   f"ours/{name} connect time {r['connect_ms'] / max(m['connect_ms'], 1e-9):.2f}"
-                   + ("  (target <= 1.0)" if name == "lws_fanout" else ""))
+                   f"ours/{name} connect time {ratio:.2f}" + ("  (target <= 1.0)" if name == "lws_fanout" else ""))
+        if name == "lws_fanout":
+            bench_targets.add(f"c: join storm of {n:,}, connect time ours / lws reference", ratio, "{:.2f}x",
+                              "<= 1.00x", ratio <= 1.0 and r["failed_connects"] == 0,
+                              f"{r['connect_ms']:.0f} vs {m['connect_ms']:.0f} ms, {r['failed_connects']:.0f} failed")
     return out
