@@ -23,11 +23,73 @@
 
 size_t ldlws_pre(void) { return LWS_PRE; }
 
-int ldlws_write_text(struct lws *wsi, unsigned char *payload, size_t len) {
-    /* lws either sends everything or keeps the unsent tail in its own buffer (and then does not
-     * call WRITEABLE again until it is flushed), so a short count here is a real failure. */
-    int n = lws_write(wsi, payload, len, LWS_WRITE_TEXT);
-    return n < (int)len ? -1 : 0;
+/* The longest server frame header (opcode byte, 127, 64-bit length) fits in the headroom. */
+_Static_assert(LWS_PRE >= 10, "LWS_PRE leaves room for a 10-byte frame header");
+
+/* Writes the header of an unmasked, final text frame of len bytes into the bytes just before
+ * payload (RFC 6455 5.2: 7-, 16- or 64-bit length); returns its size. */
+static size_t text_frame_header(unsigned char *payload, size_t len) {
+    if (len < 126) {
+        payload[-2] = 0x81;
+        payload[-1] = (unsigned char)len;
+        return 2;
+    }
+    if (len < 65536) {
+        payload[-4] = 0x81;
+        payload[-3] = 126;
+        payload[-2] = (unsigned char)(len >> 8);
+        payload[-1] = (unsigned char)len;
+        return 4;
+    }
+    payload[-10] = 0x81;
+    payload[-9] = 127;
+    for (int i = 0; i < 8; i++) payload[-8 + i] = (unsigned char)((uint64_t)len >> (56 - 8 * i));
+    return 10;
+}
+
+/* Why the plain-socket path frames and sends the message itself instead of calling lws_write:
+ * lws_write runs the extension hooks, the ws role's state, the buffered-output checks and the
+ * send-size cut on every message, and with no extension negotiated and nothing buffered all of
+ * that ends in the one send() done here (Benchmarks/README.md, "Event loop, session 9").
+ *
+ * It is only taken on a plain socket the caller names (ldlws_plain_socket: no TLS, which lws
+ * must encrypt, and not a stream inside another connection) and only when lws holds no unsent
+ * bytes of an earlier write, which must go first.  `settled` says the caller knows that already
+ * (its last write here went out whole), so lws' per-connection state is not even read: that
+ * read was a cache miss per viewer per message.  Whatever send() does not take, and anything
+ * past `chunk` bytes (lws' own cut, tx_packet_size), is handed to lws as raw bytes, already
+ * framed: lws keeps it in its output buffer and flushes it before the next WRITEABLE, exactly
+ * as when lws_write itself sends short, so nothing else changes. */
+int ldlws_write_text(struct lws *wsi, int fd, int settled, size_t chunk, unsigned char *payload, size_t len) {
+    /* lws_write takes an int-sized length; nothing the server sends comes near it. */
+    if (len > (size_t)INT_MAX - LWS_PRE) return -1;
+    if (fd < 0 || (!settled && lws_partial_buffered(wsi))) {
+        /* lws either sends everything or keeps the unsent tail in its own buffer (and then does
+         * not call WRITEABLE again until it is flushed), so a short count is a real failure. */
+        int n = lws_write(wsi, payload, len, LWS_WRITE_TEXT);
+        return n < (int)len ? -1 : 1;
+    }
+    size_t header = text_frame_header(payload, len);
+    unsigned char *frame = payload - header;
+    size_t total = len + header;
+    size_t first = chunk && total > chunk ? chunk : total;
+    ssize_t sent;
+    do {
+        sent = send(fd, frame, first, MSG_NOSIGNAL | MSG_DONTWAIT);
+    } while (sent < 0 && errno == EINTR);
+    if (sent == (ssize_t)total) return 0;
+    if (sent < 0) {
+        if (errno != EAGAIN && errno != EWOULDBLOCK) return -1; /* the peer is gone */
+        sent = 0;
+    }
+    size_t rest = total - (size_t)sent;
+    int n = lws_write(wsi, frame + sent, rest, LWS_WRITE_RAW);
+    return n < (int)rest ? -1 : 1;
+}
+
+int ldlws_plain_socket(struct lws *wsi) {
+    if (lws_is_ssl(wsi) || lws_get_network_wsi(wsi) != wsi) return -1;
+    return (int)lws_get_socket_fd(wsi);
 }
 
 int ldlws_output_buffered(struct lws *wsi) { return lws_partial_buffered(wsi); }

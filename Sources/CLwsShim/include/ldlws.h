@@ -124,9 +124,16 @@ typedef struct ldlws_session {
 
 /** Headroom lws needs before every payload passed to lws_write. */
 size_t ldlws_pre(void);
-/** Sends one text message; payload must have ldlws_pre() writable bytes before it.
- *  lws writes the frame header into that headroom.  Returns 0 when lws took all of it. */
-int ldlws_write_text(struct lws *wsi, unsigned char *payload, size_t len);
+/** Sends one text message; payload must have ldlws_pre() writable bytes before it, where the
+ *  frame header is written.  With fd >= 0 (from ldlws_plain_socket) the shim frames and sends it
+ *  itself when lws holds no earlier output (`settled`: the caller knows so without asking), at
+ *  most `chunk` bytes in one send(), and hands lws only the rest; otherwise lws_write does it all.
+ *  Returns 0 when all of it went out on fd (lws holds none of it), 1 when lws sent or buffered
+ *  it, -1 when the connection failed. */
+int ldlws_write_text(struct lws *wsi, int fd, int settled, size_t chunk, unsigned char *payload, size_t len);
+/** The socket of a plain WebSocket connection, for ldlws_write_text; -1 under TLS (or for a
+ *  stream inside another connection), where every write goes through lws. */
+int ldlws_plain_socket(struct lws *wsi);
 /** Whether lws still holds unsent bytes of an earlier write on wsi (lws_partial_buffered): only
  *  when it holds none may the next message be written outside WRITEABLE. */
 int ldlws_output_buffered(struct lws *wsi);

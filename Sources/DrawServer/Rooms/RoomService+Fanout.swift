@@ -33,7 +33,7 @@ extension RoomService {
                 closeTooSlow(client) // swap-removes it: index i now holds another member
                 continue
             }
-            if client.closing == nil, !client.connection.hasBufferedOutput {
+            if client.closing == nil, !client.connection.hasBufferedOutput(client.output) {
                 // The message owed first (a private one, or this): order stays the queue's.
                 if writeNext(client) == .hangUp { client.connection.kill() }
                 // writeNext may close a client (swap-removing it): index i then holds another.
@@ -56,7 +56,7 @@ extension RoomService {
         }
     }
 
-    /// SERVER_WRITEABLE: exactly one `lws_write` — the pong owed for the client's last ping,
+    /// SERVER_WRITEABLE: exactly one write — the pong owed for the client's last ping,
     /// else the idle ping owed to a silent client, else a private message, else the next room
     /// message — or, when nothing is owed any more and a close is pending, the close frame.
     /// After the close handshake it closes the socket.
@@ -68,14 +68,14 @@ extension RoomService {
             // Before any queued message: it answers the most recent ping, and a control frame
             // never cuts into a data frame (lws sends each message whole).
             client.pendingPong = nil
-            guard client.connection.writeControl(.pong, pong) else { return .hangUp }
+            guard client.connection.writeControl(.pong, pong, output: &client.output) else { return .hangUp }
             if client.wantsWrite { client.connection.requestWritable() }
             return .proceed
         }
         if client.pingOwed {
             client.pingOwed = false
             if !client.peerClosed, client.closing == nil {
-                guard client.connection.writeControl(.ping, []) else { return .hangUp }
+                guard client.connection.writeControl(.ping, [], output: &client.output) else { return .hangUp }
                 if client.wantsWrite { client.connection.requestWritable() }
                 return .proceed
             }
@@ -95,13 +95,13 @@ extension RoomService {
             }
         }
         if let message {
-            guard client.connection.write(message) else { return .hangUp }
+            guard client.connection.write(message, output: &client.output) else { return .hangUp }
             metrics.messageSent()
             if client.wantsWrite { client.connection.requestWritable() }
             return .proceed
         }
         if let close = client.closing {
-            guard client.connection.writeControl(.close, Self.closePayload(close)) else { return .hangUp }
+            guard client.connection.writeControl(.close, Self.closePayload(close), output: &client.output) else { return .hangUp }
             client.closeSent = true
             if client.peerClosed { return .hangUp }
             // Wait for the client's close, reading meanwhile (`WebSocketInbound.readable`), but not forever.

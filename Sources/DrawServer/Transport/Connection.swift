@@ -15,14 +15,10 @@ struct Connection: Hashable {
     @inline(__always)
     func requestWritable() { ldlws_request_writable(wsi) }
 
-    /// Whether lws still holds part of an earlier message; while it does, writes wait for WRITEABLE.
+    /// Whether lws still holds part of an earlier message; while it does, writes wait for
+    /// WRITEABLE. (`hasBufferedOutput(_:)` skips the question when the answer is known.)
     @inline(__always)
     var hasBufferedOutput: Bool { ldlws_output_buffered(wsi) != 0 }
-
-    /// Sends one WebSocket text message: exactly one `lws_write`. False when the connection
-    /// failed and should be closed.
-    @inline(__always)
-    func write(_ message: OutboundMessage) -> Bool { message.write(to: wsi) }
 
     /// The control frames the server sends itself.
     enum ControlFrame {
@@ -37,12 +33,6 @@ struct Connection: Hashable {
             case .close: LDLWS_CONTROL_CLOSE
             }
         }
-    }
-
-    /// Sends one control frame (at most 125 bytes). False when the connection failed and should
-    /// be closed.
-    func writeControl(_ kind: ControlFrame, _ payload: [UInt8]) -> Bool {
-        payload.withUnsafeBufferPointer { ldlws_write_control(wsi, kind.shim, $0.baseAddress, $0.count) == 0 }
     }
 
     // MARK: lifetime

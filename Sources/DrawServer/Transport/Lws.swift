@@ -87,12 +87,6 @@ enum Lws {
         }
     }
 
-    /// Sends one control frame (pong or close; at most 125 bytes). False when the connection
-    /// failed and should be closed.
-    static func writeControl(_ wsi: OpaquePointer, _ kind: ldlws_control, _ payload: [UInt8]) -> Bool {
-        payload.withUnsafeBufferPointer { ldlws_write_control(wsi, kind, $0.baseAddress, $0.count) == 0 }
-    }
-
     private static func withBuffer(_ size: Int, _ fill: (UnsafeMutablePointer<CChar>, Int32) -> Int32) -> String? {
         var buf = [CChar](repeating: 0, count: size)
         let n = buf.withUnsafeMutableBufferPointer { fill($0.baseAddress!, Int32(size)) }

@@ -3,13 +3,14 @@ import CLwsShim
 /// One serialised server message, shared by every client it goes to.
 ///
 /// The JSON is copied once into a buffer that starts with `LWS_PRE` bytes of headroom, because
-/// `lws_write` writes the WebSocket frame header into the bytes just before the payload. The
-/// payload itself is never modified after `init`; the headroom is scratch space that lws
-/// rewrites on every send. Sharing it between clients is safe because (a) every write happens
-/// on the service thread, one at a time, and (b) a server frame header depends only on the
-/// payload length and opcode (servers do not mask, and no extension is negotiated), so every
-/// client's header is byte-for-byte the same. If lws cannot send everything at once it copies
-/// the rest into its own per-connection buffer, so nothing keeps pointing into ours.
+/// the frame header is written into the bytes just before the payload (by the shim on a plain
+/// socket, by `lws_write` otherwise). The payload itself is never modified after `init`; the
+/// headroom is scratch space rewritten on every send. Sharing it between clients is safe
+/// because (a) every write happens on the service thread, one at a time, and (b) a server frame
+/// header depends only on the payload length and opcode (servers do not mask, and no extension
+/// is negotiated), so every client's header is byte-for-byte the same. Whatever a socket does
+/// not take at once is copied into lws' own per-connection buffer, so nothing keeps pointing
+/// into ours.
 final class OutboundMessage {
     private let storage: UnsafeMutablePointer<UInt8>
     /// Payload length in bytes.
@@ -23,10 +24,12 @@ final class OutboundMessage {
         }
     }
 
-    /// Sends the message on `wsi`: exactly one `lws_write`. Returns false when the connection
-    /// failed and should be closed.
-    func write(to wsi: OpaquePointer) -> Bool {
-        ldlws_write_text(wsi, storage + Lws.pre, count) == 0
+    /// Sends the message on `wsi` (`ldlws_write_text`): on `fd` itself when it is a plain socket
+    /// and lws holds nothing (`settled` when that is known), else through `lws_write`. Returns 0
+    /// when it all went out on `fd`, 1 when lws sent or holds it, -1 when the connection failed.
+    @inline(__always)
+    func write(to wsi: OpaquePointer, fd: Int32, settled: Bool) -> Int32 {
+        ldlws_write_text(wsi, fd, settled ? 1 : 0, Lws.sendChunkBytes, storage + Lws.pre, count)
     }
 
     /// The payload bytes (tests, logs).

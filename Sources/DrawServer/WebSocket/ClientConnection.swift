@@ -39,6 +39,8 @@ final class ClientConnection {
     /// The socket the server reads this client's input from; -1 when it does not (not yet,
     /// or no longer: the peer hung up or the connection is closed).
     var inputFD: Int32 = -1
+    /// How its messages are sent (`DirectOutput`): set with the input, stopped with it.
+    var output = DirectOutput()
     /// Payload of the last ping not yet answered; a newer ping replaces it (RFC 6455 5.5.3
     /// allows answering only the most recent), so a ping flood holds at most 125 bytes.
     var pendingPong: [UInt8]?

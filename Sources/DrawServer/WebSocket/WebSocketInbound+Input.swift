@@ -39,11 +39,14 @@ extension WebSocketInbound {
         }
         guard watched else { return false }
         client.inputFD = fd
+        client.output = client.connection.directOutput()
         return true
     }
 
-    /// Stops reading the client; call it before lws closes the socket (descriptors are reused).
+    /// Stops reading the client, and sending on its socket directly; call it before lws closes
+    /// the socket (descriptors are reused).
     func stopReading(_ client: ClientConnection) {
+        client.output.stop()
         guard client.inputFD >= 0 else { return }
         loop.readiness?.unwatch(client.inputFD)
         client.inputFD = -1

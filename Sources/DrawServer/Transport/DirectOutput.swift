@@ -1,0 +1,68 @@
+import CLwsShim
+
+/// What the server knows of a WebSocket connection's output without asking lws: the plain
+/// socket its messages may be sent on directly, and whether lws holds any of its output.
+///
+/// Why: in a broadcast every viewer's message used to go through `lws_write`, and before it the
+/// question "does lws still hold part of an earlier message?" read lws' per-connection struct:
+/// one more cache miss per viewer per message (perf of scenario a, Benchmarks/README.md, "Event
+/// loop, session 9"). lws only ever holds output the server handed it, so after a message went
+/// out whole on the socket the answer is known: no. `ldlws_write_text` then sends the next one
+/// without reading lws' state at all.
+///
+/// Only the transport reads or changes it (`Connection`); a client keeps one beside its
+/// `Connection`. Service thread only.
+struct DirectOutput {
+    /// The plain socket (no TLS) whole frames may be sent on; -1: every write goes through lws.
+    fileprivate(set) var fd: Int32 = -1
+    /// lws holds none of this connection's output, known without asking it: the last write
+    /// went out whole on `fd`. False whenever lws wrote, or may hold, anything.
+    fileprivate(set) var settled = false
+
+    /// Direct sends stop: before lws closes the socket (descriptors are reused), or when the
+    /// peer is gone.
+    mutating func stop() {
+        fd = -1
+        settled = false
+    }
+}
+
+extension Connection {
+    /// The direct output of a WebSocket connection that has just been upgraded: on its socket
+    /// when it is plain, through lws only under TLS.
+    func directOutput() -> DirectOutput {
+        DirectOutput(fd: ldlws_plain_socket(wsi), settled: false)
+    }
+
+    /// Whether an earlier message is still (partly) held by lws; while one is, writes wait for
+    /// WRITEABLE. Asks lws only when `output` does not already know.
+    @inline(__always)
+    func hasBufferedOutput(_ output: DirectOutput) -> Bool {
+        !output.settled && hasBufferedOutput
+    }
+
+    /// Sends one WebSocket text message: on the socket itself when it can (`DirectOutput`),
+    /// with lws' help otherwise; either way as one whole message, what the socket did not take
+    /// buffered by lws. False when the connection failed and should be closed.
+    @inline(__always)
+    func write(_ message: OutboundMessage, output: inout DirectOutput) -> Bool {
+        switch message.write(to: wsi, fd: output.fd, settled: output.settled) {
+        case 0:
+            output.settled = true
+            return true
+        case 1:
+            output.settled = false
+            return true
+        default:
+            output.settled = false
+            return false
+        }
+    }
+
+    /// Sends one control frame (at most 125 bytes) through lws, which may then hold part of it.
+    /// False when the connection failed and should be closed.
+    func writeControl(_ kind: ControlFrame, _ payload: [UInt8], output: inout DirectOutput) -> Bool {
+        output.settled = false
+        return payload.withUnsafeBufferPointer { ldlws_write_control(wsi, kind.shim, $0.baseAddress, $0.count) == 0 }
+    }
+}
