@@ -60,14 +60,15 @@ static size_t text_frame_header(unsigned char *payload, size_t len) {
  * past `chunk` bytes (lws' own cut, tx_packet_size), is handed to lws as raw bytes, already
  * framed: lws keeps it in its output buffer and flushes it before the next WRITEABLE, exactly
  * as when lws_write itself sends short, so nothing else changes. */
-int ldlws_write_text(struct lws *wsi, int fd, int settled, size_t chunk, unsigned char *payload, size_t len) {
+ldlws_write_result ldlws_write_text(struct lws *wsi, int fd, int settled, size_t chunk, unsigned char *payload,
+                                    size_t len) {
     /* lws_write takes an int-sized length; nothing the server sends comes near it. */
-    if (len > (size_t)INT_MAX - LWS_PRE) return -1;
+    if (len > (size_t)INT_MAX - LWS_PRE) return LDLWS_WRITE_FAILED;
     if (fd < 0 || (!settled && lws_partial_buffered(wsi))) {
         /* lws either sends everything or keeps the unsent tail in its own buffer (and then does
          * not call WRITEABLE again until it is flushed), so a short count is a real failure. */
         int n = lws_write(wsi, payload, len, LWS_WRITE_TEXT);
-        return n < (int)len ? -1 : 1;
+        return n < (int)len ? LDLWS_WRITE_FAILED : LDLWS_WRITE_HANDED;
     }
     size_t header = text_frame_header(payload, len);
     unsigned char *frame = payload - header;
@@ -77,14 +78,14 @@ int ldlws_write_text(struct lws *wsi, int fd, int settled, size_t chunk, unsigne
     do {
         sent = send(fd, frame, first, MSG_NOSIGNAL | MSG_DONTWAIT);
     } while (sent < 0 && errno == EINTR);
-    if (sent == (ssize_t)total) return 0;
+    if (sent == (ssize_t)total) return LDLWS_WRITE_SENT;
     if (sent < 0) {
-        if (errno != EAGAIN && errno != EWOULDBLOCK) return -1; /* the peer is gone */
+        if (errno != EAGAIN && errno != EWOULDBLOCK) return LDLWS_WRITE_FAILED; /* the peer is gone */
         sent = 0;
     }
     size_t rest = total - (size_t)sent;
     int n = lws_write(wsi, frame + sent, rest, LWS_WRITE_RAW);
-    return n < (int)rest ? -1 : 1;
+    return n < (int)rest ? LDLWS_WRITE_FAILED : LDLWS_WRITE_HANDED;
 }
 
 int ldlws_plain_socket(struct lws *wsi) {

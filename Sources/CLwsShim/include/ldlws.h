@@ -124,13 +124,20 @@ typedef struct ldlws_session {
 
 /** Headroom lws needs before every payload passed to lws_write. */
 size_t ldlws_pre(void);
+/** What ldlws_write_text did with a message. */
+typedef enum ldlws_write_result {
+    LDLWS_WRITE_FAILED = -1,  /* the connection failed: close it */
+    LDLWS_WRITE_SENT = 0,     /* all of it went out on the socket: lws holds none of it */
+    LDLWS_WRITE_HANDED = 1,   /* lws sent it or holds (part of) it in its output buffer */
+} ldlws_write_result;
+
 /** Sends one text message; payload must have ldlws_pre() writable bytes before it, where the
  *  frame header is written.  With fd >= 0 (from ldlws_plain_socket) the shim frames and sends it
  *  itself when lws holds no earlier output (`settled`: the caller knows so without asking), at
  *  most `chunk` bytes in one send(), and hands lws only the rest; otherwise lws_write does it all.
- *  Returns 0 when all of it went out on fd (lws holds none of it), 1 when lws sent or buffered
- *  it, -1 when the connection failed. */
-int ldlws_write_text(struct lws *wsi, int fd, int settled, size_t chunk, unsigned char *payload, size_t len);
+ *  Says which way it went (ldlws_write_result). */
+ldlws_write_result ldlws_write_text(struct lws *wsi, int fd, int settled, size_t chunk, unsigned char *payload,
+                                    size_t len);
 /** The socket of a plain WebSocket connection, for ldlws_write_text; -1 under TLS (or for a
  *  stream inside another connection), where every write goes through lws. */
 int ldlws_plain_socket(struct lws *wsi);

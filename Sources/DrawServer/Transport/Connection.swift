@@ -15,11 +15,6 @@ struct Connection: Hashable {
     @inline(__always)
     func requestWritable() { ldlws_request_writable(wsi) }
 
-    /// Whether lws still holds part of an earlier message; while it does, writes wait for
-    /// WRITEABLE. (`hasBufferedOutput(_:)` skips the question when the answer is known.)
-    @inline(__always)
-    var hasBufferedOutput: Bool { ldlws_output_buffered(wsi) != 0 }
-
     /// The control frames the server sends itself.
     enum ControlFrame {
         case ping

@@ -38,7 +38,7 @@ extension Connection {
     /// WRITEABLE. Asks lws only when `output` does not already know.
     @inline(__always)
     func hasBufferedOutput(_ output: DirectOutput) -> Bool {
-        !output.settled && hasBufferedOutput
+        !output.settled && ldlws_output_buffered(wsi) != 0
     }
 
     /// Sends one WebSocket text message: on the socket itself when it can (`DirectOutput`),
@@ -46,17 +46,9 @@ extension Connection {
     /// buffered by lws. False when the connection failed and should be closed.
     @inline(__always)
     func write(_ message: OutboundMessage, output: inout DirectOutput) -> Bool {
-        switch message.write(to: wsi, fd: output.fd, settled: output.settled) {
-        case 0:
-            output.settled = true
-            return true
-        case 1:
-            output.settled = false
-            return true
-        default:
-            output.settled = false
-            return false
-        }
+        let result = message.write(to: wsi, fd: output.fd, settled: output.settled)
+        output.settled = result == LDLWS_WRITE_SENT
+        return result != LDLWS_WRITE_FAILED
     }
 
     /// Sends one control frame (at most 125 bytes) through lws, which may then hold part of it.

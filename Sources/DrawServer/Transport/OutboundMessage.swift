@@ -25,10 +25,9 @@ final class OutboundMessage {
     }
 
     /// Sends the message on `wsi` (`ldlws_write_text`): on `fd` itself when it is a plain socket
-    /// and lws holds nothing (`settled` when that is known), else through `lws_write`. Returns 0
-    /// when it all went out on `fd`, 1 when lws sent or holds it, -1 when the connection failed.
+    /// and lws holds nothing (`settled` when that is known), else through `lws_write`.
     @inline(__always)
-    func write(to wsi: OpaquePointer, fd: Int32, settled: Bool) -> Int32 {
+    func write(to wsi: OpaquePointer, fd: Int32, settled: Bool) -> ldlws_write_result {
         ldlws_write_text(wsi, fd, settled ? 1 : 0, Lws.sendChunkBytes, storage + Lws.pre, count)
     }
 
