@@ -208,9 +208,11 @@ def scenario_b_runs(label, rooms, per_room, repeats, baseline):
             continue
         mb = medians[name]
         cpu = mo["server_cpu_s"] / mb["server_cpu_s"]
+        # The issue's CPU target is b against the loop before it (the poll loop), not any baseline.
+        is_target = name == "poll loop" and label == "b"
         out.append(f"ours/{name}: lateness p99 {mo['lateness_p99_ms'] / mb['lateness_p99_ms']:.2f}, "
-                   f"server CPU {cpu:.2f} (target <= 0.50)")
-        if name == "poll loop" and label == "b":
+                   f"server CPU {cpu:.2f}" + ("  (target <= 0.50)" if is_target else ""))
+        if is_target:
             bench_targets.add("b: server CPU during the draws, ours / lws' poll loop", cpu, "{:.2f}x", "<= 0.50x",
                               cpu <= 0.5, f"{mo['server_cpu_s']:.2f} s vs {mb['server_cpu_s']:.2f} s")
     for name, rs in runs.items():
