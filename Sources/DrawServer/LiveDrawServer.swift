@@ -6,18 +6,20 @@ import Logging
 /// The live-draw server: static page, JSON API and WebSockets on one port, on libwebsockets.
 /// This type is the lifecycle only (build and bind, run, stop); the work is done by one owner
 /// per concern, each holding its own state (see Sources/README.md):
-/// `ServiceLoop` (lws context, inbox, timers, readiness, front door, connection count),
-/// `ServiceDispatcher` (routes events and commands), `RoomService` (rooms, fan-out, presence,
-/// runners), `WebSocketInbound`, `HTTPAPI`, `ShutdownCoordinator` and `ServerStorage`.
+/// `ServiceLoop` (lws context, inbox and `ServiceExecutor`, timers, readiness, front door,
+/// connection count), `ServiceDispatcher` (routes events), the room owners (`RoomDirectory`,
+/// `DrawCoordinator`, `RoomBroadcaster`, `RoomChanges`), `ClientWriter`, `WebSocketInbound`,
+/// `HTTPAPI`, `ShutdownCoordinator` and `ServerStorage`; in cluster mode `ClusterRooms` behind
+/// the rooms' seams (`DrawStartGate`, `SharedRooms`, `RoomEventBus`).
 ///
 /// ## Threading rules
 /// 1. One service thread — the thread that calls `run()` — owns every lws connection, every
 ///    room, every client and every timer. All lws callbacks run on it (lws calls them only from
 ///    `lws_service` and `lws_context_destroy`, and only `run()` calls those).
-/// 2. Other threads never touch that state. They hand work over through the inbox
-///    (`ServiceInbox.post`: append under a lock, then `lws_cancel_service`), and the service
-///    thread drains it on `.wakeUp`. Player loading runs on a Swift task and comes back that
-///    way; so does `stop()`.
+/// 2. Other threads never touch that state. They hand work over as jobs
+///    (`ServiceExecutor.execute`/`continuation`: the inbox, appended under a lock, then
+///    `lws_cancel_service`), and the service thread runs them on `.wakeUp`. Player loading runs
+///    on a Swift task and comes back that way; so does `stop()`.
 /// 3. Timers (`LwsTimer`: lws suls, or libev timers on our loop) are armed only on the service thread.
 /// 4. Exactly one `lws_write` per `SERVER_WRITEABLE` / `HTTP_WRITEABLE`.
 /// 5. The draw store and the room store are called only on the storage thread (`StorageThread`):
@@ -41,7 +43,13 @@ public final class LiveDrawServer: @unchecked Sendable {
     let metrics = ServerMetrics()
     let loop: ServiceLoop
     let storage: ServerStorage
-    let rooms: RoomService
+    let writer: ClientWriter
+    let directory: RoomDirectory
+    let broadcaster: RoomBroadcaster
+    let draws: DrawCoordinator
+    let changes: RoomChanges
+    /// What rooms share with other nodes (one node: nothing); closed when the server stops.
+    let shared: any SharedRooms
     let webSockets: WebSocketInbound
     let http: HTTPAPI
     let shutdown: ShutdownCoordinator
@@ -114,29 +122,48 @@ public final class LiveDrawServer: @unchecked Sendable {
         if let clampNotice { logger.warning("\(clampNotice)") }
         self.loop = loop
         // Started only now: a failed init leaves no thread behind.
-        storage = ServerStorage(store: store, rooms: roomStore, inbox: loop.inbox, logger: logger)
-        let node = cluster.map { ClusterNode(services: $0, inbox: loop.inbox, logger: logger) }
-        rooms = RoomService(config: config, clock: clock, random: random, logger: logger, metrics: metrics,
-                            loadPlayers: loadPlayers, sources: sources, loop: loop, storage: storage, cluster: node)
-        webSockets = WebSocketInbound(config: config, clock: clock, logger: logger, metrics: metrics,
-                                      loop: loop, rooms: rooms)
+        storage = ServerStorage(store: store, rooms: roomStore, executor: loop.executor, logger: logger)
+        // Cluster mode or not is chosen here, once: the room owners only see the seams.
+        let lists = EntrantLists()
+        let gate: any DrawStartGate, bus: any RoomEventBus, clusterRooms: ClusterRooms?
+        if let cluster {
+            let node = ClusterNode(services: cluster, executor: loop.executor, logger: logger)
+            let rooms = ClusterRooms(node: node, clock: clock, logger: logger, loop: loop, storage: storage, entrantLists: lists)
+            (gate, shared, bus, clusterRooms) = (rooms, rooms, ClusterEventBus(rooms: rooms), rooms)
+        } else {
+            let single = SingleNodeRooms()
+            (gate, shared, bus, clusterRooms) = (single, single, InProcessRoomEventBus(), nil)
+        }
+        writer = ClientWriter(config: config, clock: clock, logger: logger, metrics: metrics, loop: loop)
+        directory = RoomDirectory(config: config, clock: clock, random: random, logger: logger, metrics: metrics,
+                                  loop: loop, storage: storage, writer: writer, shared: shared, gate: gate)
+        broadcaster = RoomBroadcaster(config: config, clock: clock, logger: logger, metrics: metrics, loop: loop,
+                                      writer: writer, directory: directory, shared: shared, bus: bus, entrantLists: lists)
+        draws = DrawCoordinator(config: config, clock: clock, random: random, logger: logger, metrics: metrics,
+                                executor: loop.executor, loadPlayers: loadPlayers, sources: sources, bus: bus, loop: loop,
+                                storage: storage, directory: directory, gate: gate, shared: shared)
+        changes = RoomChanges(config: config, clock: clock, logger: logger, executor: loop.executor, storage: storage,
+                              directory: directory, broadcaster: broadcaster, shared: shared)
+        Self.wire(writer: writer, directory: directory, broadcaster: broadcaster, cluster: clusterRooms)
+        webSockets = WebSocketInbound(config: config, clock: clock, logger: logger, metrics: metrics, loop: loop,
+                                      directory: directory, broadcaster: broadcaster, draws: draws, writer: writer)
         http = HTTPAPI(config: config, clock: clock, logger: logger, metrics: metrics, metricsText: metricsText,
-                       staticFiles: files, loop: loop, rooms: rooms, storage: storage)
-        shutdown = ShutdownCoordinator(config: config, logger: logger, loop: loop, rooms: rooms,
-                                       webSockets: webSockets, storage: storage)
-        dispatcher = ServiceDispatcher(logger: logger, loop: loop, rooms: rooms, webSockets: webSockets, http: http,
-                                       shutdown: shutdown)
+                       staticFiles: files, loop: loop, directory: directory, broadcaster: broadcaster, draws: draws,
+                       changes: changes, shared: shared, storage: storage)
+        shutdown = ShutdownCoordinator(config: config, clock: clock, logger: logger, loop: loop, directory: directory,
+                                       writer: writer, webSockets: webSockets, storage: storage)
+        dispatcher = ServiceDispatcher(logger: logger, loop: loop, writer: writer, webSockets: webSockets, http: http)
         context.handler = dispatcher
         loop.inbox.attach(context)
-        rooms.openLobby(hostKey: lobbyHostKey)
+        directory.openLobby(hostKey: lobbyHostKey)
         loop.startHousekeeping(everyTick: { [unowned self] in
-            self.rooms.sendHeartbeats()
-            self.rooms.dropOverdueClosings()
+            self.broadcaster.sendHeartbeats()
+            self.writer.dropOverdueClosings()
         }, everySecond: { [unowned self] in
             self.metrics.flush()
-            self.rooms.sweep()
-            self.rooms.expireRoomsIfDue()
-            self.rooms.clusterTick()
+            self.directory.sweep()
+            self.directory.expireRoomsIfDue()
+            self.shared.tick()
         })
         logger.info("listening", metadata: ["host": "\(config.host)", "port": "\(port)",
                                             "tls": "\(config.tlsCertPath != nil)"])
@@ -151,12 +178,12 @@ public final class LiveDrawServer: @unchecked Sendable {
             return !runClaimed
         }
         guard first, loop.isRunning else { return }
-        let dispatcher = self.dispatcher
-        if !loop.run(first: { dispatcher.drainInbox() }) { // first: a stop() that came before run()
+        let executor = loop.executor
+        if !loop.run(first: { executor.drain() }) { // first: a stop() that came before run()
             logger.error("lws service loop failed; stopping")
         }
         tearDown()
-        rooms.cluster?.close()
+        shared.close()
         storage.close()
         logger.info("stopped")
     }
@@ -166,25 +193,25 @@ public final class LiveDrawServer: @unchecked Sendable {
     /// signal-handling thread, a test), any number of times — but not from inside a raw C signal
     /// handler: it takes a lock.
     public func stop() {
-        loop.inbox.post(.shutdown)
+        loop.executor.execute { [unowned self] in shutdown.begin() }
     }
 
     /// Begins a draining shutdown: new draws are refused (`draining`, 503) and `/healthz` answers
     /// 503 `draining`; running draws go on to their end, for at most `shutdownGraceMs`, and then
     /// `stop()` follows by itself. Safe from any thread, like `stop()`.
     public func drain() {
-        loop.inbox.post(.drain)
+        loop.executor.execute { [unowned self] in shutdown.drain() }
     }
 
     /// Runs `body` on the service thread at its next turn (from any thread). Unowned: only this
     /// server's loop drains its inbox, so the server is alive whenever `body` runs.
     func onServiceThread(_ body: @escaping @Sendable (LiveDrawServer) -> Void) {
-        loop.inbox.post(.perform { [unowned self] in body(self) })
+        loop.executor.execute { [unowned self] in body(self) }
     }
 
     deinit {
         if loop.isRunning { tearDown() }
-        rooms.cluster?.close()
+        shared.close()
         storage.close()
     }
 
@@ -193,7 +220,19 @@ public final class LiveDrawServer: @unchecked Sendable {
     private func tearDown() {
         loop.tearDown()
         shutdown.tearDown()
-        rooms.removeAll()
+        directory.removeAll()
+        writer.removeAll()
         webSockets.removeAll()
+    }
+
+    /// The owners' hooks into each other, set once they all exist: a client leaving its room
+    /// changes the room's viewers; a room made or freed is (un)subscribed to the bus; cluster mode
+    /// reaches the rooms it shares.
+    private static func wire(writer: ClientWriter, directory: RoomDirectory, broadcaster: RoomBroadcaster,
+                             cluster: ClusterRooms?) {
+        writer.leaveRoom = { [unowned broadcaster] client in broadcaster.leaveRoom(client) }
+        directory.roomMade = { [unowned broadcaster] room in broadcaster.roomMade(room) }
+        directory.roomFreed = { [unowned broadcaster] room in broadcaster.roomFreed(room) }
+        cluster?.attach(directory: directory, broadcaster: broadcaster)
     }
 }

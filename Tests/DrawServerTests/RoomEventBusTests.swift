@@ -3,7 +3,7 @@ import DrawCore
 import Testing
 
 /// The in-process bus: room-scoped delivery, and `unsubscribe`, which room eviction relies on
-/// (`RoomService.roomEvicted`): a subscriber holds its room unowned, so after eviction
+/// (`RoomBroadcaster.roomFreed`): a subscriber holds its room unowned, so after eviction
 /// nothing may reach it.
 @Suite struct RoomEventBusTests {
     final class Received {

@@ -11,12 +11,18 @@ extension ClusterNode {
     /// with the other nodes' total.
     func reportPresence(_ counts: [String: Int], nowMs: Double, arrived: @escaping (String, Int) -> Void) {
         guard let board = services.presence else { return }
-        let node = nodeId, callback = ServiceCallback<(String, Int)> { arrived($0.0, $0.1) }
+        let node = nodeId
+        let back = executor.continuation { (totals: [OtherNodesViewers]) in for total in totals { arrived(total.room, total.viewers) } }
         guard !counts.isEmpty else { return }
-        worker.submit { [inbox] in
+        worker.submit {
             guard let all = try? board.reportAll(counts, node: node, nowMs: nowMs, ttlMs: Self.presenceTTLMs) else { return }
-            let totals = all.map { ($0.key, PresenceReport.othersTotal($0.value, excluding: node, nowMs: nowMs)) }
-            inbox.post(.clusterReturned { for total in totals { callback(total) } })
+            back(all.map { OtherNodesViewers(room: $0.key, viewers: PresenceReport.othersTotal($0.value, excluding: node, nowMs: nowMs)) })
         }
     }
+}
+
+/// The other nodes' viewers in one room, as a presence report came back.
+struct OtherNodesViewers: Sendable {
+    let room: String
+    let viewers: Int
 }

@@ -14,9 +14,9 @@ extension ClusterNode {
     func checkOrphans(_ rooms: [String], clock: any DrawClock) {
         guard let escrow = services.escrow, !rooms.isEmpty else { return }
         let lease = services.lease, ttl = services.leaseTTLMs, node = nodeId, channel = self.channel
-        let views = services.views, logger = self.logger
+        let views = services.views, logger = self.logger, back = self.back
         for room in rooms where !leases.keys.contains(room) {
-            worker.submit { [inbox] in
+            worker.submit {
                 // Held by the running node (or Redis away): nothing to do. `SET NX` is the check.
                 let owner = "\(node)/takeover"
                 guard (try? lease.acquire(room: room, owner: owner, ttlMs: ttl)) == true else { return }
@@ -33,7 +33,7 @@ extension ClusterNode {
                     } else {
                         // Nothing escrowed: the draw ended properly and this node missed its
                         // end; the view says how it ended.
-                        inbox.post(.clusterView(room: room, view))
+                        back { $0.viewArrived(room, view) }
                     }
                     return
                 }

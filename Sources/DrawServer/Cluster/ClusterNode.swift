@@ -10,7 +10,7 @@ final class ClusterNode {
     let metrics = ClusterMetrics()
     let channel: any ClusterEventChannel
     let worker = ClusterWorker()
-    let inbox: ServiceInbox
+    let executor: ServiceExecutor
     let logger: Logger
     /// Rooms whose channel this node listens to: those with viewers here.
     private(set) var subscribed: Set<String> = []
@@ -29,20 +29,33 @@ final class ClusterNode {
     /// Renews `leases` every `leaseRenewMs`; made with the first lease.
     var renewTimer: LwsTimer?
 
-    init(services: ClusterServices, inbox: ServiceInbox, logger: Logger) {
+    /// A message on a room's channel (another node's event), on the service thread.
+    var eventArrived: (_ room: String, _ payload: [UInt8]) -> Void {
+        get { events.arrived }
+        set { events.arrived = newValue }
+    }
+    /// Where the channel's messages go: made before the channel, which hands them over.
+    private let events = EventSink()
+    /// A room's view read back after a takeover found nothing to end, on the service thread.
+    var viewArrived: (_ room: String, _ view: StoredRoomView) -> Void = { _, _ in }
+
+    init(services: ClusterServices, executor: ServiceExecutor, logger: Logger) {
         self.services = services
-        self.inbox = inbox
+        self.executor = executor
         self.logger = logger
-        channel = services.makeEvents { room, payload in inbox.post(.clusterEvent(room: room, payload)) }
+        // The channel's thread hands each message to the service thread (rule 2).
+        let sink = LoopBound(events, thread: executor.thread)
+        channel = services.makeEvents { room, payload in executor.execute { sink.value.arrived(room, payload) } }
         channel.start()
     }
 
     var nodeId: String { services.nodeId }
 
-    /// A way back to this node for a worker job: the job posts it to the inbox with what to do,
-    /// and it runs on the service thread (`ServiceCallback` makes carrying it sound).
-    var back: ServiceCallback<(ClusterNode) -> Void> {
-        ServiceCallback { [weak self] action in if let self { action(self) } }
+    /// A way back to this node for a worker job, from any thread: `action` runs with the node on
+    /// the service thread (`ServiceExecutor`).
+    var back: @Sendable (@escaping @Sendable (ClusterNode) -> Void) -> Void {
+        let node = LoopBound(self, thread: executor.thread), executor = self.executor
+        return { action in executor.execute { action(node.value) } }
     }
     var linkUp: Bool { services.linkUp() }
 
@@ -68,7 +81,7 @@ final class ClusterNode {
                  entrants: (drawId: String, list: SharedEntrantList)? = nil) {
         let bytes = envelope.encode(), channel = self.channel, back = self.back, views = services.views
         let escrow = services.escrow, records = services.records
-        let queued = worker.submit { [inbox] in
+        let queued = worker.submit {
             do throws(CoordinationError) {
                 // The list before the event: a node that hears `started` can serve it.
                 if let entrants { try records?.keepEntrants(drawId: entrants.drawId, entrants.list) }
@@ -84,9 +97,9 @@ final class ClusterNode {
                 case .clear: try escrow?.clear(room: room)
                 }
                 try channel.publish(bytes, toRoom: room)
-                inbox.post(.clusterReturned { back { $0.published(room) } })
+                back { $0.published(room) }
             } catch {
-                inbox.post(.clusterReturned { back { $0.publishFailed(room, error.description, envelope, change) } })
+                back { $0.publishFailed(room, error.description, envelope, change) }
             }
         }
         if !queued { publishFailed(room, "the cluster worker's queue is full", envelope, change) }
@@ -124,17 +137,17 @@ final class ClusterNode {
     /// store or when the read fails: the room keeps what it has).
     func readView(room: String, then done: @escaping (StoredRoomView) -> Void) {
         guard let views = services.views else { return }
-        let callback = ServiceCallback(done)
-        worker.submit { [inbox] in
+        let back = executor.continuation(done)
+        worker.submit {
             guard let view = try? views.view(room: room) else { return }
-            inbox.post(.clusterReturned { callback(view) })
+            back(view)
         }
     }
 
     // MARK: leases
 
     /// What `acquireLease` found.
-    enum LeaseAnswer {
+    enum LeaseAnswer: Sendable {
         case acquired
         case heldElsewhere
         case unavailable(String)
@@ -145,18 +158,18 @@ final class ClusterNode {
     func acquireLease(room: String, then answer: @escaping (LeaseAnswer) -> Void) {
         nextLease += 1
         let owner = "\(nodeId)/\(nextLease)", lease = services.lease, ttl = services.leaseTTLMs
-        let callback = ServiceCallback(answer), back = self.back
-        let queued = worker.submit { [inbox] in
+        let back = executor.continuation { [unowned self] (result: LeaseAnswer) in
+            if case .acquired = result { held(room: room, owner: owner) }
+            answer(result)
+        }
+        let queued = worker.submit {
             let result: LeaseAnswer
             do throws(CoordinationError) {
                 result = try lease.acquire(room: room, owner: owner, ttlMs: ttl) ? .acquired : .heldElsewhere
             } catch {
                 result = .unavailable(error.description)
             }
-            inbox.post(.clusterReturned {
-                if case .acquired = result { back { $0.held(room: room, owner: owner) } }
-                callback(result)
-            })
+            back(result)
         }
         if !queued { answer(.unavailable("the cluster worker's queue is full")) }
     }
@@ -183,7 +196,7 @@ final class ClusterNode {
         guard !leases.isEmpty else { return }
         let lease = services.lease, ttl = services.leaseTTLMs, back = self.back
         for (room, owner) in leases {
-            worker.submit { [inbox] in
+            worker.submit {
                 let kept: Bool
                 do throws(CoordinationError) { kept = try lease.renew(room: room, owner: owner, ttlMs: ttl) } catch {
                     // Redis away: nobody else can take the lease either; try again next turn.
@@ -191,12 +204,15 @@ final class ClusterNode {
                 }
                 // Redis restarted empty: take the lease again (`SET NX`), or another node has it.
                 if !kept, (try? lease.acquire(room: room, owner: owner, ttlMs: ttl)) != true {
-                    inbox.post(.clusterReturned {
-                        back { $0.logger.error("lost a draw's lease to another node", metadata: ["room": "\(room)"]) }
-                    })
+                    back { $0.logger.error("lost a draw's lease to another node", metadata: ["room": "\(room)"]) }
                 }
             }
         }
         renewTimer?.schedule(afterNanos: UInt64(services.leaseRenewMs) * 1_000_000)
     }
+}
+
+/// The service-thread end of the room channel (`ClusterNode.eventArrived`).
+private final class EventSink {
+    var arrived: (_ room: String, _ payload: [UInt8]) -> Void = { _, _ in }
 }

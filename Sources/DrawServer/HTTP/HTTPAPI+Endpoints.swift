@@ -8,14 +8,14 @@ extension HTTPAPI {
         case .health:
             // A balancer takes 503 as "send no one new here"; the viewers already here stay.
             if loop.phase.draining { return .json(503, APIMessages.healthDraining()) }
-            return .json(200, rooms.cluster.map { APIMessages.health(clusterUp: $0.linkUp) } ?? APIMessages.health())
+            return .json(200, shared.linkUp.map { APIMessages.health(clusterUp: $0) } ?? APIMessages.health())
         case .metrics:
             guard let metricsText else { return .json(404, APIMessages.error(.notFound)) }
             metrics.flush()
             return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", body: Array(metricsText().utf8))
         case .room(let name):
             return withRoom(name, exchange, wsi) { [unowned self] room, reply in
-                reply(.json(200, rooms.snapshot(of: room, asMessage: false)))
+                reply(.json(200, broadcaster.snapshot(of: room, asMessage: false)))
             }
         case .draws(let name):
             return historyPage(room: name, query: wsi.queryArguments, exchange, wsi)
@@ -40,7 +40,7 @@ extension HTTPAPI {
             case .failure(let code): return .json(code.httpStatus, APIMessages.error(code))
             }
             let reply = later(exchange, wsi)
-            rooms.createRoom(named: name) { result in
+            directory.createRoom(named: name) { result in
                 switch result {
                 case .success(let created):
                     reply(.json(201, APIMessages.roomCreated(room: created.room, hostKey: created.hostKey)))
@@ -52,7 +52,7 @@ extension HTTPAPI {
         case .draws(let name):
             let bearer = exchange.bearer
             return withRoom(name, exchange, wsi) { [unowned self] room, reply in
-                rooms.startDraw(in: room, hostKey: bearer) { refusal in
+                draws.startDraw(in: room, hostKey: bearer) { refusal in
                     if let refusal { return reply(.json(refusal.httpStatus, APIMessages.error(refusal))) }
                     reply(.json(202, APIMessages.drawAccepted(room: name)))
                 }
@@ -60,7 +60,7 @@ extension HTTPAPI {
         case .roomKey(let name):
             let bearer = exchange.bearer
             return withRoom(name, exchange, wsi) { [unowned self] room, reply in
-                rooms.rotateKey(of: room, hostKey: bearer) { result in
+                directory.rotateKey(of: room, hostKey: bearer) { result in
                     switch result {
                     case .success(let key): reply(.json(200, APIMessages.keyRotated(room: name, hostKey: key)))
                     case .failure(let refusal): reply(Self.refused(refusal))
@@ -78,7 +78,7 @@ extension HTTPAPI {
         guard case .room(let name) = route else { return .json(404, APIMessages.error(.notFound)) }
         let bearer = exchange.bearer
         return withRoom(name, exchange, wsi) { [unowned self] room, reply in
-            rooms.deleteRoom(room, hostKey: bearer) { refusal in
+            directory.deleteRoom(room, hostKey: bearer) { refusal in
                 reply(refusal.map(Self.refused) ?? HTTPResponse(status: 204, contentType: "application/json", body: []))
             }
         }

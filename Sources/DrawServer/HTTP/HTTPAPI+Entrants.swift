@@ -13,9 +13,9 @@ extension HTTPAPI {
     func drawEntrants(id: String, _ exchange: HTTPExchange, _ wsi: Connection) -> HTTPResponse? {
         guard DrawIdentifier.isValid(id) else { return .json(404, APIMessages.error(.unknownDraw)) }
         let ifNoneMatch = wsi.header(.ifNoneMatch)
-        let lists = rooms.entrantLists
+        let lists = broadcaster.entrantLists
         if let list = lists.list(drawId: id) { return Self.entrantsResponse(list, ifNoneMatch: ifNoneMatch) }
-        let store = storage.store, shared = rooms.cluster?.services.records, logger = self.logger
+        let store = storage.store, shared = shared.records, logger = self.logger
         guard store != nil || shared != nil else { return .json(404, APIMessages.error(.unknownDraw)) }
         return answerFromStorage(exchange, wsi) {
             do throws(StorageError) {

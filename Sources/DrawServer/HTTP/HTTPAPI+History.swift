@@ -31,8 +31,8 @@ extension HTTPAPI {
             let code = ClientErrorCode(error)
             return .json(code.httpStatus, APIMessages.error(code, message: error.message))
         }
-        let live = rooms.registry[name] != nil, logger = self.logger, kept = storage.rooms
-        if let shared = rooms.cluster?.services.records {
+        let live = directory.registry[name] != nil, logger = self.logger, kept = storage.rooms
+        if let shared = shared.records {
             return sharedHistoryPage(room: name, request: request, live: live, shared: shared, exchange, wsi)
         }
         return answerFromStorage(exchange, wsi) {
@@ -59,7 +59,7 @@ extension HTTPAPI {
     func drawRecord(id: String, _ exchange: HTTPExchange, _ wsi: Connection) -> HTTPResponse? {
         guard DrawIdentifier.isValid(id) else { return .json(404, APIMessages.error(.unknownDraw)) }
         guard let store = storage.store else { return Self.noHistory }
-        let logger = self.logger, shared = rooms.cluster?.services.records
+        let logger = self.logger, shared = shared.records
         return answerFromStorage(exchange, wsi) {
             do throws(StorageError) {
                 guard let record = try store.record(id: id) else {
@@ -92,9 +92,12 @@ extension HTTPAPI {
                                    _ read: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse? {
         guard storage.thread != nil else { return .json(503, APIMessages.error(.storageUnavailable)) }
         lastReadNumber += 1
-        let number = lastReadNumber, inbox = loop.inbox
+        let number = lastReadNumber
         pendingReads[number] = PendingRead(connection: wsi, exchange: exchange)
-        guard storage.submit({ inbox.post(.storageAnswered(request: number, read())) }) else {
+        let answered = loop.executor.continuation { [unowned self] (response: HTTPResponse) in
+            storageAnswered(request: number, response)
+        }
+        guard storage.submit({ answered(read()) }) else {
             pendingReads[number] = nil
             return .json(503, APIMessages.error(.storageUnavailable))
         }

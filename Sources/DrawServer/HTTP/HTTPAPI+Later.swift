@@ -20,7 +20,7 @@ extension HTTPAPI {
                   _ handle: @escaping (Room, @escaping (HTTPResponse) -> Void) -> Void) -> HTTPResponse? {
         guard RoomName.isValid(name) else { return .json(404, APIMessages.error(.unknownRoom)) }
         let reply = later(exchange, wsi)
-        rooms.withRoom(named: name) { found in
+        directory.withRoom(named: name) { found in
             switch found {
             case .success(let room): handle(room, reply)
             case .failure(let code): reply(.json(code.httpStatus, APIMessages.error(code)))

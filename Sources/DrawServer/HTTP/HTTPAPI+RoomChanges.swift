@@ -42,7 +42,7 @@ extension HTTPAPI {
                 return putSources(name, request, exchange, wsi)
             }
             return withRoom(name, exchange, wsi) { [unowned self] room, reply in
-                rooms.replaceEntrants(of: room, hostKey: bearer, body: body, format: format) { result in
+                changes.replaceEntrants(of: room, hostKey: bearer, body: body, format: format) { result in
                     switch result {
                     case .success(let list): reply(.json(200, APIMessages.entrantsReplaced(room: name, entrants: list)))
                     case .failure(let refusal): reply(Self.refused(refusal))
@@ -56,10 +56,10 @@ extension HTTPAPI {
             case .failure(let why): return .json(why.code.httpStatus, APIMessages.error(why.code, message: why.message))
             }
             return withRoom(name, exchange, wsi) { [unowned self] room, reply in
-                rooms.replaceSettings(of: room, hostKey: bearer, with: settings) { [unowned self] refusal in
+                changes.replaceSettings(of: room, hostKey: bearer, with: settings) { [unowned self] refusal in
                     if let refusal { return reply(Self.refused(refusal)) }
                     reply(.json(200, APIMessages.settingsReplaced(room: name, settings: room.settings,
-                                                                  schedule: rooms.schedule(of: room))))
+                                                                  schedule: room.schedule(defaults: config.schedule))))
                 }
             }
         default:
@@ -78,7 +78,7 @@ extension HTTPAPI {
         }
         let bearer = exchange.bearer
         return withRoom(name, exchange, wsi) { [unowned self] room, reply in
-            rooms.replaceSources(of: room, hostKey: bearer, with: urls) { refusal in
+            changes.replaceSources(of: room, hostKey: bearer, with: urls) { refusal in
                 reply(refusal.map(Self.refused) ?? .json(200, APIMessages.entrantSourcesReplaced(room: name, sources: urls)))
             }
         }
@@ -88,7 +88,7 @@ extension HTTPAPI {
     func deleteEntrants(_ name: String, _ exchange: HTTPExchange, _ wsi: Connection) -> HTTPResponse? {
         let bearer = exchange.bearer
         return withRoom(name, exchange, wsi) { [unowned self] room, reply in
-            rooms.removeEntrants(of: room, hostKey: bearer) { refusal in
+            changes.removeEntrants(of: room, hostKey: bearer) { refusal in
                 reply(refusal.map(Self.refused) ?? HTTPResponse(status: 204, contentType: "application/json", body: []))
             }
         }

@@ -17,7 +17,11 @@ final class HTTPAPI {
     let metricsText: (@Sendable () -> String)?
     let staticFiles: StaticFiles
     unowned let loop: ServiceLoop
-    unowned let rooms: RoomService
+    unowned let directory: RoomDirectory
+    unowned let broadcaster: RoomBroadcaster
+    unowned let draws: DrawCoordinator
+    unowned let changes: RoomChanges
+    let shared: any SharedRooms
     unowned let storage: ServerStorage
     /// Room creations per client address (`POST /api/rooms`).
     var roomCreations: AddressRateLimiter
@@ -27,7 +31,8 @@ final class HTTPAPI {
 
     init(config: ServerConfig, clock: any DrawClock, logger: Logger, metrics: ServerMetrics,
          metricsText: (@Sendable () -> String)?, staticFiles: StaticFiles,
-         loop: ServiceLoop, rooms: RoomService, storage: ServerStorage) {
+         loop: ServiceLoop, directory: RoomDirectory, broadcaster: RoomBroadcaster, draws: DrawCoordinator,
+         changes: RoomChanges, shared: any SharedRooms, storage: ServerStorage) {
         self.config = config
         self.clock = clock
         self.logger = logger
@@ -35,7 +40,11 @@ final class HTTPAPI {
         self.metricsText = metricsText
         self.staticFiles = staticFiles
         self.loop = loop
-        self.rooms = rooms
+        self.directory = directory
+        self.broadcaster = broadcaster
+        self.draws = draws
+        self.changes = changes
+        self.shared = shared
         self.storage = storage
         roomCreations = AddressRateLimiter(ratePerSecond: config.roomCreationPerMinute / 60,
                                            burst: Double(config.roomCreationBurst),

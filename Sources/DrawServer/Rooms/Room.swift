@@ -92,7 +92,12 @@ final class Room {
     var shownViewers: Int { members.count + otherNodesViewers }
 
     /// Nobody watches and no draw is loading, running or waiting for a record.
-    var isIdle: Bool { members.isEmpty && clusterWaits == 0 && !changing && !(runner?.hasWork ?? false) }
+    var isIdle: Bool { members.isEmpty && clusterWaits == 0 && !changing && !hasWork }
+
+    /// Whether a draw is loading, running, or waiting for its record.
+    var isBusy: Bool { runner?.isBusy ?? false }
+    /// Whether a draw is busy or still owed an answer (a load, a write): see `DrawRunner.hasWork`.
+    var hasWork: Bool { runner?.hasWork ?? false }
 
     /// Drops the ring, the timers and the runner of an idle room; they are made again on use.
     /// Not from inside one of the room's own timers or runner calls (it frees them): the
@@ -139,6 +144,61 @@ final class Room {
         snapshotEncodings += 1
         snapshotCache = (version, parts)
         return parts
+    }
+
+    // MARK: what the host chose
+
+    /// Takes the room's record as kept (at a load, or read again after another node changed it):
+    /// its key always; its list and settings unless a change of this node's is on its way (the
+    /// draw that follows keeps what it started with).
+    func adopt(_ record: RoomRecord) {
+        keyHash = record.keyHash
+        guard !changing else { return }
+        settings = record.settings
+        entrants = record.entrants
+        sourceURLs = record.sourceURLs
+    }
+
+    /// The schedule of the room's next draw over the operator's `defaults`. A stored setting that
+    /// no longer makes a valid schedule (edited by hand) falls back to them.
+    func schedule(defaults: RoundSchedule) -> RoundSchedule {
+        settings.schedule(defaults: defaults) ?? defaults
+    }
+
+    /// The room's next draw as its snapshot shows it.
+    func info(defaults: RoundSchedule) -> RoomInfo {
+        RoomInfo(settings: settings, schedule: schedule(defaults: defaults), entrants: entrants)
+    }
+
+    /// A change of the room's list: an uploaded one, list URLs, or none (the operator's lists).
+    /// Each replaces whatever the room had.
+    enum ListChange {
+        case upload(RoomEntrants)
+        case urls(DrawSources)
+        case remove
+    }
+
+    /// Starts a change of the list or settings: refused (false) while a draw is busy, a start
+    /// waits for its gate, or another change is on its way.
+    func beginChange() -> Bool {
+        guard !isBusy, !leasePending, !changing else { return false }
+        changing = true
+        return true
+    }
+
+    /// The change the store kept (`list` `nil`: the list stays; `keepsOwnList`: no room store, so
+    /// an uploaded list is kept here), made at `at` (epoch ms). Ends the change.
+    func applyChange(list: ListChange?, settings newSettings: RoomSettings?, at: Double, keepsOwnList: Bool) {
+        changing = false
+        if let list {
+            var uploaded: RoomEntrants?
+            if case .upload(let list) = list { uploaded = list }
+            entrants = uploaded?.summary
+            ownList = keepsOwnList ? uploaded : nil
+            if case .urls(let urls) = list { sourceURLs = urls } else { sourceURLs = nil }
+        }
+        if let newSettings { settings = newSettings }
+        touchedAtMs = max(touchedAtMs, at)
     }
 
     // MARK: membership

@@ -2,10 +2,11 @@ import DrawCore
 
 /// The seam between running a draw and showing it: a room's draw events go through here.
 ///
-/// Today one process does both, with `InProcessRoomEventBus`. To scale out, several nodes would
-/// share a pub/sub bus (Redis channel `livedraw:room:NAME`, say): the node that runs a room's draw
-/// publishes, every node with viewers in that room subscribes and fans out to its own clients.
-/// That is why the interface is shaped as it is:
+/// One node uses `InProcessRoomEventBus`. In cluster mode `ClusterEventBus` (Cluster/) is the
+/// same bus plus Redis: the node that runs a room's draw delivers to its own viewers and relays
+/// each event's wire message on the room's channel (`livedraw:room:NAME`); every node with
+/// viewers in that room subscribes and fans out to its own clients. That is why the interface is
+/// shaped as it is:
 /// - events are room-scoped (`publish(_:room:)`, `subscribe(room:)`), one channel per room;
 /// - the payload is a `DrawEvent`, a plain value (plan, timestamps, error) that a networked bus
 ///   serialises; every subscriber encodes the wire message itself, once per node. On the node
@@ -26,6 +27,9 @@ protocol RoomEventBus: AnyObject {
     /// Registers this node's fan-out for `room` (one per room per node).
     func subscribe(room: String, deliver: @escaping (DrawEvent) -> Void)
     func unsubscribe(room: String)
+    /// A subscriber of this node encoded `event` as `wire` for `room`'s viewers and is about to
+    /// show it: a bus that spans nodes sends it on to the others.
+    func relay(_ event: DrawEvent, wire: [UInt8], from room: Room)
 }
 
 /// The single-process bus: `publish` delivers synchronously, on the service thread, so a
@@ -44,4 +48,7 @@ final class InProcessRoomEventBus: RoomEventBus {
     func unsubscribe(room: String) {
         subscribers[room] = nil
     }
+
+    /// One process: nobody else to tell.
+    func relay(_ event: DrawEvent, wire: [UInt8], from room: Room) {}
 }

@@ -1,24 +1,21 @@
 import Logging
 
-/// Routes what reaches the service thread to its owner: lws' events (`TransportEvent`) and the
-/// inbox's commands (`ServiceCommand`). Holds no state of its own. Service thread only; debug
-/// builds check every event's thread.
+/// Routes the transport's events (`TransportEvent`) to their owners, and runs the jobs other
+/// threads handed over (`ServiceExecutor`) when the transport says some came. Holds no state of
+/// its own. Service thread only; debug builds check every event's thread.
 final class ServiceDispatcher: TransportHandler {
     private let logger: Logger
     private let loop: ServiceLoop
-    private let rooms: RoomService
+    private let writer: ClientWriter
     private let webSockets: WebSocketInbound
     private let http: HTTPAPI
-    private let shutdown: ShutdownCoordinator
 
-    init(logger: Logger, loop: ServiceLoop, rooms: RoomService, webSockets: WebSocketInbound, http: HTTPAPI,
-         shutdown: ShutdownCoordinator) {
+    init(logger: Logger, loop: ServiceLoop, writer: ClientWriter, webSockets: WebSocketInbound, http: HTTPAPI) {
         self.logger = logger
         self.loop = loop
-        self.rooms = rooms
+        self.writer = writer
         self.webSockets = webSockets
         self.http = http
-        self.shutdown = shutdown
     }
 
     func handle(_ event: TransportEvent) -> TransportReply {
@@ -36,7 +33,7 @@ final class ServiceDispatcher: TransportHandler {
         // MARK: cross-thread hand-over (rule 2)
         case .wakeUp:
             // lws broadcasts this once per protocol; draining twice is harmless.
-            if !loop.destroying { drainInbox() }
+            if !loop.destroying { loop.executor.drain() }
 
         // MARK: connection accounting
         // (lws accepts nothing itself: the front door applies the limits, see `FrontDoor`.)
@@ -73,41 +70,10 @@ final class ServiceDispatcher: TransportHandler {
             webSockets.received(client)
         case .writable(_, let slot):
             guard let client = slot?.object(.webSocket, as: ClientConnection.self) else { return .proceed }
-            return rooms.writeNext(client)
+            return writer.writeNext(client)
         case .closed(_, let slot):
             webSockets.release(slot)
         }
         return .proceed
-    }
-
-    /// Runs what other threads posted, in order.
-    func drainInbox() {
-        loop.thread.check()
-        for command in loop.inbox.drain() {
-            switch command {
-            case .playersLoaded(let room, let attempt, let result):
-                rooms.playersLoaded(room: room, attempt: attempt, result)
-            case .recorded(let room, let write, let error):
-                rooms.recorded(room: room, write, error: error)
-            case .storageAnswered(let request, let response):
-                http.storageAnswered(request: request, response)
-            case .storageReturned(let continuation):
-                continuation()
-            case .clusterEvent(let room, let payload):
-                rooms.clusterEvent(room: room, payload)
-            case .clusterView(let room, let view):
-                rooms.clusterView(room: room, view)
-            case .clusterReturned(let continuation):
-                continuation()
-            case .storageDrained:
-                shutdown.storageDrained()
-            case .drain:
-                shutdown.drain()
-            case .shutdown:
-                shutdown.begin()
-            case .perform(let body):
-                body()
-            }
-        }
     }
 }

@@ -5,6 +5,8 @@ final class ServiceLoop {
     let context: LwsContext
     /// The only door in from other threads (rule 2).
     let inbox = ServiceInbox()
+    /// How other threads hand work to this loop (`execute`, `continuation`), through `inbox`.
+    let executor: ServiceExecutor
     /// Closes every timer at once before the context goes away.
     let timerGate = TimerGate()
     /// The service thread, checked at its entry points in debug builds (threading rule 1).
@@ -28,6 +30,7 @@ final class ServiceLoop {
     init?(context: LwsContext, metrics: ServerMetrics) {
         self.context = context
         self.metrics = metrics
+        executor = ServiceExecutor(inbox: inbox, thread: thread)
         guard let watcher = Readiness(context: context, owner: thread) else { return nil }
         readiness = watcher
     }

@@ -1,3 +1,4 @@
+import DrawCore
 import Logging
 
 /// Graceful shutdown. Service thread only (reached through `drain()`/`stop()` → inbox → here).
@@ -20,7 +21,9 @@ final class ShutdownCoordinator {
     private let config: ServerConfig
     private let logger: Logger
     private unowned let loop: ServiceLoop
-    private unowned let rooms: RoomService
+    private let clock: any DrawClock
+    private unowned let directory: RoomDirectory
+    private unowned let writer: ClientWriter
     private unowned let webSockets: WebSocketInbound
     private unowned let storage: ServerStorage
     /// Phase 1: the storage queue is draining; clients are closed after it.
@@ -34,12 +37,14 @@ final class ShutdownCoordinator {
     /// Draining: the rooms that were busy when it began (no other room can become busy then).
     private var drainingRooms: [Room] = []
 
-    init(config: ServerConfig, logger: Logger, loop: ServiceLoop, rooms: RoomService,
-         webSockets: WebSocketInbound, storage: ServerStorage) {
+    init(config: ServerConfig, clock: any DrawClock, logger: Logger, loop: ServiceLoop, directory: RoomDirectory,
+         writer: ClientWriter, webSockets: WebSocketInbound, storage: ServerStorage) {
         self.config = config
+        self.clock = clock
         self.logger = logger
         self.loop = loop
-        self.rooms = rooms
+        self.directory = directory
+        self.writer = writer
         self.webSockets = webSockets
         self.storage = storage
     }
@@ -55,18 +60,18 @@ final class ShutdownCoordinator {
     func drain() {
         guard !phase.draining, !phase.shuttingDown, !loop.destroying else { return }
         phase.draining = true
-        let busy = rooms.registry.all.filter(Self.isBusy)
+        let busy = directory.registry.all.filter(Self.isBusy)
         guard !busy.isEmpty, loop.isRunning, config.shutdownGraceMs > 0 else { return begin() }
         drainingRooms = busy
         logger.notice("draining: no new draws; waiting for the running ones to finish",
                       metadata: ["draws": "\(busy.count)", "graceMs": "\(config.shutdownGraceMs)"])
-        drainDeadline = rooms.clock.monotonicNanos() &+ UInt64(config.shutdownGraceMs) * 1_000_000
+        drainDeadline = clock.monotonicNanos() &+ UInt64(config.shutdownGraceMs) * 1_000_000
         drainTimer = loop.timer { [unowned self] in self.checkDrain() }
         drainTimer?.schedule(afterNanos: Self.drainCheckNanos)
     }
 
     /// Whether the room's draw is loading, running or waiting for its record.
-    private static func isBusy(_ room: Room) -> Bool { room.runner?.isBusy ?? false }
+    private static func isBusy(_ room: Room) -> Bool { room.isBusy }
 
     private func checkDrain() {
         guard drainDeadline != nil, !phase.shuttingDown else { return }
@@ -76,7 +81,7 @@ final class ShutdownCoordinator {
             logger.notice("drained: every running draw has ended")
             return begin()
         }
-        if let deadline = drainDeadline, rooms.clock.monotonicNanos() >= deadline {
+        if let deadline = drainDeadline, clock.monotonicNanos() >= deadline {
             logger.warning("shutdown grace period over: aborting the draws still running",
                            metadata: ["draws": "\(busy.count)", "rooms": "\(busy.map(\.name).joined(separator: ","))"])
             return begin()
@@ -90,14 +95,14 @@ final class ShutdownCoordinator {
         drainDeadline = nil
         drainingRooms = []
         drainTimer?.cancel()
-        logger.info("shutting down", metadata: ["clients": "\(webSockets.clients.count)", "rooms": "\(rooms.registry.count)"])
+        logger.info("shutting down", metadata: ["clients": "\(webSockets.clients.count)", "rooms": "\(directory.registry.count)"])
         // Aborts first: they are room broadcasts, so every client drains them before its close.
-        for room in rooms.registry.all { room.runner?.shutdown() }
+        for room in directory.registry.all { room.runner?.shutdown() }
         phase.draining = true
         phase.shuttingDown = true
         guard loop.isRunning else { return }
         timer = loop.timer { [unowned self] in self.timerFired() }
-        if storage.awaitDrain() {
+        if storage.awaitDrain(then: { [unowned self] in storageDrained() }) {
             awaitingStorageDrain = true
             timer?.schedule(afterNanos: graceNanos)
         } else {
@@ -106,7 +111,7 @@ final class ShutdownCoordinator {
     }
 
     /// The barrier came back: every record queued before shutdown is written (or failed).
-    func storageDrained() {
+    private func storageDrained() {
         guard awaitingStorageDrain else { return }
         awaitingStorageDrain = false
         closeClients()
@@ -126,7 +131,7 @@ final class ShutdownCoordinator {
         // (lws' timeouts, which this used to be, counted whole seconds from 1).
         let deadline = max(graceNanos, Nanoseconds.seconds(1))
         for client in Array(webSockets.clients.values) {
-            rooms.close(client, code: CloseCode.goingAway, reason: "server shutting down", drainRoom: true,
+            writer.close(client, code: CloseCode.goingAway, reason: "server shutting down", drainRoom: true,
                         deadlineNanos: deadline)
         }
         if webSockets.clients.isEmpty {

@@ -18,15 +18,15 @@ final class ServerStorage {
     /// Where rooms are kept (the same SQLite store in the executable); `nil`: rooms live in memory
     /// only, as long as the process. Only with a draw store: it shares its thread.
     let rooms: CheckedRoomStore?
-    private let inbox: ServiceInbox
+    private let executor: ServiceExecutor
     private let logger: Logger
 
     /// Starts the storage thread when there is a store.
-    init(store: (any DrawRecordStore)?, rooms: (any RoomStore)?, inbox: ServiceInbox, logger: Logger) {
+    init(store: (any DrawRecordStore)?, rooms: (any RoomStore)?, executor: ServiceExecutor, logger: Logger) {
         let recovering = store.map { RecoveringDrawStore($0) }
         self.store = recovering
         self.rooms = recovering.flatMap { recovering in rooms.map { CheckedRoomStore($0, owner: recovering.owner) } }
-        self.inbox = inbox
+        self.executor = executor
         self.logger = logger
         if let recovering { thread = StorageThread(store: recovering) }
     }
@@ -40,17 +40,18 @@ final class ServerStorage {
         return run(job, on: rooms, then: then)
     }
 
-    /// The runner's `record` dependency for room `room`: each write runs on the storage thread
-    /// and its result comes back through the inbox as `.recorded`. `nil` without a store.
-    func recorder(room: String) -> ((DrawWrite) -> Void)? {
-        guard let thread, store != nil else { return nil }
-        let inbox = self.inbox
-        return { write in
-            // Rule 5: the store is called on the storage thread only; the result goes back by
-            // the inbox (rule 2).
-            thread.submit(write) { error in inbox.post(.recorded(room: room, write, error: error)) }
-        }
+    /// Hands a draw write to the storage thread; `then` gets its outcome on the service thread
+    /// (`nil`: it is on disk). False without a store or once the thread is done.
+    func record(_ write: DrawWrite, then: @escaping (StorageError?) -> Void) -> Bool {
+        guard let thread, store != nil else { return false }
+        // Rule 5: the store is called on the storage thread only; the outcome comes back as a
+        // service-thread job (rule 2).
+        let back = executor.continuation(then)
+        return thread.submit(write) { error in back(error) }
     }
+
+    /// Whether draws are recorded (there is a store).
+    var recordsDraws: Bool { store != nil }
 
     /// Runs `job` on the storage thread. False when it no longer takes work (or there is none).
     func submit(_ job: @escaping StorageThread.Job) -> Bool {
@@ -66,25 +67,25 @@ final class ServerStorage {
     }
 
     /// Runs `job` on `store` on the storage thread and hands its result to `then` on the service
-    /// thread, through the inbox (`ServiceCommand.storageReturned`).
+    /// thread (`ServiceExecutor.continuation`).
     private func run<Store: Sendable, T: Sendable>(_ job: @escaping @Sendable (Store) throws(StorageError) -> T,
                                                    on store: Store,
                                                    then: @escaping (Result<T, StorageError>) -> Void) -> Bool {
         guard let thread else { return false }
-        let inbox = self.inbox, callback = ServiceCallback(then)
+        let back = executor.continuation(then)
         return thread.submit {
             let result: Result<T, StorageError>
             do throws(StorageError) { result = .success(try job(store)) } catch { result = .failure(error) }
-            inbox.post(.storageReturned { callback(result) })
+            back(result)
         }
     }
 
     /// Shutdown's first phase: queue a barrier behind every write submitted so far (the aborts'
     /// records included). False without a store: there is nothing to wait for.
-    func awaitDrain() -> Bool {
+    func awaitDrain(then drained: @escaping () -> Void) -> Bool {
         guard let thread else { return false }
-        let inbox = self.inbox
-        return thread.submit { inbox.post(.storageDrained) }
+        let back = executor.continuation { (_: Void) in drained() }
+        return thread.submit { back(()) }
     }
 
     /// Jobs queued and not done (logs).

@@ -7,17 +7,6 @@ import DrawPresentation
 /// `LWS_CALLBACK_ESTABLISHED` and released in `LWS_CALLBACK_CLOSED` (or, as a fallback, in
 /// `LWS_CALLBACK_WSI_DESTROY`); its `connection` is valid exactly that long.
 final class ClientConnection {
-    /// Why and how the server is closing this client.
-    struct PendingClose {
-        /// The close frame's code; nil sends an empty close frame (the echo of a client close
-        /// that carried no code).
-        let code: UInt16?
-        let reason: String
-        /// Send the room messages still owed before closing (shutdown), or not (too slow,
-        /// policy).
-        let drainRoom: Bool
-    }
-
     let connection: Connection
     /// The protocol version the client chose with its subprotocol (`WireVersion`).
     let version: WireVersion
@@ -29,7 +18,9 @@ final class ClientConnection {
     var cursor: UInt64 = 0
     /// Messages for this client only (snapshot, error, pong); sent before room messages.
     var privateQueue = FIFO<OutboundMessage>()
-    private(set) var closing: PendingClose?
+    /// The write protocol and the closing handshake (`WriteState`); changed only through its
+    /// inputs, by `ClientWriter` (what goes out) and `WebSocketInbound` (what came in).
+    var write = WriteState()
 
     var strikes = 0
     var bucket: TokenBucket
@@ -41,17 +32,6 @@ final class ClientConnection {
     var inputFD: Int32 = -1
     /// How its messages are sent (`DirectOutput`): set with the input, stopped with it.
     var output = DirectOutput()
-    /// Payload of the last ping not yet answered; a newer ping replaces it (RFC 6455 5.5.3
-    /// allows answering only the most recent), so a ping flood holds at most 125 bytes.
-    var pendingPong: [UInt8]?
-    /// The client was silent for the idle-ping interval: a ping is owed (`IdleTracker`).
-    var pingOwed = false
-    /// The server's close frame has been written; it now waits for the client's.
-    var closeSent = false
-    /// The client's close frame arrived (or its input ended): nothing more is sent but the
-    /// server's close frame, and once that is written the connection is closed.
-    var peerClosed = false
-
     init(connection: Connection, version: WireVersion = .latest, bucket: TokenBucket, maxMessageBytes: Int) {
         self.connection = connection
         self.version = version
@@ -64,16 +44,11 @@ final class ClientConnection {
         privateQueue.count + (room.map { $0.ring.pending(from: cursor) } ?? 0)
     }
 
+    /// Why the server is closing this client; `nil` while it is open.
+    var closing: WriteState.PendingClose? { write.closing }
+
     /// Whether WRITEABLE has anything to do.
     var wantsWrite: Bool {
-        if !privateQueue.isEmpty || pendingPong != nil || pingOwed || (closing != nil && !closeSent) { return true }
-        guard let room else { return false }
-        return cursor < room.ring.nextSeq
-    }
-
-    /// Marks the client for closing; the first reason wins.
-    func beginClose(_ close: PendingClose) {
-        guard closing == nil else { return }
-        closing = close
+        write.wantsWrite(messagesOwed: !privateQueue.isEmpty || room.map { cursor < $0.ring.nextSeq } ?? false)
     }
 }

@@ -31,8 +31,7 @@ extension WebSocketInbound {
     func sweepIdle() {
         let due = idle.sweep(at: clock.monotonicNanos())
         for id in due.ping {
-            guard let client = clients[id], client.closing == nil, !client.peerClosed else { continue }
-            client.pingOwed = true
+            guard let client = clients[id], client.write.idlePingDue() else { continue }
             client.connection.requestWritable()
         }
         for id in due.hangUp {

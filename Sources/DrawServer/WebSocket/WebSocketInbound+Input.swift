@@ -84,18 +84,18 @@ extension WebSocketInbound {
         switch event {
         case .violation(let code, let reason, let peerClosed):
             logger.debug("websocket protocol violation", metadata: ["code": "\(code)", "reason": "\(reason)"])
-            if peerClosed { client.peerClosed = true }
+            if peerClosed { client.write.peerDidClose() }
             if client.closing == nil {
-                rooms.close(client, code: code, reason: reason, drainRoom: false)
+                writer.close(client, code: code, reason: reason, drainRoom: false)
             } else if peerClosed {
                 closeHandshakeDone(client)
             }
             return false
         case .close(let code, _):
-            client.peerClosed = true
+            client.write.peerDidClose()
             if client.closing == nil {
                 // Echo the client's code (RFC 6455 5.5.1); nothing queued is sent any more.
-                rooms.close(client, code: code, reason: "", drainRoom: false)
+                writer.close(client, code: code, reason: "", drainRoom: false)
             } else {
                 closeHandshakeDone(client)
             }
@@ -105,10 +105,7 @@ extension WebSocketInbound {
         case .binary:
             if client.closing == nil { handleMessage([], binary: true, from: client) }
         case .ping(let payload):
-            if client.closing == nil {
-                client.pendingPong = payload
-                client.connection.requestWritable()
-            }
+            if client.write.pingReceived(payload) { client.connection.requestWritable() }
         case .pong:
             break
         }
@@ -116,7 +113,7 @@ extension WebSocketInbound {
     }
 
     /// The client's close arrived while the server was closing: once the server's own close
-    /// frame is out, WRITEABLE closes the socket (`RoomService.writeNext`).
+    /// frame is out, WRITEABLE closes the socket (`ClientWriter.writeNext`).
     private func closeHandshakeDone(_ client: ClientConnection) {
         client.connection.requestWritable()
     }
@@ -126,11 +123,11 @@ extension WebSocketInbound {
     /// side), otherwise lws drops the connection on its next turn.
     private func peerHungUp(_ client: ClientConnection) {
         stopReading(client)
-        if client.peerClosed, !client.closeSent {
+        if client.write.peerClosed, !client.write.closeSent {
             client.connection.requestWritable() // bounded by the close deadline set in `close`
             return
         }
-        client.peerClosed = true
+        client.write.peerDidClose()
         client.connection.kill()
     }
 }

@@ -3,15 +3,18 @@ import DrawPresentation
 import Logging
 
 /// WebSocket clients coming in: upgrade checks (`+Upgrade`), join, messages, limits and strikes,
-/// close; their input is read and framed in `+Input`. What goes out to them is the rooms'
-/// (`RoomService+Fanout`). Service thread only.
+/// close; their input is read and framed in `+Input`. What goes out to them is the
+/// `ClientWriter`'s (one client) and the `RoomBroadcaster`'s (a room's fan-out). Service thread only.
 final class WebSocketInbound {
     let config: ServerConfig
     let clock: any DrawClock
     let logger: Logger
     let metrics: ServerMetrics
     unowned let loop: ServiceLoop
-    unowned let rooms: RoomService
+    unowned let directory: RoomDirectory
+    unowned let broadcaster: RoomBroadcaster
+    unowned let draws: DrawCoordinator
+    unowned let writer: ClientWriter
     /// Every connected client.
     private(set) var clients: [ObjectIdentifier: ClientConnection] = [:]
     /// Where WebSocket input is read to, for one connection at a time (`readable`): the size of
@@ -23,13 +26,17 @@ final class WebSocketInbound {
     var idleTimer: LwsTimer?
 
     init(config: ServerConfig, clock: any DrawClock, logger: Logger, metrics: ServerMetrics,
-         loop: ServiceLoop, rooms: RoomService) {
+         loop: ServiceLoop, directory: RoomDirectory, broadcaster: RoomBroadcaster, draws: DrawCoordinator,
+         writer: ClientWriter) {
         self.config = config
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
         self.loop = loop
-        self.rooms = rooms
+        self.directory = directory
+        self.broadcaster = broadcaster
+        self.draws = draws
+        self.writer = writer
         idle = Self.idleTracker(config)
     }
 
@@ -53,17 +60,17 @@ final class WebSocketInbound {
         // First, so that even the closes below read the client's answer.
         guard takeOverInput(client) else {
             logger.error("cannot watch a WebSocket's input; closing it")
-            rooms.close(client, code: CloseCode.internalError, reason: "server error", drainRoom: false)
+            writer.close(client, code: CloseCode.internalError, reason: "server error", drainRoom: false)
             return
         }
         if phase.shuttingDown {
-            rooms.close(client, code: CloseCode.goingAway, reason: "server shutting down", drainRoom: false)
+            writer.close(client, code: CloseCode.goingAway, reason: "server shutting down", drainRoom: false)
             return
         }
         let path = connection.uri ?? ""
         let name = path.hasPrefix("/ws/") ? String(path.dropFirst(4)) : ""
         // A room not in memory is loaded from the store first; the client waits, in no room.
-        rooms.withRoom(named: name, forViewer: true) { [unowned self] found in self.join(client, found) }
+        directory.withRoom(named: name, forViewer: true) { [unowned self] found in self.join(client, found) }
     }
 
     /// The client's room was found (or not): join it and send the snapshot first, or say why not
@@ -75,23 +82,23 @@ final class WebSocketInbound {
         case .success(let r):
             room = r
         case .failure(let code) where code == .unknownRoom:
-            rooms.sendPrivate(WireMessages.error(.unknownRoom), to: client)
-            rooms.close(client, code: CloseCode.unknownRoom, reason: "unknown room", drainRoom: false)
+            writer.sendPrivate(WireMessages.error(.unknownRoom), to: client)
+            writer.close(client, code: CloseCode.unknownRoom, reason: "unknown room", drainRoom: false)
             return
         case .failure(.shuttingDown):
-            rooms.close(client, code: CloseCode.goingAway, reason: "server shutting down", drainRoom: false)
+            writer.close(client, code: CloseCode.goingAway, reason: "server shutting down", drainRoom: false)
             return
         case .failure(let code):
             // busy, storage unavailable, memory full: the room may well exist; try again later.
-            rooms.sendPrivate(WireMessages.error(code), to: client)
-            rooms.close(client, code: CloseCode.tryAgainLater, reason: "try again later", drainRoom: false)
+            writer.sendPrivate(WireMessages.error(code), to: client)
+            writer.close(client, code: CloseCode.tryAgainLater, reason: "try again later", drainRoom: false)
             return
         }
         room.add(client)
         // The snapshot describes the room up to the ring's current end; the cursor starts
         // there, so every later broadcast follows it, in order, with nothing missing.
-        rooms.sendPrivate(rooms.snapshot(of: room, asMessage: true, version: client.version), to: client)
-        rooms.viewersChanged(room)
+        writer.sendPrivate(broadcaster.snapshot(of: room, asMessage: true, version: client.version), to: client)
+        broadcaster.viewersChanged(room)
     }
 
     /// RECEIVE: input lws parsed itself, which it no longer does once `takeOverInput` ran — except
@@ -99,7 +106,7 @@ final class WebSocketInbound {
     /// checked no mask, and its lengths are the peer's): the connection is failed with 1002,
     /// without arithmetic on anything the peer sent.
     func received(_ client: ClientConnection) {
-        rooms.close(client, code: CloseCode.protocolError, reason: "unexpected input", drainRoom: false)
+        writer.close(client, code: CloseCode.protocolError, reason: "unexpected input", drainRoom: false)
     }
 
     /// One complete client message: rate limit, then `ping` / `start`, else an error and a strike.
@@ -110,10 +117,10 @@ final class WebSocketInbound {
         case .failure(let code):
             reject(code, client)
         case .success(.ping(let id)):
-            rooms.sendPrivate(WireMessages.pong(id: id, serverTime: clock.epochMillis()), to: client)
+            writer.sendPrivate(WireMessages.pong(id: id, serverTime: clock.epochMillis()), to: client)
         case .success(.start(let hostKey)):
             guard let room = client.room else { return reject(.unknownRoom, client) }
-            rooms.startDraw(in: room, hostKey: hostKey) { [unowned self] refusal in
+            draws.startDraw(in: room, hostKey: hostKey) { [unowned self] refusal in
                 // In cluster mode the answer comes later: the client may have gone meanwhile.
                 if let refusal, clients[ObjectIdentifier(client)] != nil { reject(refusal, client) }
             }
@@ -122,10 +129,10 @@ final class WebSocketInbound {
 
     /// An `error` message and a strike; at `maxStrikes`, close with 1008.
     private func reject(_ code: ClientErrorCode, _ client: ClientConnection) {
-        rooms.sendPrivate(WireMessages.error(code), to: client)
+        writer.sendPrivate(WireMessages.error(code), to: client)
         client.strikes += 1
         if client.strikes >= config.maxStrikes {
-            rooms.close(client, code: CloseCode.policyViolation, reason: "too many bad messages", drainRoom: false)
+            writer.close(client, code: CloseCode.policyViolation, reason: "too many bad messages", drainRoom: false)
         }
     }
 
@@ -143,8 +150,8 @@ final class WebSocketInbound {
     /// CLOSED: stop reading (before lws closes the socket), leave the room, forget the client.
     private func closed(_ client: ClientConnection) {
         stopReading(client)
-        rooms.leaveRoom(client)
-        rooms.forgetClosing(client)
+        broadcaster.leaveRoom(client)
+        writer.forgetClosing(client)
         clients[ObjectIdentifier(client)] = nil
         idle.forget(ObjectIdentifier(client))
         metrics.viewers.record(clients.count)

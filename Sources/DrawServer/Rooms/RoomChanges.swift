@@ -1,5 +1,6 @@
 import DrawCore
 import DrawPresentation
+import Logging
 
 /// What a room's host may change between draws (issue 15): the room's own entrant list
 /// (`PUT`/`DELETE /api/rooms/ROOM/entrants`) and its settings (`PUT /api/rooms/ROOM/settings`).
@@ -8,7 +9,28 @@ import DrawPresentation
 ///
 /// Refused while a draw is loading, running or being recorded, and while another change is on its
 /// way (409 `draw_running`): a draw keeps the list and settings it started with.
-extension RoomService {
+final class RoomChanges {
+    private let config: ServerConfig
+    private let clock: any DrawClock
+    private let logger: Logger
+    private let executor: ServiceExecutor
+    private unowned let storage: ServerStorage
+    private unowned let directory: RoomDirectory
+    private unowned let broadcaster: RoomBroadcaster
+    private let shared: any SharedRooms
+
+    init(config: ServerConfig, clock: any DrawClock, logger: Logger, executor: ServiceExecutor, storage: ServerStorage,
+         directory: RoomDirectory, broadcaster: RoomBroadcaster, shared: any SharedRooms) {
+        self.config = config
+        self.clock = clock
+        self.logger = logger
+        self.executor = executor
+        self.storage = storage
+        self.directory = directory
+        self.broadcaster = broadcaster
+        self.shared = shared
+    }
+
     /// Reads `body` as the room's new list (off the service thread: a 100,000-name list takes a
     /// while), then keeps it. Answers the list as kept, or why not.
     func replaceEntrants(of room: Room, hostKey: String?, body: [UInt8], format: EntrantListFormat,
@@ -18,12 +40,11 @@ extension RoomService {
         }
         beginChange(of: room, hostKey: hostKey) { [unowned self] refusal in
             if let refusal { return answer(.failure(refusal)) }
-            let inbox = loop.inbox
-            let callback = ServiceCallback<Result<RoomEntrants, EntrantListError>> { [unowned self] result in
+            let back = executor.continuation { [unowned self] (result: Result<RoomEntrants, EntrantListError>) in
                 switch result {
                 case .failure(let error):
                     room.changing = false
-                    roomActivity(room)
+                    directory.roomActivity(room)
                     answer(.failure(HostRefusal(ClientErrorCode(listError: error), error.message)))
                 case .success(let list):
                     commitChange(of: room, list: .upload(list), settings: nil) { refusal in
@@ -31,11 +52,11 @@ extension RoomService {
                     }
                 }
             }
-            // Rule 2: the work runs off the service thread and comes back through the inbox.
+            // Rule 2: the work runs off the service thread and comes back as a service-thread job.
             Task.detached {
                 let result: Result<RoomEntrants, EntrantListError>
                 do throws(EntrantListError) { result = .success(try reader.read(body, as: format)) } catch { result = .failure(error) }
-                inbox.post(.storageReturned { callback(result) })
+                back(result)
             }
         }
     }
@@ -52,7 +73,7 @@ extension RoomService {
             if let refusal { return answer(refusal) }
             if let why = fetcher.refusal(of: urls) {
                 room.changing = false
-                roomActivity(room)
+                directory.roomActivity(room)
                 return answer(HostRefusal(ClientErrorCode(sourceRefusal: why.reason), why.message))
             }
             commitChange(of: room, list: .urls(urls), settings: nil, then: answer)
@@ -80,53 +101,31 @@ extension RoomService {
     }
 
     /// The checks every change shares (the host key in constant time, no draw, no other change),
-    /// then marks the room as changing. Cluster mode reads the room again first: the key may
-    /// have been rotated through another node.
-    private func beginChange(of room: Room, hostKey: String?, fresh: Bool = false,
-                             then go: @escaping (HostRefusal?) -> Void) {
-        if cluster != nil, !fresh {
-            return refreshRecord(of: room) { [unowned self] refusal in
-                if let refusal { return go(HostRefusal(refusal)) }
-                beginChange(of: room, hostKey: hostKey, fresh: true, then: go)
+    /// then marks the room as changing. The room is read again first where another node may have
+    /// changed it: the key may have been rotated there.
+    private func beginChange(of room: Room, hostKey: String?, then go: @escaping (HostRefusal?) -> Void) {
+        shared.refresh(room, forViewer: false) { [unowned self] refusal in
+            if let refusal { return go(HostRefusal(refusal)) }
+            if let refusal = directory.refuseHost(room, key: hostKey) { return go(refusal) }
+            guard !room.deleting else { return go(HostRefusal(.unknownRoom)) }
+            guard room.beginChange() else {
+                return go(HostRefusal(.drawRunning, "Wait for the draw to end, then change the room's list or settings."))
             }
+            go(nil)
         }
-        if let refusal = refuseHost(room, key: hostKey) { return go(refusal) }
-        guard !room.deleting else { return go(HostRefusal(.unknownRoom)) }
-        guard !(room.runner?.isBusy ?? false), !room.leasePending, !room.changing else {
-            return go(HostRefusal(.drawRunning, "Wait for the draw to end, then change the room's list or settings."))
-        }
-        room.changing = true
-        go(nil)
-    }
-
-    /// A change of the room's list: an uploaded one, list URLs, or none (the operator's lists).
-    /// Each replaces whatever the room had.
-    enum ListChange {
-        case upload(RoomEntrants)
-        case urls(DrawSources)
-        case remove
     }
 
     /// Keeps the change (`list` `nil`: the list stays as it is), then applies it to memory.
-    private func commitChange(of room: Room, list: ListChange?, settings: RoomSettings?,
+    private func commitChange(of room: Room, list: Room.ListChange?, settings: RoomSettings?,
                               then answer: @escaping (HostRefusal?) -> Void) {
         let name = room.name, at = clock.epochMillis()
         let apply = { [unowned self] in
-            room.changing = false
-            if let list {
-                var uploaded: RoomEntrants?
-                if case .upload(let entrants) = list { uploaded = entrants }
-                room.entrants = uploaded?.summary
-                room.ownList = storage.rooms == nil ? uploaded : nil
-                if case .urls(let urls) = list { room.sourceURLs = urls } else { room.sourceURLs = nil }
-            }
-            if let settings { room.settings = settings }
-            room.touchedAtMs = max(room.touchedAtMs, at)
-            roomActivity(room)
+            room.applyChange(list: list, settings: settings, at: at, keepsOwnList: storage.rooms == nil)
+            directory.roomActivity(room)
             // Viewers connected now see the change without reconnecting (here and on other nodes).
-            let wire = WireMessages.room(room.name, info: info(of: room))
-            broadcast(wire, in: room)
-            announceRoomChange(of: room, wire: wire)
+            let wire = WireMessages.room(room.name, info: room.info(defaults: config.schedule))
+            broadcaster.broadcast(wire, in: room)
+            shared.changed(room, wire: wire)
         }
         guard storage.rooms != nil else {
             apply()
@@ -153,7 +152,7 @@ extension RoomService {
             case .failure(let error):
                 room.changing = false
                 logger.error("could not change a room", metadata: ["room": "\(name)", "error": "\(error)"])
-                answer(HostRefusal(cluster != nil ? .clusterUnavailable : .storageUnavailable))
+                answer(HostRefusal(shared.storeFailure))
             }
         }
         if !submitted {

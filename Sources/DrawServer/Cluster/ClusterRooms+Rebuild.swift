@@ -12,7 +12,7 @@ import DrawPresentation
 /// And the viewers here of a draw that runs on another node missed its events while the link
 /// was down: each such room's view is read again, and if it says more than this node knew (more
 /// rounds, or the draw's end), its viewers get a fresh `snapshot` (docs/PROTOCOL.md).
-extension RoomService {
+extension ClusterRooms {
     /// Housekeeping (once a second): when the link has come up again since the last tick, the
     /// rooms in memory (but the lobby, which is each node's own) are written back.
     func rebuildAfterReconnect(_ cluster: ClusterNode) {
@@ -25,7 +25,7 @@ extension RoomService {
         cluster.catchUp(nowMs: clock.epochMillis())
         resyncWatchedRooms(cluster)
         let now = clock.epochMillis()
-        let records = registry.all.filter { $0.name != RoomName.lobby && !$0.deleting }
+        let records = directory.registry.all.filter { $0.name != RoomName.lobby && !$0.deleting }
             .map { RoomRecord(name: $0.name, keyHash: $0.keyHash, createdAt: now) }
         guard !records.isEmpty else { return }
         let logger = self.logger
@@ -58,9 +58,9 @@ extension RoomService {
     private func resyncWatchedRooms(_ cluster: ClusterNode) {
         guard let views = cluster.services.views else { return }
         for name in cluster.subscribed {
-            guard let room = registry[name], room.viewers > 0, !(room.runner?.isBusy ?? false) else { continue }
+            guard let room = directory[name], room.viewers > 0, !room.isBusy else { continue }
             _ = storage.roomJob({ _ throws(StorageError) in try? views.view(room: name) }) { [weak self] result in
-                guard let self, case .success(let view?) = result, let room = registry[name] else { return }
+                guard let self, case .success(let view?) = result, let room = directory[name] else { return }
                 resync(room, with: view)
             }
         }
@@ -71,11 +71,11 @@ extension RoomService {
     /// knows nothing of the draw) changes nothing unless `emptyToo`: the takeover check ends a
     /// draw left running, with `emptyToo`, once its lease is free.
     func resync(_ room: Room, with view: StoredRoomView, emptyToo: Bool = false) {
-        guard !(room.runner?.isBusy ?? false) else { return }
+        guard !room.isBusy else { return }
         let fresh = RemoteRoomView(stored: view)
         guard emptyToo || fresh != RemoteRoomView(), fresh != room.remote else { return }
         room.remote = fresh
-        cluster?.metrics.resynced()
-        broadcast(snapshot(of: room, asMessage: true), in: room)
+        node.metrics.resynced()
+        broadcaster.broadcast(broadcaster.snapshot(of: room, asMessage: true), in: room)
     }
 }

@@ -1,19 +1,19 @@
 import DrawCore
 import DrawPresentation
 
-/// Rooms: starting draws, applying bus events, presence. Service thread only. (Creating and
-/// freeing rooms: `RoomService.swift`.)
-extension RoomService {
+/// Rooms: applying bus events, presence, snapshots. Service thread only.
+extension RoomBroadcaster {
     /// The bus subscriber: apply the event to the room's state, then fan it out — except a
     /// `loading`, which waits `loadingNoticeMs` and is dropped if the next event comes first.
-    /// This is this node's presentation choice, so a networked bus changes nothing here.
-    /// In cluster mode the event also goes to the other nodes with viewers in the room.
+    /// This is this node's presentation choice, so a networked bus changes nothing here. A bus
+    /// that spans nodes sends the wire message on first (`RoomEventBus.relay`), so the other
+    /// nodes' viewers do not wait for this node's fan-out.
     func deliver(_ event: DrawEvent, to room: Room) {
         // Whatever the event, the room may have gone from in use to idle or back.
-        defer { roomActivity(room) }
+        defer { directory.roomActivity(room) }
         keepEntrants(of: event, in: room)
         let bytes = room.apply(event)
-        if cluster != nil { publishToCluster(event, wire: bytes, room: room) }
+        bus.relay(event, wire: bytes, from: room)
         show(bytes, loading: Self.isLoading(event), in: room)
         switch event {
         case .round:
@@ -65,29 +65,6 @@ extension RoomService {
         broadcast(bytes, in: room)
     }
 
-    /// Starts a draw after checking the host key in constant time; `answer` gets `nil` when it
-    /// is accepted. Alone, it answers at once; in cluster mode once the room's lease is taken
-    /// (`RoomService+Cluster`).
-    func startDraw(in room: Room, hostKey: String?, then answer: @escaping (ClientErrorCode?) -> Void) {
-        if cluster != nil { return startClusterDraw(in: room, hostKey: hostKey, then: answer) }
-        if let refusal = refuseStart(in: room, hostKey: hostKey) { return answer(refusal) }
-        guard startRunner(of: room) else { return answer(.drawRunning) }
-        touch(room)
-        answer(nil)
-    }
-
-    /// The checks before any start: the host key in constant time, then the server's state.
-    func refuseStart(in room: Room, hostKey: String?) -> ClientErrorCode? {
-        guard let hostKey, !hostKey.isEmpty else { return .unauthorized }
-        guard room.keyHash.matches(hostKey) else { return .forbidden }
-        guard !phase.shuttingDown else { return .shuttingDown }
-        guard !phase.draining else { return .draining }
-        guard !room.deleting else { return .unknownRoom }
-        // A list or settings change on its way to the store: the draw would not know which it gets.
-        guard !room.changing else { return .drawRunning }
-        return nil
-    }
-
     /// A viewer joined or left: arm the room's coalescing presence timer (if not armed).
     ///
     /// Not while a draw runs: its rounds carry the count, so a `presence` fan-out never competes
@@ -97,9 +74,9 @@ extension RoomService {
     /// re-read (`RoomRegistry`).
     func viewersChanged(_ room: Room) {
         guard !loop.destroying else { return }
-        roomActivity(room)
+        directory.roomActivity(room)
         heartbeatHeard(in: room, broadcast: false)
-        cluster?.watch(room: room.name, viewers: room.viewers)
+        shared.viewersChanged(room)
         guard !phase.shuttingDown, !room.isRunning else { return }
         if let delay = room.presence.countChanged(viewers: room.shownViewers, nowNanos: clock.monotonicNanos()) {
             presenceTimer(of: room).schedule(afterNanos: delay)
@@ -125,9 +102,10 @@ extension RoomService {
         // In cluster mode a draw run by another node comes from the shared view; otherwise the
         // draw and last result are encoded once per change and shared by every joiner (join
         // storms, issue 17). Only viewers, time and the room's info are per snapshot.
-        let parts = (cluster != nil ? remoteSnapshotParts(of: room) : nil) ?? room.snapshotParts()
+        let parts = shared.snapshotParts(of: room) ?? room.snapshotParts()
         let bytes = WireMessages.snapshot(room: room.name, viewers: room.shownViewers, serverTime: clock.epochMillis(),
-                                          draw: parts.draw, lastResult: parts.lastResult, info: info(of: room),
+                                          draw: parts.draw, lastResult: parts.lastResult,
+                                          info: room.info(defaults: config.schedule),
                                           asMessage: asMessage)
         guard version == .v1 else { return bytes }
         // v1 carries the lists: those of this node's draws are encoded now if they dropped out.
@@ -137,26 +115,24 @@ extension RoomService {
     }
 }
 
-extension RoomService {
-    /// A draw's players came back from their loading task (through the inbox).
-    func playersLoaded(room name: String, attempt: UInt64, _ result: Result<MergeResult, DrawError>) {
-        registry[name]?.runner?.playersLoaded(attempt: attempt, result)
-        roomActivity(name)
+extension RoomBroadcaster {
+    /// The timer that sends the room's coalesced `presence`, made on the first viewer change.
+    func presenceTimer(of room: Room) -> LwsTimer {
+        timer(\.presenceTimer, of: room, firing: { [unowned self, unowned room] in self.sendPresence(room) })
     }
 
-    /// Whether a recorded write changes the draw's history line (rounds only move `roundsShown`,
-    /// which the end carries): each of those is shared with the cluster.
-    static func changesHistoryLine(_ write: DrawWrite) -> Bool {
-        switch write {
-        case .started, .startedAt, .finish, .failed: return true
-        case .round: return false
-        }
+    /// The timer that releases a held-back `loading`, made on the first draw that holds one.
+    func loadingTimer(of room: Room) -> LwsTimer {
+        timer(\.loadingTimer, of: room, firing: { [unowned self, unowned room] in self.releaseLoading(room) })
     }
 
-    /// A draw write came back from the storage thread (through the inbox).
-    func recorded(room name: String, _ write: DrawWrite, error: StorageError?) {
-        registry[name]?.runner?.recorded(write, error: error)
-        if cluster != nil, error == nil, Self.changesHistoryLine(write) { shareRecord(write.drawId, room: name) }
-        roomActivity(name)
+    /// The timer in `slot`, made with `action` the first time (the action is only built then).
+    private func timer(_ slot: ReferenceWritableKeyPath<Room, LwsTimer?>, of room: Room,
+                       firing action: @autoclosure () -> () -> Void) -> LwsTimer {
+        if let timer = room[keyPath: slot] { return timer }
+        precondition(loop.isRunning, "rooms are used while the server runs")
+        let timer = loop.timer(action())
+        room[keyPath: slot] = timer
+        return timer
     }
 }

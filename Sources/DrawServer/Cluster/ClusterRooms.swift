@@ -1,21 +1,83 @@
 import DrawCore
 import Foundation
 import DrawPresentation
+import Logging
 
-/// Cluster mode (docs/SCALING.md): starts take the room's lease first, draw events of this node
-/// go to the other nodes, theirs come in and are shown here. Service thread only; the blocking
-/// calls run on the `ClusterNode`'s worker and come back through the inbox.
-extension RoomService {
+/// Cluster mode behind the room owners' seams (docs/SCALING.md): the lease gate for starts
+/// (`DrawStartGate`), and what rooms share beyond draw events (`SharedRooms`): records read again
+/// where another node may have changed them, viewers' subscriptions, snapshots of other nodes'
+/// draws, records shared with every node, deletions and changes announced, and the events of
+/// other nodes' draws shown here (`clusterEvent`). Events of this node's draws go out through
+/// `ClusterEventBus`. Service thread only; the blocking calls run on the `ClusterNode`'s worker
+/// (or the storage thread) and come back as service-thread jobs.
+final class ClusterRooms: DrawStartGate, SharedRooms {
+    let node: ClusterNode
+    let clock: any DrawClock
+    let logger: Logger
+    private unowned let loop: ServiceLoop
+    unowned let storage: ServerStorage
+    private let entrantLists: EntrantLists
+    /// The owners this one works with, set once they exist (`attach`).
+    private(set) unowned(unsafe) var directory: RoomDirectory!
+    private(set) unowned(unsafe) var broadcaster: RoomBroadcaster!
+    /// The rooms this node last reported viewers in (so it reports 0 once).
+    private var reportedPresence: [String: Int] = [:]
+
+    init(node: ClusterNode, clock: any DrawClock, logger: Logger, loop: ServiceLoop, storage: ServerStorage,
+         entrantLists: EntrantLists) {
+        self.node = node
+        self.clock = clock
+        self.logger = logger
+        self.loop = loop
+        self.storage = storage
+        self.entrantLists = entrantLists
+    }
+
+    /// Wires the owners in (they are made after this one, which they are handed) and starts
+    /// taking the channel's messages.
+    func attach(directory: RoomDirectory, broadcaster: RoomBroadcaster) {
+        self.directory = directory
+        self.broadcaster = broadcaster
+        node.eventArrived = { [unowned self] room, payload in clusterEvent(room: room, payload) }
+        node.viewArrived = { [unowned self] room, view in clusterView(room: room, view) }
+    }
+
+    private var phase: ServerPhase { loop.phase }
+    private var registry: RoomRegistry { directory.registry }
+
+    // MARK: SharedRooms, the simple answers
+
+    var unavailable: ClientErrorCode? { node.linkUp ? nil : .clusterUnavailable }
+    var storeFailure: ClientErrorCode { .clusterUnavailable }
+    var linkUp: Bool? { node.linkUp }
+    var records: (any SharedDrawRecords)? { node.services.records }
+    func mayBeStale(_ room: Room) -> Bool { room.viewers == 0 && !room.hasWork }
+    func viewersChanged(_ room: Room) { node.watch(room: room.name, viewers: room.viewers) }
+    func evicted(_ room: String) { node.forget(room: room) }
+    func close() { node.close() }
+
+    /// A step of a draw is on this node's disk: one that changes its history line (rounds only
+    /// move `roundsShown`, which the end carries) is shared with the cluster.
+    func recorded(_ write: DrawWrite, room: String) {
+        switch write {
+        case .started, .startedAt, .finish, .failed: shareRecord(write.drawId, room: room)
+        case .round: break
+        }
+    }
+
+    // MARK: DrawStartGate
+
     /// A start in cluster mode: the room's record is read again first (its key may have been
     /// rotated, or the room deleted, through another node), then the key is checked, then the
     /// room's lease is taken on the worker; only then does the runner start. Another node's
     /// running draw holds the lease, so the answer is `draw_running` there too.
-    func startClusterDraw(in room: Room, hostKey: String?, then answer: @escaping (ClientErrorCode?) -> Void) {
-        guard let cluster else { return answer(.internalError) }
+    func admit(_ room: Room, refusal: @escaping () -> ClientErrorCode?, start: @escaping () -> ClientErrorCode?,
+               then answer: @escaping (ClientErrorCode?) -> Void) {
+        let cluster = node
         guard cluster.linkUp else { return answer(.clusterUnavailable) }
-        refreshRecord(of: room) { [unowned self, unowned room] refusal in
-            if let refusal { return answer(refusal) }
-            if let refusal = refuseStart(in: room, hostKey: hostKey) { return answer(refusal) }
+        refresh(room, forViewer: false) { [unowned self, unowned room] why in
+            if let why { return answer(why) }
+            if let why = refusal() { return answer(why) }
             guard !room.leasePending, room.runner?.session.canStart ?? true else { return answer(.drawRunning) }
             if cluster.renewTimer == nil {
                 cluster.renewTimer = loop.timer { [unowned cluster] in cluster.renewLeases() }
@@ -25,14 +87,14 @@ extension RoomService {
             cluster.acquireLease(room: room.name) { [unowned self, unowned room] result in
                 room.leasePending = false
                 room.clusterWaits -= 1
-                defer { roomActivity(room) }
+                defer { directory.roomActivity(room) }
                 switch result {
                 case .acquired:
-                    guard !phase.shuttingDown, !room.deleting, startRunner(of: room) else {
+                    let why: ClientErrorCode? = phase.shuttingDown ? .shuttingDown : room.deleting ? .drawRunning : start()
+                    guard why == nil else {
                         cluster.releaseLease(room: room.name)
-                        return answer(phase.shuttingDown ? .shuttingDown : .drawRunning)
+                        return answer(phase.shuttingDown ? .shuttingDown : why)
                     }
-                    touch(room)
                     answer(nil)
                 case .heldElsewhere:
                     answer(.drawRunning)
@@ -47,7 +109,7 @@ extension RoomService {
     /// Reads the room's record from the shared store and takes its current key hash; a room
     /// deleted elsewhere is dropped here too. The lobby is not in the store: nothing to read.
     /// `done` gets `nil` to go on.
-    func refreshRecord(of room: Room, forViewer: Bool = false, then done: @escaping (ClientErrorCode?) -> Void) {
+    func refresh(_ room: Room, forViewer: Bool, then done: @escaping (ClientErrorCode?) -> Void) {
         guard room.name != RoomName.lobby, storage.rooms != nil else { return done(nil) }
         let name = room.name
         room.clusterWaits += 1 // keeps the room in memory meanwhile
@@ -60,23 +122,18 @@ extension RoomService {
             room.clusterWaits -= 1
             switch result {
             case .success(let (record, view)?):
-                room.keyHash = record.keyHash
-                // Changed through another node meanwhile? Not under a draw: it keeps what it started with.
-                if !room.changing {
-                    room.settings = record.settings
-                    room.entrants = record.entrants
-                    room.sourceURLs = record.sourceURLs
-                }
+                // Changed through another node meanwhile? Not under a change of this node's.
+                room.adopt(record)
                 if let view { adoptView(view, in: room) }
                 done(nil)
             case .success(nil):
-                if !room.deleting, !(room.runner?.hasWork ?? false), registry[name] === room { finishDeletion(of: room) }
+                if !room.deleting, !room.hasWork, registry[name] === room { directory.finishDeletion(of: room) }
                 return done(.unknownRoom)
             case .failure(let error):
                 logger.warning("could not read a room from the cluster store", metadata: ["room": "\(name)", "error": "\(error)"])
                 done(.clusterUnavailable)
             }
-            roomActivity(room)
+            directory.roomActivity(room)
         }
         if !submitted {
             room.clusterWaits -= 1
@@ -85,9 +142,9 @@ extension RoomService {
     }
 
     /// Sends an event of a draw running here to the other nodes: its wire bytes, the snapshot
-    /// part it changes, and when it was due.
+    /// part it changes, and when it was due (`ClusterEventBus.relay`).
     func publishToCluster(_ event: DrawEvent, wire: [UInt8], room: Room) {
-        guard let cluster else { return }
+        let cluster = node
         var due: Double?
         if case .round(let plan, let index, _) = event, plan.rounds.indices.contains(index),
            case .running(_, let startedAt, _)? = room.runner?.session.visible {
@@ -130,7 +187,8 @@ extension RoomService {
     /// here too, and the view holds every one before it (it is written before each publish), so
     /// the joiner's snapshot and the events that follow it leave no round out.
     func viewReader(for room: String, forViewer: Bool) -> @Sendable () -> StoredRoomView? {
-        guard let cluster, let views = cluster.services.views else { return { nil } }
+        let cluster = node
+        guard let views = cluster.services.views else { return { nil } }
         guard forViewer else { return { try? views.view(room: room) } }
         if !cluster.subscribed.contains(room) { cluster.watch(room: room, viewers: 1) }
         let channel = cluster.channel, waitMs = Self.subscriptionWaitMs
@@ -154,53 +212,51 @@ extension RoomService {
 
     /// After a viewer's lookup: a room this node subscribed to early but that has no viewer here
     /// (the join failed, the client left) is unsubscribed again.
-    func settleEarlySubscription(_ name: String) {
-        guard let cluster else { return }
-        cluster.watch(room: name, viewers: registry[name]?.viewers ?? 0)
+    func lookupSettled(_ name: String) {
+        node.watch(room: name, viewers: registry[name]?.viewers ?? 0)
     }
 
     /// Takes the cluster's stored view of the room as what its snapshot shows, unless a draw of
     /// this node's own is what it shows.
     func adoptView(_ view: StoredRoomView, in room: Room) {
-        guard !(room.runner?.isBusy ?? false) else { return }
+        guard !room.isBusy else { return }
         room.remote = RemoteRoomView(stored: view)
     }
 
     /// Tells the other nodes with viewers in the room that it was deleted here, so they close
     /// theirs as this node did.
-    func announceDeletion(of room: Room) {
-        guard let cluster else { return }
+    func deleted(_ room: Room) {
         let now = clock.epochMillis()
-        cluster.publish(ClusterEnvelope(node: cluster.nodeId, kind: .deleted, plannedAt: now, sentAt: now,
+        node.publish(ClusterEnvelope(node: node.nodeId, kind: .deleted, plannedAt: now, sentAt: now,
                                         wire: WireMessages.error(.roomDeleted)), room: room.name)
     }
 
     /// Tells the other nodes with viewers in the room that its list or settings changed here
     /// (`wire`: the `room` message this node's viewers got).
-    func announceRoomChange(of room: Room, wire: [UInt8]) {
-        guard let cluster else { return }
+    func changed(_ room: Room, wire: [UInt8]) {
         let now = clock.epochMillis()
-        cluster.publish(ClusterEnvelope(node: cluster.nodeId, kind: .room, plannedAt: now, sentAt: now, wire: wire),
+        node.publish(ClusterEnvelope(node: node.nodeId, kind: .room, plannedAt: now, sentAt: now, wire: wire),
                         room: room.name)
     }
 
     /// A message on a room's channel (through the inbox): another node's draw event. Shown to
     /// this node's viewers as it came, and folded into the room's snapshot.
-    func clusterEvent(room name: String, _ payload: [UInt8]) {
-        guard let cluster, let envelope = ClusterEnvelope.decode(payload), envelope.node != cluster.nodeId,
+    private func clusterEvent(room name: String, _ payload: [UInt8]) {
+        let cluster = node
+        guard let envelope = ClusterEnvelope.decode(payload), envelope.node != cluster.nodeId,
               let room = registry[name] else { return }
         if envelope.kind == .deleted {
-            if !room.deleting, !(room.runner?.hasWork ?? false) { finishDeletion(of: room) }
+            if !room.deleting, !room.hasWork { directory.finishDeletion(of: room) }
             return
         }
         if envelope.kind == .room {
             // The list or settings changed through another node: read the room's record again
             // (so this node's snapshots agree), then show the change as it was sent.
-            return refreshRecord(of: room) { [unowned self, unowned room] refusal in
-                if refusal == nil { broadcast(envelope.wire, in: room) }
+            return refresh(room, forViewer: false) { [unowned self, unowned room] refusal in
+                if refusal == nil { broadcaster.broadcast(envelope.wire, in: room) }
             }
         }
-        guard !(room.runner?.isBusy ?? false) else { return }
+        guard !room.isBusy else { return }
         if let id = envelope.drawId, let hash = envelope.entrantsHash, !envelope.entrants.isEmpty {
             entrantLists.keep(EntrantList(hash: hash, json: envelope.entrants), drawId: id)
         }
@@ -213,31 +269,30 @@ extension RoomService {
                 if let self, let room { self.adoptView(view, in: room) }
             }
         }
-        show(envelope.wire, loading: envelope.kind == .loading, in: room)
-        roomActivity(room)
+        broadcaster.show(envelope.wire, loading: envelope.kind == .loading, in: room)
+        directory.roomActivity(room)
     }
 
     /// The snapshot's `draw` and `lastResult` when another node's draw is what this room shows
     /// (`nil`: the room's own view is the whole truth).
-    func remoteSnapshotParts(of room: Room) -> Room.SnapshotParts? {
-        guard room.remote.isActive || room.remote.lastResult != nil, !(room.runner?.isBusy ?? false) else { return nil }
+    func snapshotParts(of room: Room) -> Room.SnapshotParts? {
+        guard room.remote.isActive || room.remote.lastResult != nil, !room.isBusy else { return nil }
         return Room.SnapshotParts(draw: room.remote.draw,
                                   lastResult: room.remote.lastResult ?? WireMessages.snapshotLastResult(room.lastResult))
     }
 
     /// After any activity: a lease whose draw is over (finished, failed, aborted, recorded) is
     /// given back.
-    func releaseLeaseIfDone(_ room: Room) {
-        guard let cluster, cluster.holdsLease(room: room.name), !room.leasePending,
-              !(room.runner?.isBusy ?? false) else { return }
-        cluster.releaseLease(room: room.name)
+    func activity(in room: Room) {
+        guard node.holdsLease(room: room.name), !room.leasePending, !room.isBusy else { return }
+        node.releaseLease(room: room.name)
     }
 
     /// Puts a draw's history line and record where every node's history API finds them, once
     /// the step is on this node's disk (read and kept on the storage thread, which may wait for
     /// Redis). Kept when the draw is planned, started, ended or failed.
-    func shareRecord(_ drawId: String, room: String) {
-        guard let records = cluster?.services.records else { return }
+    private func shareRecord(_ drawId: String, room: String) {
+        guard let records = node.services.records else { return }
         let logger = self.logger
         _ = storage.drawJob({ store throws(StorageError) in
             guard let record = try store.record(id: drawId) else { return }
@@ -251,7 +306,7 @@ extension RoomService {
     }
 
     /// A room's view read back after a takeover found nothing to end (through the inbox).
-    func clusterView(room name: String, _ view: StoredRoomView) {
+    private func clusterView(room name: String, _ view: StoredRoomView) {
         // The draw is over (its lease was free, nothing escrowed): whatever the view says, even
         // nothing (Redis restarted empty), and the viewers here are told.
         if let room = registry[name] { resync(room, with: view, emptyToo: true) }
@@ -259,8 +314,8 @@ extension RoomService {
 
     /// Housekeeping, once a second: the link state for `/metrics`; the leases of the rooms whose
     /// running draw is another node's, so a dead node's draw is ended (`checkOrphans`).
-    func clusterTick() {
-        guard let cluster else { return }
+    func tick() {
+        let cluster = node
         cluster.metrics.link(up: cluster.linkUp)
         rebuildAfterReconnect(cluster)
         let watched = cluster.subscribed.filter { registry[$0]?.remote.isActive == true }
@@ -278,7 +333,7 @@ extension RoomService {
         cluster.reportPresence(counts, nowMs: clock.epochMillis()) { [weak self] name, others in
             guard let self, let room = registry[name], room.otherNodesViewers != others else { return }
             room.otherNodesViewers = others
-            viewersChanged(room)
+            broadcaster.viewersChanged(room)
         }
     }
 }

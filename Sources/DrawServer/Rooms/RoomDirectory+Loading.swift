@@ -10,7 +10,7 @@ import DrawPresentation
 /// Memory holds only the rooms in use (`RoomRegistry`); any other is loaded by the first lookup
 /// that misses (`withRoom`), and every lookup of the same name while it loads waits for that one
 /// load (`LoadWaiters`).
-extension RoomService {
+extension RoomDirectory {
     /// Loads in flight at once (distinct room names). Beyond, a lookup of another unloaded room is
     /// answered `busy` (HTTP 503; a WebSocket gets the `error` and closes with 1013): a flood of
     /// joins to many unknown names fills the storage thread's queue no further.
@@ -43,7 +43,7 @@ extension RoomService {
         }
         guard registry[name] == nil else { return answer(.failure(.roomExists)) }
         guard !registry.isFull else { return answer(.failure(.tooManyRooms)) }
-        if let cluster, !cluster.linkUp { return answer(.failure(.clusterUnavailable)) }
+        if let why = shared.unavailable { return answer(.failure(why)) }
         let key = HostKey.generate(using: random), hash = HostKeyHash(of: key)
         guard storage.rooms != nil else {
             return answer(addCreated(name, hash).map { _ in (name, key) })
@@ -61,7 +61,7 @@ extension RoomService {
                 answer(.failure(.roomExists))
             case .failure(let error):
                 logger.error("could not keep a new room", metadata: ["room": "\(name)", "error": "\(error)"])
-                answer(.failure(cluster != nil ? .clusterUnavailable : .storageUnavailable))
+                answer(.failure(shared.storeFailure))
             }
         }
         if !submitted { answer(.failure(.storageUnavailable)) }
@@ -84,25 +84,24 @@ extension RoomService {
     /// store has answered (`unknownRoom` when it keeps no such room; `busy` over the load caps;
     /// `storageUnavailable`; `tooManyRooms` when memory is full of rooms in use; `shuttingDown`).
     func withRoom(named name: String, forViewer: Bool = false, _ body: @escaping (Result<Room, ClientErrorCode>) -> Void) {
-        if cluster != nil, forViewer {
-            // Cluster mode: a viewer's lookup subscribes the room before reading its view
-            // (`viewReader`); once the viewer joined, or did not, the subscription follows.
-            return withRoom(named: name, clusterViewer: true) { [unowned self] result in
-                body(result)
-                settleEarlySubscription(name)
-            }
+        guard forViewer else { return withRoom(named: name, viewer: false, body) }
+        // A viewer's lookup may prepare for the join (cluster mode subscribes the room before
+        // reading its view, see `ClusterRooms.viewReader`); once it joined, or did not, that is
+        // settled.
+        withRoom(named: name, viewer: true) { [unowned self] result in
+            body(result)
+            shared.lookupSettled(name)
         }
-        withRoom(named: name, clusterViewer: false, body)
     }
 
-    private func withRoom(named name: String, clusterViewer: Bool, _ body: @escaping (Result<Room, ClientErrorCode>) -> Void) {
+    private func withRoom(named name: String, viewer: Bool, _ body: @escaping (Result<Room, ClientErrorCode>) -> Void) {
         if let room = registry[name] {
             if room.deleting { return body(.failure(.unknownRoom)) }
-            // Cluster mode: a room nobody watches here may have been deleted through another node
-            // meanwhile (one with viewers here hears of it on its channel); ask the store again.
-            if cluster != nil, room.viewers == 0, !(room.runner?.hasWork ?? false) {
-                // With Redis away the room as this node knows it will do: viewers may still join.
-                return refreshRecord(of: room, forViewer: clusterViewer) { refusal in
+            // A room another node may have changed or deleted meanwhile is read again first.
+            if shared.mayBeStale(room) {
+                // With the shared store away the room as this node knows it will do: viewers may
+                // still join.
+                return shared.refresh(room, forViewer: viewer) { refusal in
                     body(refusal.flatMap { $0 == .clusterUnavailable ? nil : .failure($0) } ?? .success(room))
                 }
             }
@@ -120,7 +119,7 @@ extension RoomService {
         case .startLoad:
             break
         }
-        let draws = storage.store, search = Self.lastResultSearch, readView = viewReader(for: name, forViewer: clusterViewer)
+        let draws = storage.store, search = Self.lastResultSearch, readView = shared.viewReader(for: name, forViewer: viewer)
         let submitted = storage.roomJob({ store throws(StorageError) -> LoadedRoom? in
             guard let record = try store.room(named: name) else { return nil }
             var last: FinishedDraw?
@@ -145,9 +144,7 @@ extension RoomService {
                 let built = registry.create(named: name, nowNanos: clock.monotonicNanos(), build: {
                     let room = makeRoom(name: $0, keyHash: loaded.record.keyHash, lastResult: loaded.lastResult)
                     room.touchedAtMs = loaded.record.lastActivityAt
-                    room.settings = loaded.record.settings
-                    room.entrants = loaded.record.entrants
-                    room.sourceURLs = loaded.record.sourceURLs
+                    room.adopt(loaded.record)
                     if let view = loaded.view { room.remote = RemoteRoomView(stored: view) }
                     return room
                 })

@@ -9,7 +9,7 @@ import DrawPresentation
 /// whose last recorded activity is older than half the expiry time are touched, in the same job
 /// and one transaction, ahead of the expiry. A room someone joined between the check and its
 /// answer is kept back (`restore`).
-extension RoomService {
+extension RoomDirectory {
     /// Rooms expired per store call, so one job stays short; the next tick goes on while a
     /// batch comes back full.
     static let expiryBatch = 200
@@ -55,9 +55,7 @@ extension RoomService {
             return
         }
         if room.isIdle && !room.deleting {
-            room.releaseBuffers()
-            registry.remove(named: room.name, reason: .expired)
-            metrics.rooms.record(registry.count)
+            remove(room, reason: .expired)
             logger.info("room expired", metadata: ["room": "\(record.name)"])
         } else {
             restore(record, nowMs: nowMs)

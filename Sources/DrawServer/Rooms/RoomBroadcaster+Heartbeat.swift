@@ -1,7 +1,7 @@
 import DrawPresentation
 
 /// Heartbeats for quiet rooms (`RoomHeartbeat`), from the housekeeping tick. Service thread only.
-extension RoomService {
+extension RoomBroadcaster {
     /// Every watched room that is due gets a `heartbeat` through `broadcast` (stored once in its
     /// ring, shared by all its viewers; the broadcast puts the room back at the end of the order).
     /// The message is encoded at most once per tick, for all rooms. Only due rooms are looked at,
@@ -15,11 +15,11 @@ extension RoomService {
                                                intervalNanos: heartbeats.intervalNanos)
         // Rooms are forgotten lazily: one that emptied or went since it was heard drops out here.
         let due = heartbeats.takeDue(nowNanos: now, writeBudget: budget) { name in
-            guard let members = registry[name]?.members.count, members > 0 else { return nil }
+            guard let members = directory[name]?.members.count, members > 0 else { return nil }
             return members
         }
         for name in due {
-            guard let room = registry[name] else { continue }
+            guard let room = directory[name] else { continue }
             if message == nil {
                 message = WireMessages.heartbeat(intervalMs: Int(heartbeats.intervalNanos / 1_000_000),
                                                  serverTime: clock.epochMillis())

@@ -7,7 +7,7 @@ import DrawPresentation
 ///
 /// The lobby is neither: its key is the operator's (the data directory's `lobby.key`, the
 /// `--lobby-key-file`, `--rotate-lobby-key`), so both answer `403 forbidden` there.
-extension RoomService {
+extension RoomDirectory {
     /// The host key checks both actions share, in constant time (`HostKeyHash.matches`): 401
     /// without a key, 403 with a wrong one, 403 for the lobby.
     func refuseHost(_ room: Room, key: String?) -> HostRefusal? {
@@ -23,14 +23,14 @@ extension RoomService {
     /// and the close 4404. Refused while a draw is loading, running or being recorded (409
     /// `draw_running`): its viewers would lose the result. Its draws' history stays.
     func deleteRoom(_ room: Room, hostKey: String?, fresh: Bool = false, then answer: @escaping (HostRefusal?) -> Void) {
-        if cluster != nil, !fresh { // the key may have been rotated through another node
-            return refreshRecord(of: room) { [unowned self] refusal in
+        if !fresh { // the key may have been rotated through another node
+            return shared.refresh(room, forViewer: false) { [unowned self] refusal in
                 if let refusal { return answer(HostRefusal(refusal)) }
                 deleteRoom(room, hostKey: hostKey, fresh: true, then: answer)
             }
         }
         if let refusal = refuseHost(room, key: hostKey) { return answer(refusal) }
-        guard !(room.runner?.hasWork ?? false) else { return answer(HostRefusal(.drawRunning, "Wait for the draw to end, then delete the room.")) }
+        guard !room.hasWork else { return answer(HostRefusal(.drawRunning, "Wait for the draw to end, then delete the room.")) }
         guard !room.deleting else { return answer(HostRefusal(.unknownRoom)) }
         room.deleting = true // no draw starts and no lookup finds it while the store deletes it
         let name = room.name
@@ -42,7 +42,7 @@ extension RoomService {
             switch result {
             case .success:
                 finishDeletion(of: room)
-                announceDeletion(of: room)
+                shared.deleted(room)
                 answer(nil)
             case .failure(let error):
                 room.deleting = false
@@ -59,13 +59,11 @@ extension RoomService {
     /// The store forgot the room: tell its viewers, close them, and take it out of memory.
     func finishDeletion(of room: Room) {
         for client in Array(room.members) {
-            sendPrivate(WireMessages.error(.roomDeleted), to: client)
-            close(client, code: CloseCode.unknownRoom, reason: "room deleted", drainRoom: false)
+            writer.sendPrivate(WireMessages.error(.roomDeleted), to: client)
+            writer.close(client, code: CloseCode.unknownRoom, reason: "room deleted", drainRoom: false)
         }
-        // Idle now (no viewers, no draw): drop its timers before the room itself goes.
-        room.releaseBuffers()
-        registry.remove(named: room.name, reason: .deleted)
-        metrics.rooms.record(registry.count)
+        // Idle now (no viewers, no draw): its timers go before the room itself.
+        remove(room, reason: .deleted)
         logger.info("room deleted", metadata: ["room": "\(room.name)"])
     }
 
@@ -74,8 +72,8 @@ extension RoomService {
     /// leaked should not have to wait. Counts as activity (the store's `replaceKeyHash`).
     func rotateKey(of room: Room, hostKey: String?, fresh: Bool = false,
                    then answer: @escaping (Result<String, HostRefusal>) -> Void) {
-        if cluster != nil, !fresh {
-            return refreshRecord(of: room) { [unowned self] refusal in
+        if !fresh { // likewise
+            return shared.refresh(room, forViewer: false) { [unowned self] refusal in
                 if let refusal { return answer(.failure(HostRefusal(refusal))) }
                 rotateKey(of: room, hostKey: hostKey, fresh: true, then: answer)
             }

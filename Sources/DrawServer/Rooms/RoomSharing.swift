@@ -1,0 +1,86 @@
+import DrawCore
+import DrawPresentation
+
+/// The seams where cluster mode plugs into the room owners, so none of them asks whether it runs
+/// in a cluster: the composition (`LiveDrawServer.init`) picks one implementation of each, once.
+/// One node: `SingleNodeRooms` (nothing shared, every call answers at once) and the
+/// `InProcessRoomEventBus`. Cluster mode: `ClusterRooms` and its Redis-backed `ClusterEventBus`
+/// (Cluster/). Service thread only.
+
+/// Whether a draw may start in a room, and when: one node starts at once; a cluster takes the
+/// room's lease first (docs/SCALING.md).
+protocol DrawStartGate: AnyObject {
+    /// Starts a draw in `room` once the gate allows it. `refusal` checks the key and the server's
+    /// state (run when the gate has the room's latest record); `start` starts the runner and
+    /// returns why not, if it could not. `answer` gets `nil` once the draw started.
+    func admit(_ room: Room, refusal: @escaping () -> ClientErrorCode?, start: @escaping () -> ClientErrorCode?,
+               then answer: @escaping (ClientErrorCode?) -> Void)
+    /// After any activity in `room`: what a finished draw held (a lease) is given back.
+    func activity(in room: Room)
+}
+
+/// What rooms share beyond draw events: their records, views and viewers across nodes.
+protocol SharedRooms: AnyObject {
+    /// Why nothing that needs the shared state can be done now (`nil`: it can).
+    var unavailable: ClientErrorCode? { get }
+    /// The code a failed write of a room's record answers with.
+    var storeFailure: ClientErrorCode { get }
+    /// `/healthz`'s cluster link: `nil` for one node.
+    var linkUp: Bool? { get }
+    /// Ended draws' records readable from every node; `nil`: each node serves its own.
+    var records: (any SharedDrawRecords)? { get }
+
+    /// Reads `room`'s record again where another node may have changed it (its key, settings,
+    /// list; or deleted it); `done` gets `nil` to go on. `forViewer`: a viewer is about to join.
+    func refresh(_ room: Room, forViewer: Bool, then done: @escaping (ClientErrorCode?) -> Void)
+    /// Whether a room in memory must be read again before a lookup trusts it.
+    func mayBeStale(_ room: Room) -> Bool
+    /// What a room's load reads besides its record, on the storage thread (`nil`: nothing).
+    func viewReader(for room: String, forViewer: Bool) -> @Sendable () -> StoredRoomView?
+    /// A viewer's lookup of `name` is over (it joined, or did not).
+    func lookupSettled(_ name: String)
+    /// The viewers of `room` on this node changed.
+    func viewersChanged(_ room: Room)
+    /// The snapshot's `draw` and `lastResult` when another node's draw is what `room` shows
+    /// (`nil`: the room's own state is the whole truth).
+    func snapshotParts(of room: Room) -> Room.SnapshotParts?
+    /// A draw write of `room` is on this node's disk.
+    func recorded(_ write: DrawWrite, room: String)
+    /// `room` was deleted here; `changed`: its list or settings changed here (`wire`: the `room`
+    /// message this node's viewers got).
+    func deleted(_ room: Room)
+    func changed(_ room: Room, wire: [UInt8])
+    /// `room` left memory.
+    func evicted(_ room: String)
+    /// Housekeeping, once a second.
+    func tick()
+    /// The server stops.
+    func close()
+}
+
+/// One node: nothing is shared, every start is admitted at once, every record is this node's.
+final class SingleNodeRooms: DrawStartGate, SharedRooms {
+    func admit(_ room: Room, refusal: @escaping () -> ClientErrorCode?, start: @escaping () -> ClientErrorCode?,
+               then answer: @escaping (ClientErrorCode?) -> Void) {
+        answer(refusal() ?? start())
+    }
+
+    func activity(in room: Room) {}
+
+    var unavailable: ClientErrorCode? { nil }
+    var storeFailure: ClientErrorCode { .storageUnavailable }
+    var linkUp: Bool? { nil }
+    var records: (any SharedDrawRecords)? { nil }
+    func refresh(_ room: Room, forViewer: Bool, then done: @escaping (ClientErrorCode?) -> Void) { done(nil) }
+    func mayBeStale(_ room: Room) -> Bool { false }
+    func viewReader(for room: String, forViewer: Bool) -> @Sendable () -> StoredRoomView? { { nil } }
+    func lookupSettled(_ name: String) {}
+    func viewersChanged(_ room: Room) {}
+    func snapshotParts(of room: Room) -> Room.SnapshotParts? { nil }
+    func recorded(_ write: DrawWrite, room: String) {}
+    func deleted(_ room: Room) {}
+    func changed(_ room: Room, wire: [UInt8]) {}
+    func evicted(_ room: String) {}
+    func tick() {}
+    func close() {}
+}
