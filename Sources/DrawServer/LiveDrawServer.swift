@@ -228,7 +228,7 @@ public final class LiveDrawServer: @unchecked Sendable {
     /// The owners' hooks into each other, set once they all exist: a client leaving its room
     /// changes the room's viewers; a room made or freed is (un)subscribed to the bus; cluster mode
     /// reaches the rooms it shares.
-    private static func wire(writer: ClientWriter, directory: RoomDirectory, broadcaster: RoomBroadcaster,
+    static func wire(writer: ClientWriter, directory: RoomDirectory, broadcaster: RoomBroadcaster,
                              cluster: ClusterRooms?) {
         writer.leaveRoom = { [unowned broadcaster] client in broadcaster.leaveRoom(client) }
         directory.roomMade = { [unowned broadcaster] room in broadcaster.roomMade(room) }

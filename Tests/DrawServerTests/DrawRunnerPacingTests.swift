@@ -20,7 +20,7 @@ import Testing
         func monotonicNanos() -> UInt64 { nanos }
     }
 
-    final class ManualTimer: DrawTimer {
+    final class ManualTimer: ServiceTimer {
         var scheduled: [UInt64] = []
         func schedule(afterNanos nanos: UInt64) { scheduled.append(nanos) }
         func cancel() {}
@@ -59,7 +59,7 @@ import Testing
     }
 
     /// The same, on the given bus, clock and timer (`DrawRunnerShellTests` too).
-    static func runner(bus: any RoomEventBus, clock: any DrawClock, timer: any DrawTimer,
+    static func runner(bus: any RoomEventBus, clock: any DrawClock, timer: any ServiceTimer,
                        record: ((DrawWrite) -> Void)?) -> DrawRunner {
         var logger = Logger(label: "test")
         logger.logLevel = .critical

@@ -11,7 +11,7 @@ extension RealSocketTests {
     @Suite struct DrawRunnerShellTests {
         typealias Pacing = DrawRunnerPacingTests
 
-        final class CountingTimer: DrawTimer {
+        final class CountingTimer: ServiceTimer {
             var scheduled: [UInt64] = []
             var cancels = 0
             func schedule(afterNanos nanos: UInt64) { scheduled.append(nanos) }

@@ -27,7 +27,7 @@ final class ClusterNode {
     /// outage must get its chance to publish the end first (`pauseTakeovers`).
     var takeoversPausedUntilMs: Double = 0
     /// Renews `leases` every `leaseRenewMs`; made with the first lease.
-    var renewTimer: LwsTimer?
+    var renewTimer: (any ServiceTimer)?
 
     /// A message on a room's channel (another node's event), on the service thread.
     var eventArrived: (_ room: String, _ payload: [UInt8]) -> Void {

@@ -14,7 +14,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     let node: ClusterNode
     let clock: any DrawClock
     let logger: Logger
-    private unowned let loop: ServiceLoop
+    private unowned let loop: any RoomLoop
     unowned let storage: ServerStorage
     private let entrantLists: EntrantLists
     /// The owners this one works with, set once they exist (`attach`).
@@ -23,7 +23,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     /// The rooms this node last reported viewers in (so it reports 0 once).
     private var reportedPresence: [String: Int] = [:]
 
-    init(node: ClusterNode, clock: any DrawClock, logger: Logger, loop: ServiceLoop, storage: ServerStorage,
+    init(node: ClusterNode, clock: any DrawClock, logger: Logger, loop: any RoomLoop, storage: ServerStorage,
          entrantLists: EntrantLists) {
         self.node = node
         self.clock = clock
@@ -80,7 +80,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
             if let why = refusal() { return answer(why) }
             guard !room.leasePending, room.runner?.session.canStart ?? true else { return answer(.drawRunning) }
             if cluster.renewTimer == nil {
-                cluster.renewTimer = loop.timer { [unowned cluster] in cluster.renewLeases() }
+                cluster.renewTimer = loop.makeTimer { [unowned cluster] in cluster.renewLeases() }
             }
             room.leasePending = true
             room.clusterWaits += 1

@@ -20,7 +20,7 @@ final class DrawCoordinator {
     /// The operator's list URLs, for the records.
     let sources: DrawSources
     let bus: any RoomEventBus
-    unowned let loop: ServiceLoop
+    unowned let loop: any RoomLoop
     unowned let storage: ServerStorage
     unowned let directory: RoomDirectory
     let gate: any DrawStartGate
@@ -28,7 +28,7 @@ final class DrawCoordinator {
 
     init(config: ServerConfig, clock: any DrawClock, random: any RandomSource, logger: Logger, metrics: ServerMetrics,
          executor: ServiceExecutor, loadPlayers: @escaping @Sendable () async throws(DrawError) -> MergeResult,
-         sources: DrawSources, bus: any RoomEventBus, loop: ServiceLoop, storage: ServerStorage,
+         sources: DrawSources, bus: any RoomEventBus, loop: any RoomLoop, storage: ServerStorage,
          directory: RoomDirectory, gate: any DrawStartGate, shared: any SharedRooms) {
         self.config = config
         self.clock = clock
@@ -97,7 +97,7 @@ final class DrawCoordinator {
             } : nil)
         let runner = DrawRunner(room: room.name, dependencies: deps)
         made = runner
-        runner.timer = loop.timer { [unowned runner] in runner.timerFired() }
+        runner.timer = loop.makeTimer { [unowned runner] in runner.timerFired() }
         room.runner = runner
         return runner
     }

@@ -35,7 +35,7 @@ final class DrawRunner {
     /// The draw's state: the one source of truth about its phase (the room asks it too).
     private(set) var session: DrawSession
     /// Set by the server right after init (the timer needs the runner to exist).
-    var timer: (any DrawTimer)?
+    var timer: (any ServiceTimer)?
     /// The monotonic time the armed timer is due at: a round's lateness is measured against it.
     var wakeDueNanos: UInt64?
     /// When the result's write was handed off, for `livedraw_result_write_seconds`.

@@ -64,9 +64,9 @@ final class Room {
     // What only a room in use needs is made on first use by the server and dropped by
     // `releaseBuffers()` once the room is idle again, so an empty room costs little (issue 11):
     /// Releases `heldLoading`; made by the first draw's `loading`.
-    var loadingTimer: LwsTimer?
+    var loadingTimer: (any ServiceTimer)?
     /// Made by the first viewer change.
-    var presenceTimer: LwsTimer?
+    var presenceTimer: (any ServiceTimer)?
     /// Made by the first draw.
     var runner: DrawRunner?
 

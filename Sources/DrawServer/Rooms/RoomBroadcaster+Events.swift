@@ -117,21 +117,21 @@ extension RoomBroadcaster {
 
 extension RoomBroadcaster {
     /// The timer that sends the room's coalesced `presence`, made on the first viewer change.
-    func presenceTimer(of room: Room) -> LwsTimer {
+    func presenceTimer(of room: Room) -> any ServiceTimer {
         timer(\.presenceTimer, of: room, firing: { [unowned self, unowned room] in self.sendPresence(room) })
     }
 
     /// The timer that releases a held-back `loading`, made on the first draw that holds one.
-    func loadingTimer(of room: Room) -> LwsTimer {
+    func loadingTimer(of room: Room) -> any ServiceTimer {
         timer(\.loadingTimer, of: room, firing: { [unowned self, unowned room] in self.releaseLoading(room) })
     }
 
     /// The timer in `slot`, made with `action` the first time (the action is only built then).
-    private func timer(_ slot: ReferenceWritableKeyPath<Room, LwsTimer?>, of room: Room,
-                       firing action: @autoclosure () -> () -> Void) -> LwsTimer {
+    private func timer(_ slot: ReferenceWritableKeyPath<Room, (any ServiceTimer)?>, of room: Room,
+                       firing action: @autoclosure () -> () -> Void) -> any ServiceTimer {
         if let timer = room[keyPath: slot] { return timer }
         precondition(loop.isRunning, "rooms are used while the server runs")
-        let timer = loop.timer(action())
+        let timer = loop.makeTimer(action())
         room[keyPath: slot] = timer
         return timer
     }

@@ -10,7 +10,7 @@ extension RoomBroadcaster {
         guard !phase.shuttingDown, !loop.destroying else { return }
         let now = clock.monotonicNanos()
         var message: [UInt8]?
-        let budget = RoomHeartbeat.writeBudget(connections: loop.openConnections.count,
+        let budget = RoomHeartbeat.writeBudget(connections: loop.connectionCount,
                                                tickNanos: ServiceLoop.housekeepingTickNanos,
                                                intervalNanos: heartbeats.intervalNanos)
         // Rooms are forgotten lazily: one that emptied or went since it was heard drops out here.

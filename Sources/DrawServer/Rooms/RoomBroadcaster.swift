@@ -11,7 +11,7 @@ final class RoomBroadcaster {
     let clock: any DrawClock
     let logger: Logger
     let metrics: ServerMetrics
-    unowned let loop: ServiceLoop
+    unowned let loop: any RoomLoop
     unowned let writer: ClientWriter
     unowned let directory: RoomDirectory
     let shared: any SharedRooms
@@ -21,7 +21,7 @@ final class RoomBroadcaster {
     /// Watched rooms in last-broadcast order, for their heartbeats (`+Heartbeat`).
     var heartbeats: RoomHeartbeat
 
-    init(config: ServerConfig, clock: any DrawClock, logger: Logger, metrics: ServerMetrics, loop: ServiceLoop,
+    init(config: ServerConfig, clock: any DrawClock, logger: Logger, metrics: ServerMetrics, loop: any RoomLoop,
          writer: ClientWriter, directory: RoomDirectory, shared: any SharedRooms, bus: any RoomEventBus,
          entrantLists: EntrantLists) {
         self.config = config

@@ -16,7 +16,7 @@ final class RoomDirectory {
     let random: any RandomSource
     let logger: Logger
     let metrics: ServerMetrics
-    unowned let loop: ServiceLoop
+    unowned let loop: any RoomLoop
     unowned let storage: ServerStorage
     unowned let writer: ClientWriter
     /// What other nodes share with this one (one node: nothing).
@@ -34,7 +34,7 @@ final class RoomDirectory {
     var roomFreed: (Room) -> Void = { _ in }
 
     init(config: ServerConfig, clock: any DrawClock, random: any RandomSource, logger: Logger, metrics: ServerMetrics,
-         loop: ServiceLoop, storage: ServerStorage, writer: ClientWriter, shared: any SharedRooms, gate: any DrawStartGate) {
+         loop: any RoomLoop, storage: ServerStorage, writer: ClientWriter, shared: any SharedRooms, gate: any DrawStartGate) {
         self.config = config
         self.clock = clock
         self.random = random

@@ -14,13 +14,13 @@ final class ClientWriter {
     private let clock: any DrawClock
     private let logger: Logger
     private let metrics: ServerMetrics
-    private unowned let loop: ServiceLoop
+    private unowned let loop: any RoomLoop
     /// Closing clients and when each must be gone.
     private var closeDeadlines = CloseDeadlines()
     /// Takes a client out of its room (the room's viewers changed); set when the owners are wired.
     var leaveRoom: (ClientConnection) -> Void = { _ in }
 
-    init(config: ServerConfig, clock: any DrawClock, logger: Logger, metrics: ServerMetrics, loop: ServiceLoop) {
+    init(config: ServerConfig, clock: any DrawClock, logger: Logger, metrics: ServerMetrics, loop: any RoomLoop) {
         self.config = config
         self.clock = clock
         self.logger = logger

@@ -1,0 +1,125 @@
+import DrawCore
+@testable import DrawServer
+import Foundation
+import Logging
+
+/// A service loop without lws, for the room owners (like SwiftNIO's `EmbeddedEventLoop`): its
+/// timers fire when the test says, and jobs handed over from other threads run when it calls
+/// `runJobs()`. The test thread is the service thread.
+final class FakeLoop: RoomLoop {
+    let phase = ServerPhase()
+    var destroying = false
+    var isRunning = true
+    var connectionCount = 0
+    let inbox = ServiceInbox()
+    let thread = ThreadOwner(name: "fake service")
+    let executor: ServiceExecutor
+    private(set) var timers: [ManualServiceTimer] = []
+
+    init() {
+        executor = ServiceExecutor(inbox: inbox, thread: thread)
+        thread.claim()
+    }
+
+    func makeTimer(_ action: @escaping () -> Void) -> any ServiceTimer {
+        let timer = ManualServiceTimer(action)
+        timers.append(timer)
+        return timer
+    }
+
+    /// Runs the jobs other threads handed over, as the service loop does on a wake-up. Jobs from
+    /// a detached task (a list read) may come a moment later: this waits for at least `count`
+    /// of them, at most 5 s.
+    @discardableResult
+    func runJobs(atLeast count: Int = 0) -> Int {
+        var ran = 0
+        let deadline = Date().addingTimeInterval(5)
+        repeat {
+            let jobs = inbox.drain()
+            for job in jobs { job() }
+            ran += jobs.count
+        } while ran < count && Date() < deadline && { Thread.sleep(forTimeInterval: 0.001); return true }()
+        return ran
+    }
+
+    /// Fires every armed timer once, in the order they were armed.
+    func fireDueTimers() {
+        for timer in timers where timer.armed != nil { timer.fire() }
+    }
+}
+
+/// A timer that remembers what it was asked for and fires by hand.
+final class ManualServiceTimer: ServiceTimer {
+    private let action: () -> Void
+    /// The delay of the pending schedule; `nil` when not armed.
+    private(set) var armed: UInt64?
+    private(set) var scheduled: [UInt64] = []
+
+    init(_ action: @escaping () -> Void) { self.action = action }
+
+    func schedule(afterNanos nanos: UInt64) {
+        armed = nanos
+        scheduled.append(nanos)
+    }
+
+    func cancel() { armed = nil }
+
+    func fire() {
+        armed = nil
+        action()
+    }
+}
+
+/// The room owners wired as the server wires them, on a `FakeLoop`, one node, no store.
+struct RoomOwners {
+    let loop = FakeLoop()
+    let clock = DrawRunnerPacingTests.ManualClock()
+    let config: ServerConfig
+    let storage: ServerStorage
+    let writer: ClientWriter
+    let directory: RoomDirectory
+    let broadcaster: RoomBroadcaster
+    let draws: DrawCoordinator
+    let changes: RoomChanges
+
+    init(configure: (inout ServerConfig) -> Void = { _ in }) {
+        var config = ServerConfig()
+        config.loadingNoticeMs = 0
+        configure(&config)
+        self.config = config
+        var logger = Logger(label: "owners")
+        logger.logLevel = .critical
+        let metrics = ServerMetrics(), random = SystemTestRandom(), single = SingleNodeRooms()
+        let bus = InProcessRoomEventBus()
+        storage = ServerStorage(store: nil, rooms: nil, executor: loop.executor, logger: logger)
+        writer = ClientWriter(config: config, clock: clock, logger: logger, metrics: metrics, loop: loop)
+        directory = RoomDirectory(config: config, clock: clock, random: random, logger: logger, metrics: metrics,
+                                  loop: loop, storage: storage, writer: writer, shared: single, gate: single)
+        broadcaster = RoomBroadcaster(config: config, clock: clock, logger: logger, metrics: metrics, loop: loop,
+                                      writer: writer, directory: directory, shared: single, bus: bus,
+                                      entrantLists: EntrantLists())
+        draws = DrawCoordinator(config: config, clock: clock, random: random, logger: logger, metrics: metrics,
+                                executor: loop.executor, loadPlayers: { MergeResult(players: RunningServer.players, warnings: []) },
+                                sources: RunningServer.sources, bus: bus, loop: loop, storage: storage,
+                                directory: directory, gate: single, shared: single)
+        changes = RoomChanges(config: config, clock: clock, logger: logger, executor: loop.executor, storage: storage,
+                              directory: directory, broadcaster: broadcaster, shared: single)
+        LiveDrawServer.wire(writer: writer, directory: directory, broadcaster: broadcaster, cluster: nil)
+    }
+
+    /// Creates a room (no store: at once) and returns its host key.
+    func createRoom(_ name: String) -> String? {
+        var key: String?
+        directory.createRoom(named: name) { result in if case .success(let made) = result { key = made.hostKey } }
+        return key
+    }
+
+    /// The `type` of every message the room broadcast so far, in order.
+    func broadcastTypes(in room: Room) -> [String] {
+        (0..<room.ring.nextSeq).compactMap { seq in
+            guard let message = room.ring.element(at: seq)?.bytes(for: .latest).bytes,
+                  let json = try? JSONSerialization.jsonObject(with: Data(message)) as? [String: Any] else { return nil }
+            return json["type"] as? String
+        }
+    }
+}
