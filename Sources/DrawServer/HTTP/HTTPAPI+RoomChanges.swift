@@ -3,7 +3,7 @@ import DrawPresentation
 
 /// The host's changes to a room between draws (issue 15): its own entrant list
 /// (`PUT`/`DELETE /api/rooms/ROOM/entrants`) and its settings (`PUT /api/rooms/ROOM/settings`).
-/// Service thread only; the work is `RoomService+Entrants`'.
+/// Service thread only; the work is `RoomChanges`'.
 extension HTTPAPI {
     /// The `Content-Type` check before a PUT's body is read: an entrant list is `text/plain` (one
     /// name per line) or `application/json` (the seed's two lists); settings are JSON. A PUT is

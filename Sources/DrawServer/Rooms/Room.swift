@@ -15,7 +15,7 @@ final class Room {
     /// replaced when the host rotates the key. Never logged or sent.
     var keyHash: HostKeyHash
     /// When the store last heard of the room's activity (epoch ms), as far as this node knows: the
-    /// expiry check touches rooms in use whose last touch is getting old (`RoomService+Expiry`).
+    /// expiry check touches rooms in use whose last touch is getting old (`RoomDirectory+Expiry`).
     var touchedAtMs: Double = 0
     /// Being deleted (`DELETE /api/rooms/ROOM` waits for the store): no draw may start meanwhile.
     var deleting = false
@@ -249,7 +249,7 @@ final class Room {
     /// Whether a draw's rounds are being shown (they carry the viewer count meanwhile).
     var isRunning: Bool { runner?.session.isShowingRounds ?? false }
 
-    /// Stores a broadcast once; every member now owes it (see `RoomService.broadcast`).
+    /// Stores a broadcast once; every member now owes it (see `RoomBroadcaster.broadcast`).
     func append(_ message: RoomMessage) {
         ring.append(message)
     }

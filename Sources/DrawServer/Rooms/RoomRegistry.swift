@@ -11,7 +11,7 @@
 /// not at once: the moment it goes idle is usually inside one of its own timers or runner calls.
 ///
 /// Eviction only unloads: with a room store, an evicted room stays kept there, its name taken and
-/// its key valid, and comes back on the next lookup that misses here (`RoomService+Store`). Without
+/// its key valid, and comes back on the next lookup that misses here (`RoomDirectory+Loading`). Without
 /// one (`--data-dir off`), an evicted room is gone. Rooms leave for good only by `remove`
 /// (deleted by their host, or expired in the store).
 final class RoomRegistry {

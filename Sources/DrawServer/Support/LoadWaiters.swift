@@ -1,6 +1,6 @@
 /// Who is waiting for which room to come back from the store, so that any number of joins of
 /// one unloaded room share one load, and a flood of joins cannot grow memory without limit.
-/// A pure value (tests drive it directly); `RoomService` keeps one on the service thread.
+/// A pure value (tests drive it directly); `RoomDirectory` keeps one on the service thread.
 ///
 /// Bounds, each refusing with `.refused` rather than growing:
 /// - `maxNames`: loads in flight at once (distinct names). Each is a job queued on the storage
