@@ -125,14 +125,14 @@ public final class LiveDrawServer: @unchecked Sendable {
         storage = ServerStorage(store: store, rooms: roomStore, executor: loop.executor, logger: logger)
         // Cluster mode or not is chosen here, once: the room owners only see the seams.
         let lists = EntrantLists()
-        let gate: any DrawStartGate, bus: any RoomEventBus, clusterRooms: ClusterRooms?
+        let gate: any DrawStartGate, bus: any RoomEventBus
         if let cluster {
             let node = ClusterNode(services: cluster, executor: loop.executor, logger: logger)
             let rooms = ClusterRooms(node: node, clock: clock, logger: logger, loop: loop, storage: storage, entrantLists: lists)
-            (gate, shared, bus, clusterRooms) = (rooms, rooms, ClusterEventBus(rooms: rooms), rooms)
+            (gate, shared, bus) = (rooms, rooms, ClusterEventBus(rooms: rooms))
         } else {
             let single = SingleNodeRooms()
-            (gate, shared, bus, clusterRooms) = (single, single, InProcessRoomEventBus(), nil)
+            (gate, shared, bus) = (single, single, InProcessRoomEventBus())
         }
         writer = ClientWriter(config: config, clock: clock, logger: logger, metrics: metrics, loop: loop)
         directory = RoomDirectory(config: config, clock: clock, random: random, logger: logger, metrics: metrics,
@@ -144,7 +144,7 @@ public final class LiveDrawServer: @unchecked Sendable {
                                 storage: storage, directory: directory, gate: gate, shared: shared)
         changes = RoomChanges(config: config, clock: clock, logger: logger, executor: loop.executor, storage: storage,
                               directory: directory, broadcaster: broadcaster, shared: shared)
-        Self.wire(writer: writer, directory: directory, broadcaster: broadcaster, cluster: clusterRooms)
+        Self.wire(writer: writer, directory: directory, broadcaster: broadcaster, shared: shared)
         webSockets = WebSocketInbound(config: config, clock: clock, logger: logger, metrics: metrics, loop: loop,
                                       directory: directory, broadcaster: broadcaster, draws: draws, writer: writer)
         http = HTTPAPI(config: config, clock: clock, logger: logger, metrics: metrics, metricsText: metricsText,
@@ -226,13 +226,13 @@ public final class LiveDrawServer: @unchecked Sendable {
     }
 
     /// The owners' hooks into each other, set once they all exist: a client leaving its room
-    /// changes the room's viewers; a room made or freed is (un)subscribed to the bus; cluster mode
-    /// reaches the rooms it shares.
+    /// changes the room's viewers; a room made or freed is (un)subscribed to the bus; what rooms
+    /// share (cluster mode) reaches them.
     static func wire(writer: ClientWriter, directory: RoomDirectory, broadcaster: RoomBroadcaster,
-                             cluster: ClusterRooms?) {
+                     shared: any SharedRooms) {
         writer.leaveRoom = { [unowned broadcaster] client in broadcaster.leaveRoom(client) }
         directory.roomMade = { [unowned broadcaster] room in broadcaster.roomMade(room) }
         directory.roomFreed = { [unowned broadcaster] room in broadcaster.roomFreed(room) }
-        cluster?.attach(directory: directory, broadcaster: broadcaster)
+        shared.attach(directory: directory, broadcaster: broadcaster)
     }
 }

@@ -21,6 +21,8 @@ protocol DrawStartGate: AnyObject {
 
 /// What rooms share beyond draw events: their records, views and viewers across nodes.
 protocol SharedRooms: AnyObject {
+    /// Wires the owners in once they exist (they are handed this one when they are made).
+    func attach(directory: RoomDirectory, broadcaster: RoomBroadcaster)
     /// Why nothing that needs the shared state can be done now (`nil`: it can).
     var unavailable: ClientErrorCode? { get }
     /// The code a failed write of a room's record answers with.
@@ -67,6 +69,7 @@ final class SingleNodeRooms: DrawStartGate, SharedRooms {
 
     func activity(in room: Room) {}
 
+    func attach(directory: RoomDirectory, broadcaster: RoomBroadcaster) {}
     var unavailable: ClientErrorCode? { nil }
     var storeFailure: ClientErrorCode { .storageUnavailable }
     var linkUp: Bool? { nil }

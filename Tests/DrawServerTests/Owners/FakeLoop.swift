@@ -104,7 +104,7 @@ struct RoomOwners {
                                 directory: directory, gate: single, shared: single)
         changes = RoomChanges(config: config, clock: clock, logger: logger, executor: loop.executor, storage: storage,
                               directory: directory, broadcaster: broadcaster, shared: single)
-        LiveDrawServer.wire(writer: writer, directory: directory, broadcaster: broadcaster, cluster: nil)
+        LiveDrawServer.wire(writer: writer, directory: directory, broadcaster: broadcaster, shared: single)
     }
 
     /// Creates a room (no store: at once) and returns its host key.
