@@ -43,13 +43,8 @@ public final class LiveDrawServer: @unchecked Sendable {
     let metrics = ServerMetrics()
     let loop: ServiceLoop
     let storage: ServerStorage
-    let writer: ClientWriter
-    let directory: RoomDirectory
-    let broadcaster: RoomBroadcaster
-    let draws: DrawCoordinator
-    let changes: RoomChanges
-    /// What rooms share with other nodes (one node: nothing); closed when the server stops.
-    let shared: any SharedRooms
+    /// Rooms, draws, fan-out and each client's writes (`RoomOwners`).
+    let rooms: RoomOwners
     let webSockets: WebSocketInbound
     let http: HTTPAPI
     let shutdown: ShutdownCoordinator
@@ -124,32 +119,22 @@ public final class LiveDrawServer: @unchecked Sendable {
         // Started only now: a failed init leaves no thread behind.
         storage = ServerStorage(store: store, rooms: roomStore, executor: loop.executor, logger: logger)
         // Cluster mode or not is chosen here, once: the room owners only see the seams.
-        let lists = EntrantLists()
-        let gate: any DrawStartGate, bus: any RoomEventBus
+        let lists = EntrantLists(), seams: RoomOwners.Seams
         if let cluster {
             let node = ClusterNode(services: cluster, executor: loop.executor, logger: logger)
-            let rooms = ClusterRooms(node: node, clock: clock, logger: logger, loop: loop, storage: storage, entrantLists: lists)
-            (gate, shared, bus) = (rooms, rooms, ClusterEventBus(rooms: rooms))
+            let shared = ClusterRooms(node: node, clock: clock, logger: logger, loop: loop, storage: storage, entrantLists: lists)
+            seams = RoomOwners.Seams(gate: shared, shared: shared, bus: ClusterEventBus(rooms: shared))
         } else {
-            let single = SingleNodeRooms()
-            (gate, shared, bus) = (single, single, InProcessRoomEventBus())
+            seams = .singleNode()
         }
-        writer = ClientWriter(config: config, clock: clock, logger: logger, metrics: metrics, loop: loop)
-        directory = RoomDirectory(config: config, clock: clock, random: random, logger: logger, metrics: metrics,
-                                  loop: loop, storage: storage, writer: writer, shared: shared, gate: gate)
-        broadcaster = RoomBroadcaster(config: config, clock: clock, logger: logger, metrics: metrics, loop: loop,
-                                      writer: writer, directory: directory, shared: shared, bus: bus, entrantLists: lists)
-        draws = DrawCoordinator(config: config, clock: clock, random: random, logger: logger, metrics: metrics,
-                                executor: loop.executor, loadPlayers: loadPlayers, sources: sources, bus: bus, loop: loop,
-                                storage: storage, directory: directory, gate: gate, shared: shared)
-        changes = RoomChanges(config: config, clock: clock, logger: logger, executor: loop.executor, storage: storage,
-                              directory: directory, broadcaster: broadcaster, shared: shared)
-        Self.wire(writer: writer, directory: directory, broadcaster: broadcaster, shared: shared)
+        rooms = RoomOwners(config: config, clock: clock, random: random, logger: logger, metrics: metrics, loop: loop,
+                           storage: storage, entrantLists: lists, loadPlayers: loadPlayers, sources: sources, seams: seams)
+        let (writer, directory, broadcaster) = (rooms.writer, rooms.directory, rooms.broadcaster)
         webSockets = WebSocketInbound(config: config, clock: clock, logger: logger, metrics: metrics, loop: loop,
-                                      directory: directory, broadcaster: broadcaster, draws: draws, writer: writer)
+                                      directory: directory, broadcaster: broadcaster, draws: rooms.draws, writer: writer)
         http = HTTPAPI(config: config, clock: clock, logger: logger, metrics: metrics, metricsText: metricsText,
-                       staticFiles: files, loop: loop, directory: directory, broadcaster: broadcaster, draws: draws,
-                       changes: changes, shared: shared, storage: storage)
+                       staticFiles: files, loop: loop, directory: directory, broadcaster: broadcaster, draws: rooms.draws,
+                       changes: rooms.changes, shared: seams.shared, storage: storage)
         shutdown = ShutdownCoordinator(config: config, clock: clock, logger: logger, loop: loop, directory: directory,
                                        writer: writer, webSockets: webSockets, storage: storage)
         dispatcher = ServiceDispatcher(logger: logger, loop: loop, writer: writer, webSockets: webSockets, http: http)
@@ -157,13 +142,13 @@ public final class LiveDrawServer: @unchecked Sendable {
         loop.inbox.attach(context)
         directory.openLobby(hostKey: lobbyHostKey)
         loop.startHousekeeping(everyTick: { [unowned self] in
-            self.broadcaster.sendHeartbeats()
-            self.writer.dropOverdueClosings()
+            self.rooms.broadcaster.sendHeartbeats()
+            self.rooms.writer.dropOverdueClosings()
         }, everySecond: { [unowned self] in
             self.metrics.flush()
-            self.directory.sweep()
-            self.directory.expireRoomsIfDue()
-            self.shared.tick()
+            self.rooms.directory.sweep()
+            self.rooms.directory.expireRoomsIfDue()
+            self.rooms.seams.shared.tick()
         })
         logger.info("listening", metadata: ["host": "\(config.host)", "port": "\(port)",
                                             "tls": "\(config.tlsCertPath != nil)"])
@@ -183,7 +168,7 @@ public final class LiveDrawServer: @unchecked Sendable {
             logger.error("lws service loop failed; stopping")
         }
         tearDown()
-        shared.close()
+        rooms.seams.shared.close()
         storage.close()
         logger.info("stopped")
     }
@@ -211,7 +196,7 @@ public final class LiveDrawServer: @unchecked Sendable {
 
     deinit {
         if loop.isRunning { tearDown() }
-        shared.close()
+        rooms.seams.shared.close()
         storage.close()
     }
 
@@ -220,19 +205,7 @@ public final class LiveDrawServer: @unchecked Sendable {
     private func tearDown() {
         loop.tearDown()
         shutdown.tearDown()
-        directory.removeAll()
-        writer.removeAll()
+        rooms.removeAll()
         webSockets.removeAll()
-    }
-
-    /// The owners' hooks into each other, set once they all exist: a client leaving its room
-    /// changes the room's viewers; a room made or freed is (un)subscribed to the bus; what rooms
-    /// share (cluster mode) reaches them.
-    static func wire(writer: ClientWriter, directory: RoomDirectory, broadcaster: RoomBroadcaster,
-                     shared: any SharedRooms) {
-        writer.leaveRoom = { [unowned broadcaster] client in broadcaster.leaveRoom(client) }
-        directory.roomMade = { [unowned broadcaster] room in broadcaster.roomMade(room) }
-        directory.roomFreed = { [unowned broadcaster] room in broadcaster.roomFreed(room) }
-        shared.attach(directory: directory, broadcaster: broadcaster)
     }
 }

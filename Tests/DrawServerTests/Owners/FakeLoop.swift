@@ -70,17 +70,18 @@ final class ManualServiceTimer: ServiceTimer {
     }
 }
 
-/// The room owners wired as the server wires them, on a `FakeLoop`, one node, no store.
-struct RoomOwners {
+/// The room owners wired as the server wires them (`RoomOwners`), on a `FakeLoop`, one node,
+/// no store.
+struct OwnersFixture {
     let loop = FakeLoop()
     let clock = DrawRunnerPacingTests.ManualClock()
     let config: ServerConfig
     let storage: ServerStorage
-    let writer: ClientWriter
-    let directory: RoomDirectory
-    let broadcaster: RoomBroadcaster
-    let draws: DrawCoordinator
-    let changes: RoomChanges
+    let owners: RoomOwners
+    var directory: RoomDirectory { owners.directory }
+    var broadcaster: RoomBroadcaster { owners.broadcaster }
+    var draws: DrawCoordinator { owners.draws }
+    var changes: RoomChanges { owners.changes }
 
     init(configure: (inout ServerConfig) -> Void = { _ in }) {
         var config = ServerConfig()
@@ -89,22 +90,11 @@ struct RoomOwners {
         self.config = config
         var logger = Logger(label: "owners")
         logger.logLevel = .critical
-        let metrics = ServerMetrics(), random = SystemTestRandom(), single = SingleNodeRooms()
-        let bus = InProcessRoomEventBus()
         storage = ServerStorage(store: nil, rooms: nil, executor: loop.executor, logger: logger)
-        writer = ClientWriter(config: config, clock: clock, logger: logger, metrics: metrics, loop: loop)
-        directory = RoomDirectory(config: config, clock: clock, random: random, logger: logger, metrics: metrics,
-                                  loop: loop, storage: storage, writer: writer, shared: single, gate: single)
-        broadcaster = RoomBroadcaster(config: config, clock: clock, logger: logger, metrics: metrics, loop: loop,
-                                      writer: writer, directory: directory, shared: single, bus: bus,
-                                      entrantLists: EntrantLists())
-        draws = DrawCoordinator(config: config, clock: clock, random: random, logger: logger, metrics: metrics,
-                                executor: loop.executor, loadPlayers: { MergeResult(players: RunningServer.players, warnings: []) },
-                                sources: RunningServer.sources, bus: bus, loop: loop, storage: storage,
-                                directory: directory, gate: single, shared: single)
-        changes = RoomChanges(config: config, clock: clock, logger: logger, executor: loop.executor, storage: storage,
-                              directory: directory, broadcaster: broadcaster, shared: single)
-        LiveDrawServer.wire(writer: writer, directory: directory, broadcaster: broadcaster, shared: single)
+        owners = RoomOwners(config: config, clock: clock, random: SystemTestRandom(), logger: logger,
+                            metrics: ServerMetrics(), loop: loop, storage: storage, entrantLists: EntrantLists(),
+                            loadPlayers: { MergeResult(players: RunningServer.players, warnings: []) },
+                            sources: RunningServer.sources, seams: .singleNode())
     }
 
     /// Creates a room (no store: at once) and returns its host key.

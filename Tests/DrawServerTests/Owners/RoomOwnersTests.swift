@@ -17,7 +17,7 @@ import Testing
 
     /// Runs the room's draw to its end: jobs first (the list comes back as one), then each timer
     /// it arms, the clock moved on by the delay asked for. Bounded: a draw that never ends fails.
-    static func runDraw(in room: Room, _ owners: RoomOwners) {
+    static func runDraw(in room: Room, _ owners: OwnersFixture) {
         owners.loop.runJobs(atLeast: 1)
         var steps = 0
         while room.isBusy, steps < 200 {
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func aDrawRunsFromTheHostsStartToItsResultWithoutAServer() throws {
-        let owners = RoomOwners()
+        let owners = OwnersFixture()
         let key = try #require(owners.createRoom("quiz"))
         let room = try #require(owners.directory["quiz"])
         Self.giveList(to: room)
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func startsAreRefusedWithoutTheKeyOrWhileDraining() throws {
-        let owners = RoomOwners()
+        let owners = OwnersFixture()
         let key = try #require(owners.createRoom("quiz"))
         let room = try #require(owners.directory["quiz"])
         var answers: [ClientErrorCode?] = []
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func theListCannotChangeUnderARunningDrawAndASecondStartIsRefused() throws {
-        let owners = RoomOwners()
+        let owners = OwnersFixture()
         let key = try #require(owners.createRoom("quiz"))
         let room = try #require(owners.directory["quiz"])
         Self.giveList(to: room)
@@ -88,7 +88,7 @@ import Testing
     }
 
     @Test func aDeletedRoomLeavesMemoryAndItsBusSubscription() throws {
-        let owners = RoomOwners()
+        let owners = OwnersFixture()
         let key = try #require(owners.createRoom("quiz"))
         let room = try #require(owners.directory["quiz"])
         var refusal: HostRefusal? = HostRefusal(.internalError)
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func aHeldBackLoadingIsShownOnlyWhenItsTimerFires() throws {
-        let owners = RoomOwners { $0.loadingNoticeMs = 250 }
+        let owners = OwnersFixture { $0.loadingNoticeMs = 250 }
         _ = try #require(owners.createRoom("quiz"))
         let room = try #require(owners.directory["quiz"])
         owners.broadcaster.show(WireMessages.heartbeat(intervalMs: 1, serverTime: 0), loading: true, in: room)
