@@ -18,11 +18,12 @@ extension HTTPAPI {
                 reply(.json(200, broadcaster.snapshot(of: room, asMessage: false)))
             }
         case .draws(let name):
-            return historyPage(room: name, query: wsi.queryArguments, exchange, wsi)
+            return answer(history.historyPage(room: name, query: wsi.queryArguments, live: directory[name] != nil),
+                          exchange, wsi)
         case .draw(let id):
-            return drawRecord(id: id, exchange, wsi)
+            return answer(history.drawRecord(id: id), exchange, wsi)
         case .drawEntrants(let id):
-            return drawEntrants(id: id, exchange, wsi)
+            return answer(history.drawEntrants(id: id, ifNoneMatch: wsi.header(.ifNoneMatch)), exchange, wsi)
         case .roomQR(let name):
             return roomQR(name, exchange, wsi)
         default:

@@ -4,7 +4,8 @@ import Foundation
 import Logging
 
 /// The HTTP API: routing and the handlers (`+Endpoints`), health, metrics, static files, the
-/// history (`+History`), the checks before a POST body is read (`+PostChecks`). Service thread
+/// history (`HistoryReads`, answered from the storage thread in `+History`), the checks before a
+/// POST body is read (`+PostChecks`). Service thread
 /// only.
 ///
 /// A response is prepared in the request callbacks and written whole in the next
@@ -23,6 +24,8 @@ final class HTTPAPI {
     unowned let changes: RoomChanges
     let shared: any SharedRooms
     unowned let storage: ServerStorage
+    /// What the history endpoints read.
+    let history: HistoryReads
     /// Room creations per client address (`POST /api/rooms`).
     var roomCreations: AddressRateLimiter
     /// Requests waiting for the storage thread, by request number.
@@ -46,6 +49,8 @@ final class HTTPAPI {
         self.changes = changes
         self.shared = shared
         self.storage = storage
+        history = HistoryReads(store: storage.store, rooms: storage.rooms, shared: shared.records,
+                               entrantLists: broadcaster.entrantLists, logger: logger)
         roomCreations = AddressRateLimiter(ratePerSecond: config.roomCreationPerMinute / 60,
                                            burst: Double(config.roomCreationBurst),
                                            capacity: config.roomCreationAddresses)

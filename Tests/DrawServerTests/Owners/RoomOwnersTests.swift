@@ -58,7 +58,8 @@ import Testing
         let room = try #require(owners.directory["quiz"])
         var answers: [ClientErrorCode?] = []
         owners.draws.startDraw(in: room, hostKey: nil) { answers.append($0) }
-        owners.draws.startDraw(in: room, hostKey: "0" + key.dropFirst()) { answers.append($0) }
+        let wrongKey = (key.first == "0" ? "1" : "0") + key.dropFirst()
+        owners.draws.startDraw(in: room, hostKey: wrongKey) { answers.append($0) }
         owners.loop.phase.draining = true
         owners.draws.startDraw(in: room, hostKey: key) { answers.append($0) }
         #expect(answers == [.unauthorized, .forbidden, .draining])

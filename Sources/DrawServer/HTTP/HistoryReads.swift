@@ -1,0 +1,190 @@
+import DrawCore
+import DrawPresentation
+import Logging
+
+/// What a history request asks of the store, decided on the service thread: an answer known at
+/// once, or a read to run on the storage thread (which also encodes the JSON) that returns it.
+enum HistoryAnswer {
+    case now(HTTPResponse)
+    case read(@Sendable () -> HTTPResponse)
+}
+
+/// The history endpoints (docs/PROTOCOL.md §5): `GET /api/rooms/ROOM/draws`, `GET /api/draws/ID`
+/// and `GET /api/draws/ID/entrants`. Each request is checked here and turned into a read of the
+/// draw store (or, in cluster mode, of the cluster's shared history), which `HTTPAPI` runs on the
+/// storage thread and answers with; no socket is needed to test what a request reads and answers.
+///
+/// Why reads share the writes' serial thread (rather than a second, read-only connection): a read
+/// then sees exactly the writes submitted before it, and its answer is posted after theirs. So a
+/// record can only show a seed once the service thread has handled the `finish` write that
+/// revealed it — and published `finished` — first. A second connection could read the committed
+/// `finished` row before the broadcast. Reads are rare and take microseconds next to a draw's
+/// writes, so they cost the draws nothing noticeable.
+final class HistoryReads {
+    /// The draw store; `nil`: no history (404).
+    private let store: RecoveringDrawStore?
+    /// The room store, for rooms kept without draws.
+    private let rooms: CheckedRoomStore?
+    /// The cluster's shared history; `nil` for one node.
+    private let shared: (any SharedDrawRecords)?
+    /// Recent draws' entrant lists, encoded once.
+    private let entrantLists: EntrantLists
+    private let logger: Logger
+
+    init(store: RecoveringDrawStore?, rooms: CheckedRoomStore?, shared: (any SharedDrawRecords)?,
+         entrantLists: EntrantLists, logger: Logger) {
+        self.store = store
+        self.rooms = rooms
+        self.shared = shared
+        self.entrantLists = entrantLists
+        self.logger = logger
+    }
+
+    /// The first page of one draw: enough to tell whether a room has any history at all.
+    private static let probePage: DrawPageRequest = {
+        do { return try DrawPageRequest(limit: 1) } catch { preconditionFailure("1 is within DrawPageRequest.limitRange") }
+    }()
+
+    /// `GET /api/rooms/ROOM/draws?limit=N&cursor=C`. A room that is not in memory is still served
+    /// when the store keeps it or has draws of it (a deleted or expired room's history stays); 404
+    /// only for a room that is neither. `live`: the room is in memory.
+    func historyPage(room name: String, query: [String: String], live: Bool) -> HistoryAnswer {
+        guard RoomName.isValid(name) else { return .now(.json(404, APIMessages.error(.unknownRoom))) }
+        guard let store else { return .now(Self.noHistory) }
+        let request: DrawPageRequest
+        do {
+            request = try DrawPageRequest.parse(limit: query["limit"], cursor: query["cursor"])
+        } catch {
+            let code = ClientErrorCode(error)
+            return .now(.json(code.httpStatus, APIMessages.error(code, message: error.message)))
+        }
+        let logger = self.logger, kept = rooms
+        if let shared { return sharedHistoryPage(room: name, request: request, live: live, shared: shared) }
+        return .read {
+            do throws(StorageError) {
+                let page = try store.list(room: name, page: request)
+                // A room kept in the store but not in memory is a room, draws or not.
+                let isKept = page.draws.isEmpty && !live ? try kept?.room(named: name) != nil : false
+                if page.draws.isEmpty && !live && !isKept {
+                    // An empty page past a recorded room's last draw is still that room's.
+                    var known = false
+                    if request.after != nil { known = !(try store.list(room: name, page: Self.probePage)).draws.isEmpty }
+                    if !known { return .json(404, APIMessages.error(.unknownRoom)) }
+                }
+                return .json(200, RecordMessages.history(room: name, page: page))
+            } catch {
+                logger.error("could not read the draw history", metadata: ["room": "\(name)", "error": "\(error)"])
+                return .json(503, APIMessages.error(.storageUnavailable))
+            }
+        }
+    }
+
+    /// `GET /api/draws/ID`: the record, with `verified` for an ended draw. A malformed id is a 404
+    /// without a look at the store.
+    func drawRecord(id: String) -> HistoryAnswer {
+        guard DrawIdentifier.isValid(id) else { return .now(.json(404, APIMessages.error(.unknownDraw))) }
+        guard let store else { return .now(Self.noHistory) }
+        let logger = self.logger, shared = self.shared
+        return .read {
+            do throws(StorageError) {
+                guard let record = try store.record(id: id) else {
+                    // Cluster mode: another node may have run it. Redis out of reach is not "no
+                    // such draw": say so, rather than a 404 a client would take as final.
+                    do throws(CoordinationError) {
+                        if let body = try shared?.body(drawId: id) { return .json(200, body) }
+                    } catch {
+                        return .json(503, APIMessages.error(.clusterUnavailable))
+                    }
+                    return .json(404, APIMessages.error(.unknownDraw))
+                }
+                return .json(200, RecordMessages.record(record))
+            } catch {
+                logger.error("could not read a draw record", metadata: ["drawId": "\(id)", "error": "\(error)"])
+                return .json(503, APIMessages.error(.storageUnavailable))
+            }
+        }
+    }
+
+    /// Without a store there is no history to serve.
+    static let noHistory = HTTPResponse.json(404, APIMessages.error(
+        .notFound, message: "This server keeps no draw history (it was started without a data directory)."))
+
+    private func sharedHistoryPage(room name: String, request: DrawPageRequest, live: Bool,
+                                   shared: any SharedDrawRecords) -> HistoryAnswer {
+        let logger = self.logger, kept = rooms
+        return .read {
+            let page: SharedDrawPage
+            do throws(CoordinationError) {
+                page = try shared.page(room: name, request: request)
+            } catch {
+                // Out of reach is not "no history": a 404 would read as final.
+                logger.warning("could not read the shared draw history", metadata: ["room": "\(name)", "error": "\(error)"])
+                return .json(503, APIMessages.error(.clusterUnavailable))
+            }
+            if page.summaries.isEmpty && !live && !page.roomHasDraws {
+                // A room kept in the registry but not in this node's memory is a room, draws or not.
+                do throws(StorageError) {
+                    if try kept?.room(named: name) == nil { return .json(404, APIMessages.error(.unknownRoom)) }
+                } catch {
+                    logger.warning("could not look up a room", metadata: ["room": "\(name)", "error": "\(error)"])
+                    return .json(503, APIMessages.error(.clusterUnavailable))
+                }
+            }
+            return .json(200, RecordMessages.history(room: name, summaries: page.summaries, next: page.next))
+        }
+    }
+
+    /// `GET /api/draws/ID/entrants` (docs/PROTOCOL.md §5.6): fixed for the draw, so cacheable
+    /// for good.
+    static let entrantsCacheControl = "public, max-age=31536000, immutable"
+
+    /// From memory when the draw is recent (running here, or another node's started event came
+    /// in), else from the store on the storage thread, else (cluster mode) from Redis.
+    func drawEntrants(id: String, ifNoneMatch: String?) -> HistoryAnswer {
+        guard DrawIdentifier.isValid(id) else { return .now(.json(404, APIMessages.error(.unknownDraw))) }
+        let lists = entrantLists
+        if let list = lists.list(drawId: id) { return .now(Self.entrantsResponse(list, ifNoneMatch: ifNoneMatch)) }
+        let store = self.store, shared = self.shared, logger = self.logger
+        guard store != nil || shared != nil else { return .now(.json(404, APIMessages.error(.unknownDraw))) }
+        return .read {
+            do throws(StorageError) {
+                if let record = try store?.record(id: id) {
+                    guard let hash = record.entrantsHash, !record.entrants.isEmpty else { return Self.noEntrants }
+                    let list = lists.list(drawId: id, hash: hash, players: record.entrants)
+                    return Self.entrantsResponse(list, ifNoneMatch: ifNoneMatch)
+                }
+            } catch {
+                logger.error("could not read a draw record", metadata: ["drawId": "\(id)", "error": "\(error)"])
+                return .json(503, APIMessages.error(.storageUnavailable))
+            }
+            // Cluster mode: another node ran it (or runs it). Redis out of reach is not "no such
+            // draw": say so, rather than a 404 a client would take as final.
+            do throws(CoordinationError) {
+                if let list = try shared?.entrants(drawId: id) {
+                    lists.keep(EntrantList(hash: list.hash, json: list.json), drawId: id)
+                    return Self.entrantsResponse(EntrantList(hash: list.hash, json: list.json), ifNoneMatch: ifNoneMatch)
+                }
+            } catch {
+                return .json(503, APIMessages.error(.clusterUnavailable))
+            }
+            return .json(404, APIMessages.error(.unknownDraw))
+        }
+    }
+
+    /// The list, or `304` when the client's `If-None-Match` names it.
+    static func entrantsResponse(_ list: EntrantList, ifNoneMatch: String?) -> HTTPResponse {
+        let etag = "etag: \(list.etag)\r\n"
+        if StaticFileValidator.matches(ifNoneMatch: ifNoneMatch, etag: list.etag) {
+            var r = HTTPResponse(status: 304, contentType: "application/json", body: [])
+            r.cache = (control: entrantsCacheControl, lines: etag + "cache-control: \(entrantsCacheControl)\r\n")
+            return r
+        }
+        var r = HTTPResponse.json(200, list.json)
+        r.cache = (control: entrantsCacheControl, lines: etag)
+        return r
+    }
+
+    /// A draw that failed before it had a plan has no entrants to serve.
+    private static let noEntrants = HTTPResponse.json(404, APIMessages.error(
+        .unknownDraw, message: "This draw has no entrants: it failed before it was planned."))
+}
