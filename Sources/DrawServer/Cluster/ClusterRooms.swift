@@ -82,11 +82,9 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
             if cluster.renewTimer == nil {
                 cluster.renewTimer = loop.makeTimer { [unowned cluster] in cluster.renewLeases() }
             }
-            room.leasePending = true
-            room.clusterWaits += 1
+            room.awaitLease(true)
             cluster.acquireLease(room: room.name) { [unowned self, unowned room] result in
-                room.leasePending = false
-                room.clusterWaits -= 1
+                room.awaitLease(false)
                 defer { directory.roomActivity(room) }
                 switch result {
                 case .acquired:
@@ -112,14 +110,14 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     func refresh(_ room: Room, forViewer: Bool, then done: @escaping (ClientErrorCode?) -> Void) {
         guard room.name != RoomName.lobby, storage.rooms != nil else { return done(nil) }
         let name = room.name
-        room.clusterWaits += 1 // keeps the room in memory meanwhile
+        room.awaitShared(true) // keeps the room in memory meanwhile
         let read = viewReader(for: name, forViewer: forViewer)
         // `room` held strongly: a room deleted elsewhere leaves the registry in here.
         let submitted = storage.roomJob({ store throws(StorageError) -> (RoomRecord, StoredRoomView?)? in
             guard let record = try store.room(named: name) else { return nil }
             return (record, read())
         }) { [unowned self] result in
-            room.clusterWaits -= 1
+            room.awaitShared(false)
             switch result {
             case .success(let (record, view)?):
                 // Changed through another node meanwhile? Not under a change of this node's.
@@ -136,7 +134,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
             directory.roomActivity(room)
         }
         if !submitted {
-            room.clusterWaits -= 1
+            room.awaitShared(false)
             done(.clusterUnavailable)
         }
     }

@@ -16,7 +16,7 @@ final class Room {
     var keyHash: HostKeyHash
     /// When the store last heard of the room's activity (epoch ms), as far as this node knows: the
     /// expiry check touches rooms in use whose last touch is getting old (`RoomDirectory+Expiry`).
-    var touchedAtMs: Double = 0
+    private(set) var touchedAtMs: Double = 0
     /// Being deleted (`DELETE /api/rooms/ROOM` waits for the store): no draw may start meanwhile.
     var deleting = false
     /// What the host chose for the room's draws (`PUT .../settings`), as kept with the room.
@@ -32,12 +32,12 @@ final class Room {
     /// A list or settings change is on its way to the store: no draw starts meanwhile, and no
     /// second change (each answers 409 `draw_running`), so a draw never starts from a half-known
     /// room.
-    var changing = false
-    /// Cluster mode: a start waits for the room's lease.
-    var leasePending = false
+    private(set) var changing = false
+    /// Cluster mode: a start waits for the room's lease (`awaitLease`).
+    private(set) var leasePending = false
     /// Cluster mode: answers from the shared store this room waits for (a record read, a lease);
-    /// the room stays in memory while any is owed.
-    var clusterWaits = 0
+    /// the room stays in memory while any is owed (`awaitShared`).
+    private(set) var clusterWaits = 0
     /// Cluster mode: what this node heard of draws that run on other nodes, for snapshots.
     var remote = RemoteRoomView()
     private(set) var members = ContiguousArray<ClientConnection>()
@@ -59,7 +59,7 @@ final class Room {
     var presence: PresenceCoalescer
     private let presenceIntervalMs: Int
     /// The `loading` message while the room holds it back (`ServerConfig.loadingNoticeMs`).
-    var heldLoading: [UInt8]?
+    private(set) var heldLoading: [UInt8]?
 
     // What only a room in use needs is made on first use by the server and dropped by
     // `releaseBuffers()` once the room is idle again, so an empty room costs little (issue 11):
@@ -186,6 +186,11 @@ final class Room {
         return true
     }
 
+    /// The change was refused or failed: the room is as it was.
+    func endChange() {
+        changing = false
+    }
+
     /// The change the store kept (`list` `nil`: the list stays; `keepsOwnList`: no room store, so
     /// an uploaded list is kept here), made at `at` (epoch ms). Ends the change.
     func applyChange(list: ListChange?, settings newSettings: RoomSettings?, at: Double, keepsOwnList: Bool) {
@@ -199,6 +204,43 @@ final class Room {
         }
         if let newSettings { settings = newSettings }
         touchedAtMs = max(touchedAtMs, at)
+    }
+
+    // MARK: bookkeeping
+
+    /// The store heard of the room's activity at `at` (epoch ms); never moves back.
+    func touched(at: Double) {
+        touchedAtMs = max(touchedAtMs, at)
+    }
+
+    /// The host's new key is kept (its hash), at `at`.
+    func replaceKey(_ hash: HostKeyHash, at: Double) {
+        keyHash = hash
+        touched(at: at)
+    }
+
+    /// An answer from the shared store is owed to the room (`true`) or came (`false`); the room
+    /// stays in memory while any is owed.
+    func awaitShared(_ owed: Bool) {
+        clusterWaits += owed ? 1 : -1
+    }
+
+    /// A start waits for the room's lease (`true`), or the answer came (`false`); an answer is owed
+    /// meanwhile.
+    func awaitLease(_ pending: Bool) {
+        leasePending = pending
+        awaitShared(pending)
+    }
+
+    /// Holds a `loading` back (the broadcaster shows it if the next message is late).
+    func holdLoading(_ bytes: [UInt8]) {
+        heldLoading = bytes
+    }
+
+    /// The held-back `loading`, now given up (shown, or replaced by what followed it).
+    func takeHeldLoading() -> [UInt8]? {
+        defer { heldLoading = nil }
+        return heldLoading
     }
 
     // MARK: membership

@@ -31,14 +31,11 @@ extension RoomBroadcaster {
     /// replaces it), whether the draw runs here or on another node.
     func show(_ bytes: [UInt8], loading: Bool, in room: Room) {
         if loading, config.loadingNoticeMs > 0 {
-            room.heldLoading = bytes
+            room.holdLoading(bytes)
             loadingTimer(of: room).schedule(afterNanos: UInt64(config.loadingNoticeMs) * 1_000_000)
             return
         }
-        if room.heldLoading != nil {
-            room.heldLoading = nil
-            room.loadingTimer?.cancel()
-        }
+        if room.takeHeldLoading() != nil { room.loadingTimer?.cancel() }
         broadcast(bytes, in: room)
     }
 
@@ -60,8 +57,7 @@ extension RoomBroadcaster {
 
     /// The loading notice timer fired: the players are still loading, so say so.
     func releaseLoading(_ room: Room) {
-        guard let bytes = room.heldLoading else { return }
-        room.heldLoading = nil
+        guard let bytes = room.takeHeldLoading() else { return }
         broadcast(bytes, in: room)
     }
 

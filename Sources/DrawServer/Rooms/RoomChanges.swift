@@ -43,7 +43,7 @@ final class RoomChanges {
             let back = executor.continuation { [unowned self] (result: Result<RoomEntrants, EntrantListError>) in
                 switch result {
                 case .failure(let error):
-                    room.changing = false
+                    room.endChange()
                     directory.roomActivity(room)
                     answer(.failure(HostRefusal(ClientErrorCode(listError: error), error.message)))
                 case .success(let list):
@@ -72,7 +72,7 @@ final class RoomChanges {
         beginChange(of: room, hostKey: hostKey) { [unowned self] refusal in
             if let refusal { return answer(refusal) }
             if let why = fetcher.refusal(of: urls) {
-                room.changing = false
+                room.endChange()
                 directory.roomActivity(room)
                 return answer(HostRefusal(ClientErrorCode(sourceRefusal: why.reason), why.message))
             }
@@ -147,16 +147,16 @@ final class RoomChanges {
                 logger.info("room changed", metadata: ["room": "\(name)", "what": "\(list != nil ? "entrants" : "settings")"])
                 answer(nil)
             case .success(false):
-                room.changing = false
+                room.endChange()
                 answer(HostRefusal(.unknownRoom))
             case .failure(let error):
-                room.changing = false
+                room.endChange()
                 logger.error("could not change a room", metadata: ["room": "\(name)", "error": "\(error)"])
                 answer(HostRefusal(shared.storeFailure))
             }
         }
         if !submitted {
-            room.changing = false
+            room.endChange()
             answer(HostRefusal(.storageUnavailable))
         }
     }

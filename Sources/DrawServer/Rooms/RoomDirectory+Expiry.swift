@@ -24,7 +24,7 @@ extension RoomDirectory {
         let nowMs = clock.epochMillis(), expiry = config.roomExpiryMs
         var stale: [String] = []
         for room in registry.all where !room.isIdle && room.name != RoomName.lobby && nowMs - room.touchedAtMs > expiry / 2 {
-            room.touchedAtMs = nowMs
+            room.touched(at: nowMs)
             stale.append(room.name)
         }
         let inUse = stale
@@ -67,7 +67,7 @@ extension RoomDirectory {
         var restored = record
         restored.lastActivityAt = nowMs
         let kept = restored
-        registry[record.name]?.touchedAtMs = nowMs
+        registry[record.name]?.touched(at: nowMs)
         let name = record.name
         _ = storage.roomJob({ store throws(StorageError) in try store.createRoom(kept) }) { [unowned self] result in
             if case .failure(let error) = result {

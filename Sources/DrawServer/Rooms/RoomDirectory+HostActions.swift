@@ -82,7 +82,7 @@ extension RoomDirectory {
         let key = HostKey.generate(using: random), hash = HostKeyHash(of: key)
         let name = room.name, at = clock.epochMillis()
         guard storage.rooms != nil else {
-            room.keyHash = hash
+            room.replaceKey(hash, at: at)
             return answer(.success(key))
         }
         let submitted = storage.roomJob({ store throws(StorageError) in
@@ -90,8 +90,7 @@ extension RoomDirectory {
         }) { [unowned self] result in
             switch result {
             case .success(true):
-                room.keyHash = hash
-                room.touchedAtMs = at
+                room.replaceKey(hash, at: at)
                 logger.info("room host key rotated", metadata: ["room": "\(name)"])
                 answer(.success(key))
             case .success(false):

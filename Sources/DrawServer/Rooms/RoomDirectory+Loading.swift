@@ -55,7 +55,7 @@ extension RoomDirectory {
             case .success:
                 // Kept for good: the answer is 201 even if memory is full now (the room loads on
                 // its first use instead).
-                if case .success(let room) = addCreated(name, hash) { room.touchedAtMs = createdAt }
+                if case .success(let room) = addCreated(name, hash) { room.touched(at: createdAt) }
                 answer(.success((name, key)))
             case .failure(.duplicateRoom):
                 answer(.failure(.roomExists))
@@ -143,7 +143,7 @@ extension RoomDirectory {
             } else {
                 let built = registry.create(named: name, nowNanos: clock.monotonicNanos(), build: {
                     let room = makeRoom(name: $0, keyHash: loaded.record.keyHash, lastResult: loaded.lastResult)
-                    room.touchedAtMs = loaded.record.lastActivityAt
+                    room.touched(at: loaded.record.lastActivityAt)
                     room.adopt(loaded.record)
                     if let view = loaded.view { room.remote = RemoteRoomView(stored: view) }
                     return room
@@ -179,7 +179,7 @@ extension RoomDirectory {
     func touch(_ room: Room) {
         guard room.name != RoomName.lobby else { return }
         let name = room.name, at = clock.epochMillis()
-        room.touchedAtMs = at
+        room.touched(at: at)
         _ = storage.roomJob({ store throws(StorageError) in try store.touchRoom(named: name, at: at) }) { [unowned self] result in
             if case .failure(let error) = result {
                 logger.warning("could not record a room's activity", metadata: ["room": "\(name)", "error": "\(error)"])
