@@ -117,7 +117,9 @@ public final class LiveDrawServer: @unchecked Sendable {
         if let clampNotice { logger.warning("\(clampNotice)") }
         self.loop = loop
         // Started only now: a failed init leaves no thread behind.
-        storage = ServerStorage(store: store, rooms: roomStore, executor: loop.executor, logger: logger)
+        // Cluster mode keeps rooms in Redis: their thread is not the SQLite draws' thread.
+        storage = ServerStorage(store: store, rooms: roomStore, roomsOnOwnThread: cluster != nil,
+                                executor: loop.executor, logger: logger)
         // Cluster mode or not is chosen here, once: the room owners only see the seams.
         let lists = EntrantLists(), seams: RoomOwners.Seams
         if let cluster {

@@ -41,6 +41,15 @@ public final class RedisRoomEventChannel: RoomEventChannel {
         return count
     }
 
+    /// Calls `observer` with the room each time Redis confirms its channel's subscription (on the
+    /// subscriber thread).
+    public func observeSubscriptions(_ observer: @escaping @Sendable (_ room: String) -> Void) {
+        let keyspace = self.keyspace
+        subscriber.observeConfirmations { channel in
+            if let room = keyspace.room(ofEventChannel: channel) { observer(room) }
+        }
+    }
+
     public func subscribe(room: String) { subscriber.subscribe(keyspace.eventChannel(room: room)) }
 
     public func unsubscribe(room: String) { subscriber.unsubscribe(keyspace.eventChannel(room: room)) }

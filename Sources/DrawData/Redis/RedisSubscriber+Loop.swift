@@ -79,7 +79,11 @@ extension RedisSubscriber {
             guard lock.withLock({ wanted.contains(channel) }) else { return }
             onMessage(channel, payload)
         case "subscribe":
-            lock.withLock { _ = confirmed.insert(channel) }
+            let observers = lock.withLock {
+                _ = confirmed.insert(channel)
+                return confirmationObservers
+            }
+            for observer in observers { observer(channel) }
         case "unsubscribe":
             lock.withLock { _ = confirmed.remove(channel) }
         default:

@@ -34,6 +34,8 @@ public final class RedisSubscriber: @unchecked Sendable {
     let lock = NSLock()
     var wanted: Set<String> = []
     var confirmed: Set<String> = []
+    /// Told of every subscription Redis confirms (`observeConfirmations`).
+    var confirmationObservers: [@Sendable (_ channel: String) -> Void] = []
     var stopping = false
     private var started = false
     let finished = DispatchSemaphore(value: 0)
@@ -88,6 +90,12 @@ public final class RedisSubscriber: @unchecked Sendable {
     public func unsubscribe(_ channel: String) {
         let changed = lock.withLock { wanted.remove(channel) != nil }
         if changed { wake.signal() }
+    }
+
+    /// Calls `observer` on the subscriber thread each time Redis confirms a subscription (also
+    /// again after a reconnect), so a caller waiting for one needs no polling. Any thread.
+    public func observeConfirmations(_ observer: @escaping @Sendable (_ channel: String) -> Void) {
+        lock.withLock { confirmationObservers.append(observer) }
     }
 
     /// The channels Redis confirmed on the current connection (empty while down).

@@ -36,6 +36,11 @@ final class ClusterNode {
     }
     /// Where the channel's messages go: made before the channel, which hands them over.
     private let events = EventSink()
+    /// A room's subscription was confirmed by Redis, on the service thread.
+    var subscriptionConfirmed: (_ room: String) -> Void {
+        get { events.confirmed }
+        set { events.confirmed = newValue }
+    }
     /// A room's view read back after a takeover found nothing to end, on the service thread.
     var viewArrived: (_ room: String, _ view: StoredRoomView) -> Void = { _, _ in }
 
@@ -46,6 +51,7 @@ final class ClusterNode {
         // The channel's thread hands each message to the service thread (rule 2).
         let sink = LoopBound(events, thread: executor.thread)
         channel = services.makeEvents { room, payload in executor.execute { sink.value.arrived(room, payload) } }
+        channel.observeSubscriptions { room in executor.execute { sink.value.confirmed(room) } }
         channel.start()
     }
 
@@ -215,4 +221,5 @@ final class ClusterNode {
 /// The service-thread end of the room channel (`ClusterNode.eventArrived`).
 private final class EventSink {
     var arrived: (_ room: String, _ payload: [UInt8]) -> Void = { _, _ in }
+    var confirmed: (_ room: String) -> Void = { _ in }
 }

@@ -20,6 +20,8 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     /// The owners this one works with, set once they exist (`attach`).
     private(set) unowned(unsafe) var directory: RoomDirectory!
     private(set) unowned(unsafe) var broadcaster: RoomBroadcaster!
+    /// Viewers' lookups waiting for their room's subscription (`prepareViewer`).
+    private var subscriptions: SubscriptionWaits!
     /// The rooms this node last reported viewers in (so it reports 0 once).
     private var reportedPresence: [String: Int] = [:]
 
@@ -40,6 +42,8 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         self.broadcaster = broadcaster
         node.eventArrived = { [unowned self] room, payload in clusterEvent(room: room, payload) }
         node.viewArrived = { [unowned self] room, view in clusterView(room: room, view) }
+        subscriptions = SubscriptionWaits(loop: loop)
+        node.subscriptionConfirmed = { [unowned self] room in subscriptions.confirmed(room) }
     }
 
     private var phase: ServerPhase { loop.phase }
@@ -111,7 +115,13 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         guard room.name != RoomName.lobby, storage.rooms != nil else { return done(nil) }
         let name = room.name
         room.awaitShared(true) // keeps the room in memory meanwhile
-        let read = viewReader(for: name, forViewer: forViewer)
+        guard forViewer else { return read(room, forViewer: false, then: done) }
+        prepareViewer(of: name) { [unowned self] in read(room, forViewer: true, then: done) }
+    }
+
+    /// `refresh`'s read, on the rooms' thread.
+    private func read(_ room: Room, forViewer: Bool, then done: @escaping (ClientErrorCode?) -> Void) {
+        let name = room.name, read = viewReader(for: name, forViewer: forViewer)
         // `room` held strongly: a room deleted elsewhere leaves the registry in here.
         let submitted = storage.roomJob({ store throws(StorageError) -> (RoomRecord, StoredRoomView?)? in
             guard let record = try store.room(named: name) else { return nil }
@@ -177,28 +187,29 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     }
 
     /// How long a joiner's view read waits for the room's subscription to be confirmed.
-    static let subscriptionWaitMs = 500
+    static let subscriptionWaitNanos = Nanoseconds.milliseconds(500)
 
-    /// Reads the room's stored view, for the storage thread (`nil` when there is none to read).
-    /// For a viewer about to join, the room's channel is subscribed first and the read waits
-    /// (briefly) for Redis to confirm it: every event published after the read then arrives
-    /// here too, and the view holds every one before it (it is written before each publish), so
-    /// the joiner's snapshot and the events that follow it leave no round out.
+    /// Before a viewer's lookup reads the room's view: the room's channel is subscribed first, and
+    /// the read waits (briefly) for Redis to confirm it. Every event published after the read
+    /// then arrives here too, and the view holds every one before it (it is written before each
+    /// publish), so the joiner's snapshot and the events that follow it leave no round out. The
+    /// wait is a callback (the channel says when Redis confirmed), not a poll: no thread waits.
+    func prepareViewer(of room: String, then go: @escaping () -> Void) {
+        guard node.services.views != nil else { return go() }
+        if !node.subscribed.contains(room) { node.watch(room: room, viewers: 1) }
+        subscriptions.wait(for: room, isSubscribed: node.channel.isSubscribed(room: room), then: go)
+    }
+
+    /// Reads the room's stored view, for the rooms' thread (`nil` when there is none to read).
     func viewReader(for room: String, forViewer: Bool) -> @Sendable () -> StoredRoomView? {
         let cluster = node
         guard let views = cluster.services.views else { return { nil } }
         guard forViewer else { return { try? views.view(room: room) } }
-        if !cluster.subscribed.contains(room) { cluster.watch(room: room, viewers: 1) }
-        let channel = cluster.channel, waitMs = Self.subscriptionWaitMs
         let lists = entrantLists, records = cluster.services.records
         return {
-            let deadline = ContinuousClock.now + .milliseconds(waitMs)
-            // A bounded poll on the storage thread (which may wait): the confirmation comes from
-            // the subscriber's thread within a round trip to Redis, usually well under 1 ms.
-            while !channel.isSubscribed(room: room), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.000_5) }
             guard let view = try? views.view(room: room) else { return nil }
             // This node missed the `started` that brought the lists along: a v1 joiner's snapshot
-            // and the draw's `finished` need them, so they are read now, where waiting is fine.
+            // and the draw's `finished` need them, so they are read now, off the service thread.
             for id in [view.head == nil ? nil : view.drawId, view.lastResult.flatMap(RemoteRoomView.drawId(ofResult:))] {
                 guard let id, lists.list(drawId: id) == nil,
                       let shared = try? records?.entrants(drawId: id) else { continue }

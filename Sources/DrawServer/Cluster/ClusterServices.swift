@@ -8,6 +8,9 @@ public protocol ClusterEventChannel: RoomEventChannel {
     func stop()
     /// Whether the room's subscription is confirmed now (any thread).
     func isSubscribed(room: String) -> Bool
+    /// Calls `observer` with the room each time its subscription is confirmed (on the channel's
+    /// thread), so a joiner's view read waits for it without polling.
+    func observeSubscriptions(_ observer: @escaping @Sendable (_ room: String) -> Void)
 }
 
 /// Cluster mode (issue 14, docs/SCALING.md): what the composition root hands the server when

@@ -28,12 +28,14 @@ extension RoomDirectory {
             stale.append(room.name)
         }
         let inUse = stale
-        let draws = storage.store, cutoff = nowMs - expiry, batch = Self.expiryBatch
+        let draws = storage.roomsShareDrawThread ? storage.store : nil, cutoff = nowMs - expiry, batch = Self.expiryBatch
         _ = storage.roomJob({ store throws(StorageError) -> [RoomRecord] in
-            if !inUse.isEmpty, let draws {
-                try draws.inOneTransaction { () throws(StorageError) in
-                    for name in inUse { try store.touchRoom(named: name, at: nowMs) }
-                }
+            let touchAll = { () throws(StorageError) in
+                for name in inUse { try store.touchRoom(named: name, at: nowMs) }
+            }
+            // One transaction when the rooms live in the draw store (SQLite), else one call each.
+            if !inUse.isEmpty {
+                if let draws { try draws.inOneTransaction(touchAll) } else { try touchAll() }
             }
             return try store.expireRooms(idleBefore: cutoff, limit: batch)
         }) { [unowned self] result in

@@ -20,7 +20,7 @@ extension RoomDirectory {
     struct LoadedRoom: Sendable {
         let record: RoomRecord
         /// The room's latest finished draw, for its snapshot's `lastResult`.
-        let lastResult: FinishedDraw?
+        var lastResult: FinishedDraw?
         /// Cluster mode: what the cluster's store shows of the room's draw.
         var view: StoredRoomView?
     }
@@ -119,13 +119,32 @@ extension RoomDirectory {
         case .startLoad:
             break
         }
+        guard viewer else { return load(name, viewer: false) }
+        shared.prepareViewer(of: name) { [unowned self] in load(name, viewer: true) }
+    }
+
+    /// Reads the room's record (and what `SharedRooms` reads with it) on the rooms' thread, and its
+    /// last result from the draw store: in the same job when the two share a thread, else in a
+    /// second job on the storage thread.
+    private func load(_ name: String, viewer: Bool) {
         let draws = storage.store, search = Self.lastResultSearch, readView = shared.viewReader(for: name, forViewer: viewer)
+        let together = storage.roomsShareDrawThread
         let submitted = storage.roomJob({ store throws(StorageError) -> LoadedRoom? in
             guard let record = try store.room(named: name) else { return nil }
             var last: FinishedDraw?
-            if let draws { last = try Self.lastResult(of: name, in: draws, search: search) }
+            if together, let draws { last = try Self.lastResult(of: name, in: draws, search: search) }
             return LoadedRoom(record: record, lastResult: last, view: readView())
-        }) { [unowned self] result in self.loaded(name, result) }
+        }) { [unowned self] result in
+            guard !together, case .success(var found?) = result else { return loaded(name, result) }
+            let read = storage.drawJob({ draws throws(StorageError) in
+                try Self.lastResult(of: name, in: draws, search: search)
+            }) { [unowned self] last in
+                // The room is there either way: a history that cannot be read now shows no last result.
+                found.lastResult = (try? last.get()) ?? nil
+                loaded(name, .success(found))
+            }
+            if !read { loaded(name, result) }
+        }
         if !submitted { loaded(name, .failure(.closed(path: "the room store"))) }
     }
 

@@ -37,7 +37,10 @@ protocol SharedRooms: AnyObject {
     func refresh(_ room: Room, forViewer: Bool, then done: @escaping (ClientErrorCode?) -> Void)
     /// Whether a room in memory must be read again before a lookup trusts it.
     func mayBeStale(_ room: Room) -> Bool
-    /// What a room's load reads besides its record, on the storage thread (`nil`: nothing).
+    /// Runs `go` once a viewer's lookup of `name` may read the room (cluster mode: once its
+    /// channel is subscribed, so no event falls between the read and the join).
+    func prepareViewer(of name: String, then go: @escaping () -> Void)
+    /// What a room's load reads besides its record, on the rooms' thread (`nil`: nothing).
     func viewReader(for room: String, forViewer: Bool) -> @Sendable () -> StoredRoomView?
     /// A viewer's lookup of `name` is over (it joined, or did not).
     func lookupSettled(_ name: String)
@@ -76,6 +79,7 @@ final class SingleNodeRooms: DrawStartGate, SharedRooms {
     var records: (any SharedDrawRecords)? { nil }
     func refresh(_ room: Room, forViewer: Bool, then done: @escaping (ClientErrorCode?) -> Void) { done(nil) }
     func mayBeStale(_ room: Room) -> Bool { false }
+    func prepareViewer(of name: String, then go: @escaping () -> Void) { go() }
     func viewReader(for room: String, forViewer: Bool) -> @Sendable () -> StoredRoomView? { { nil } }
     func lookupSettled(_ name: String) {}
     func viewersChanged(_ room: Room) {}

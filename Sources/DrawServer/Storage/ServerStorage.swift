@@ -15,17 +15,29 @@ final class ServerStorage {
     /// cleared on the thread that owns the server's lifecycle (`init`, then the end of `run()` or
     /// `deinit`), read on the service thread in between.
     private(set) var thread: StorageThread?
-    /// Where rooms are kept (the same SQLite store in the executable); `nil`: rooms live in memory
-    /// only, as long as the process. Only with a draw store: it shares its thread.
+    /// Where rooms are kept (the same SQLite store in the executable, Redis in cluster mode); `nil`:
+    /// rooms live in memory only, as long as the process. Only with a draw store.
     let rooms: CheckedRoomStore?
+    /// The thread that calls `rooms` when it is not the draw store's (cluster mode: Redis, whose
+    /// round trips, and waits while it is away, must not hold up every room's SQLite writes);
+    /// `nil`: room jobs run on `thread`, in order with the draws' writes.
+    private var roomThread: StorageThread?
     private let executor: ServiceExecutor
     private let logger: Logger
 
-    /// Starts the storage thread when there is a store.
-    init(store: (any DrawRecordStore)?, rooms: (any RoomStore)?, executor: ServiceExecutor, logger: Logger) {
+    /// Starts the storage thread when there is a store, and with `roomsOnOwnThread` a second one
+    /// for the room store.
+    init(store: (any DrawRecordStore)?, rooms: (any RoomStore)?, roomsOnOwnThread: Bool = false,
+         executor: ServiceExecutor, logger: Logger) {
         let recovering = store.map { RecoveringDrawStore($0) }
         self.store = recovering
-        self.rooms = recovering.flatMap { recovering in rooms.map { CheckedRoomStore($0, owner: recovering.owner) } }
+        if let recovering, let rooms, roomsOnOwnThread {
+            let owner = ThreadOwner(name: "rooms")
+            self.rooms = CheckedRoomStore(rooms, owner: owner)
+            roomThread = StorageThread(name: "live-draw rooms", claiming: owner)
+        } else {
+            self.rooms = recovering.flatMap { recovering in rooms.map { CheckedRoomStore($0, owner: recovering.owner) } }
+        }
         self.executor = executor
         self.logger = logger
         if let recovering { thread = StorageThread(store: recovering) }
@@ -37,8 +49,11 @@ final class ServerStorage {
     func roomJob<T: Sendable>(_ job: @escaping @Sendable (any RoomStore) throws(StorageError) -> T,
                               then: @escaping (Result<T, StorageError>) -> Void) -> Bool {
         guard let rooms else { return false }
-        return run(job, on: rooms, then: then)
+        return run(job, on: rooms, in: roomThread ?? thread, then: then)
     }
+
+    /// Whether room jobs run on the draw store's thread (one job may then call both stores).
+    var roomsShareDrawThread: Bool { roomThread == nil }
 
     /// Hands a draw write to the storage thread; `then` gets its outcome on the service thread
     /// (`nil`: it is on disk). False without a store or once the thread is done.
@@ -63,13 +78,13 @@ final class ServerStorage {
     func drawJob<T: Sendable>(_ read: @escaping @Sendable (RecoveringDrawStore) throws(StorageError) -> T,
                               then: @escaping (Result<T, StorageError>) -> Void) -> Bool {
         guard let store else { return false }
-        return run(read, on: store, then: then)
+        return run(read, on: store, in: thread, then: then)
     }
 
     /// Runs `job` on `store` on the storage thread and hands its result to `then` on the service
     /// thread (`ServiceExecutor.continuation`).
     private func run<Store: Sendable, T: Sendable>(_ job: @escaping @Sendable (Store) throws(StorageError) -> T,
-                                                   on store: Store,
+                                                   on store: Store, in thread: StorageThread?,
                                                    then: @escaping (Result<T, StorageError>) -> Void) -> Bool {
         guard let thread else { return false }
         let back = executor.continuation(then)
@@ -98,6 +113,8 @@ final class ServerStorage {
     func close() {
         guard let thread else { return }
         self.thread = nil
+        roomThread?.finish()
+        roomThread = nil
         thread.finish()
         let left = thread.pending
         if left > 0 {

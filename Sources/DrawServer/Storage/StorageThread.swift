@@ -39,6 +39,7 @@ final class StorageThread: @unchecked Sendable {
     static let maxGroup = 1024
 
     private let store: RecoveringDrawStore?
+    private let claimed: ThreadOwner?
     private let retryInterval: TimeInterval
     private let condition = NSCondition()
     private var queue = FIFO<Work>()
@@ -51,8 +52,11 @@ final class StorageThread: @unchecked Sendable {
     /// - Parameters:
     ///   - store: where writes go; `nil` for a thread that only runs jobs.
     ///   - retryInterval: how often, while idle, an abort the store could not take is tried again.
-    init(name: String = "live-draw storage", store: RecoveringDrawStore? = nil, retryInterval: TimeInterval = 1) {
+    ///   - claiming: a thread owner this thread claims when it starts (a store of its own).
+    init(name: String = "live-draw storage", store: RecoveringDrawStore? = nil, claiming: ThreadOwner? = nil,
+         retryInterval: TimeInterval = 1) {
         self.store = store
+        self.claimed = claiming
         self.retryInterval = retryInterval
         let thread = Thread { [self] in self.loop() }
         thread.name = name
@@ -101,6 +105,7 @@ final class StorageThread: @unchecked Sendable {
     private func loop() {
         // From here on only this thread may call the store (checked in debug builds).
         store?.owner.claim()
+        claimed?.claim()
         while true {
             condition.lock()
             while queue.isEmpty && accepting {
