@@ -180,6 +180,7 @@ public final class LiveDrawServer: @unchecked Sendable {
     /// signal-handling thread, a test), any number of times — but not from inside a raw C signal
     /// handler: it takes a lock.
     public func stop() {
+        loop.phase.stopAsked.raise()
         loop.executor.execute { [unowned self] in shutdown.begin() }
     }
 
@@ -187,6 +188,7 @@ public final class LiveDrawServer: @unchecked Sendable {
     /// 503 `draining`; running draws go on to their end, for at most `shutdownGraceMs`, and then
     /// `stop()` follows by itself. Safe from any thread, like `stop()`.
     public func drain() {
+        loop.phase.stopAsked.raise()
         loop.executor.execute { [unowned self] in shutdown.drain() }
     }
 

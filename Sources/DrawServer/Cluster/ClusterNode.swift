@@ -4,7 +4,7 @@ import Logging
 
 /// This node's part in a cluster: the room event channel (subscribed to the rooms with viewers
 /// here), the leases it holds for the draws it runs, and the worker thread that makes the
-/// blocking calls. Service thread only; results come back through the inbox.
+/// blocking calls. Service thread only; results come back as service-thread jobs (`ServiceExecutor`).
 final class ClusterNode {
     let services: ClusterServices
     let metrics = ClusterMetrics()

@@ -9,7 +9,7 @@ import Logging
 /// draws, records shared with every node, deletions and changes announced, and the events of
 /// other nodes' draws shown here (`clusterEvent`). Events of this node's draws go out through
 /// `ClusterEventBus`. Service thread only; the blocking calls run on the `ClusterNode`'s worker
-/// (or the storage thread) and come back as service-thread jobs.
+/// (or the rooms' thread, where Redis is read) and come back as service-thread jobs.
 final class ClusterRooms: DrawStartGate, SharedRooms {
     let node: ClusterNode
     let clock: any DrawClock
@@ -248,7 +248,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
                         room: room.name)
     }
 
-    /// A message on a room's channel (through the inbox): another node's draw event. Shown to
+    /// A message on a room's channel (a job from the subscriber's thread): another node's draw event. Shown to
     /// this node's viewers as it came, and folded into the room's snapshot.
     private func clusterEvent(room name: String, _ payload: [UInt8]) {
         let cluster = node
@@ -298,23 +298,27 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     }
 
     /// Puts a draw's history line and record where every node's history API finds them, once
-    /// the step is on this node's disk (read and kept on the storage thread, which may wait for
+    /// the step is on this node's disk (read on the storage thread, kept from the rooms' thread, which may wait for
     /// Redis). Kept when the draw is planned, started, ended or failed.
     private func shareRecord(_ drawId: String, room: String) {
         guard let records = node.services.records else { return }
         let logger = self.logger
-        _ = storage.drawJob({ store throws(StorageError) in
-            guard let record = try store.record(id: drawId) else { return }
-            do throws(CoordinationError) {
-                try records.keep(drawId: drawId, room: room, summary: RecordMessages.summary(DrawSummary(record: record)),
-                                 body: RecordMessages.record(record))
-            } catch {
-                logger.warning("could not share a draw's record with the cluster", metadata: ["drawId": "\(drawId)", "error": "\(error)"])
-            }
-        }) { _ in }
+        // Read and encoded on the SQLite thread, kept in Redis on the rooms' thread.
+        _ = storage.drawJob({ store throws(StorageError) -> (summary: [UInt8], body: [UInt8])? in
+            try store.record(id: drawId).map { (RecordMessages.summary(DrawSummary(record: $0)), RecordMessages.record($0)) }
+        }) { [unowned self] read in
+            guard case .success(let made?) = read else { return }
+            _ = storage.sharedJob({
+                do throws(CoordinationError) {
+                    try records.keep(drawId: drawId, room: room, summary: made.summary, body: made.body)
+                } catch {
+                    logger.warning("could not share a draw's record with the cluster", metadata: ["drawId": "\(drawId)", "error": "\(error)"])
+                }
+            }) { _ in }
+        }
     }
 
-    /// A room's view read back after a takeover found nothing to end (through the inbox).
+    /// A room's view read back after a takeover found nothing to end.
     private func clusterView(room name: String, _ view: StoredRoomView) {
         // The draw is over (its lease was free, nothing escrowed): whatever the view says, even
         // nothing (Redis restarted empty), and the viewers here are told.

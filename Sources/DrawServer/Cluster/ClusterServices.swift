@@ -17,7 +17,7 @@ public protocol ClusterEventChannel: RoomEventChannel {
 /// several nodes share one Redis. Without it (`nil`) the server is one node, as before.
 ///
 /// The room registry is not here: it is the server's `roomStore` (a Redis one in cluster mode),
-/// called on the storage thread like the SQLite one.
+/// called on a rooms thread of its own (never the SQLite thread: Redis may be slow or away).
 public struct ClusterServices: Sendable {
     /// This process's id in the cluster, unique per start; part of every lease owner and event.
     public var nodeId: String

@@ -2,7 +2,7 @@ import Foundation
 
 /// The thread that makes the cluster's blocking calls (publish, lease) for the service thread,
 /// one at a time in submission order, so a round's publish never overtakes the one before and the
-/// service thread never waits for Redis (threading rule: results come back through the inbox).
+/// service thread never waits for Redis (threading rule: results come back as service-thread jobs).
 ///
 /// The queue is bounded: with Redis slow or away, jobs past `capacity` are refused (`submit`
 /// returns false) rather than piling up; the caller counts or answers that.

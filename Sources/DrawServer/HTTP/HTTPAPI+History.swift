@@ -1,35 +1,43 @@
 import DrawCore
 import DrawPresentation
 
-/// Requests answered from the storage thread: the history endpoints (`HistoryReads` decides what
+/// Requests answered from the stores' threads: the history endpoints (`HistoryReads` decides what
 /// each reads) and their answers, which come back as service-thread jobs.
 extension HTTPAPI {
-    /// Answers at once, or runs the read on the storage thread and answers later (`nil`).
+    /// Answers at once, or runs the read on its store's thread and answers later (`nil`).
     func answer(_ answer: HistoryAnswer, _ exchange: HTTPExchange, _ wsi: Connection) -> HTTPResponse? {
         switch answer {
-        case .now(let response): return response
-        case .read(let read): return answerFromStorage(exchange, wsi, read)
+        case .now(let response):
+            return response
+        case .read(let reads, let read):
+            guard storage.thread != nil else { return .json(503, APIMessages.error(.storageUnavailable)) }
+            lastReadNumber += 1
+            let number = lastReadNumber
+            pendingReads[number] = PendingRead(connection: wsi, exchange: exchange)
+            guard submit(read, reading: reads, request: number) else {
+                pendingReads[number] = nil
+                return .json(503, APIMessages.error(.storageUnavailable))
+            }
+            return nil
         }
     }
 
-    /// Runs `read` on the storage thread (rule 5) and answers the request when it returns.
-    /// Returns `nil` (answer later), or a 503 when the storage thread no longer takes work.
-    /// A connection waits for its answer before it can ask again, so reads in the queue never
-    /// outnumber the connections (`maxConnections`).
-    func answerFromStorage(_ exchange: HTTPExchange, _ wsi: Connection,
-                                   _ read: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse? {
-        guard storage.thread != nil else { return .json(503, APIMessages.error(.storageUnavailable)) }
-        lastReadNumber += 1
-        let number = lastReadNumber
-        pendingReads[number] = PendingRead(connection: wsi, exchange: exchange)
-        let answered = loop.executor.continuation { [unowned self] (response: HTTPResponse) in
-            storageAnswered(request: number, response)
+    /// Runs `read` on its store's thread (rule 5); what it answers comes back as a job: the
+    /// response for waiting request `number`, or the next read. A connection waits for its answer
+    /// before it can ask again, so reads in the queues never outnumber the connections.
+    private func submit(_ read: @escaping @Sendable () -> HistoryAnswer, reading reads: ServerStorage.Reads,
+                        request number: UInt64) -> Bool {
+        let answered = loop.executor.continuation { [unowned self] (next: HistoryAnswer) in
+            switch next {
+            case .now(let response):
+                storageAnswered(request: number, response)
+            case .read(let reads, let read):
+                if !submit(read, reading: reads, request: number) {
+                    storageAnswered(request: number, .json(503, APIMessages.error(.storageUnavailable)))
+                }
+            }
         }
-        guard storage.submit({ answered(read()) }) else {
-            pendingReads[number] = nil
-            return .json(503, APIMessages.error(.storageUnavailable))
-        }
-        return nil
+        return storage.submit({ answered(read()) }, reading: reads)
     }
 
     /// A read came back: answer its request, unless the client has gone meanwhile.

@@ -116,7 +116,7 @@ final class HTTPAPI {
             return .proceed
         default:
             if case .staticFile(let p) = route { return serveStatic(wsi, exchange, p) }
-            // `nil`: the storage thread answers later (see `answerFromStorage`).
+            // `nil`: the storage thread answers later (see `HTTPAPI.answer`).
             if let response = apiGet(route, wsi, exchange) { respond(response, to: exchange, wsi) }
             return .proceed
         }

@@ -2,11 +2,13 @@ import DrawCore
 import DrawPresentation
 import Logging
 
-/// What a history request asks of the store, decided on the service thread: an answer known at
-/// once, or a read to run on the storage thread (which also encodes the JSON) that returns it.
+/// What a history request asks of the stores, decided on the service thread: an answer known at
+/// once, or a read to run on the thread of the store it reads (which also encodes the JSON), which
+/// answers, or asks for a read of the other store (a draw this node did not record: the cluster's
+/// shared history, read where Redis is read, never on the SQLite thread).
 enum HistoryAnswer {
     case now(HTTPResponse)
-    case read(@Sendable () -> HTTPResponse)
+    case read(ServerStorage.Reads, @Sendable () -> HistoryAnswer)
 }
 
 /// The history endpoints (docs/PROTOCOL.md §5): `GET /api/rooms/ROOM/draws`, `GET /api/draws/ID`
@@ -60,21 +62,33 @@ final class HistoryReads {
         }
         let logger = self.logger, kept = rooms
         if let shared { return sharedHistoryPage(room: name, request: request, live: live, shared: shared) }
-        return .read {
+        return .read(.draws) {
             do throws(StorageError) {
                 let page = try store.list(room: name, page: request)
-                // A room kept in the store but not in memory is a room, draws or not.
-                let isKept = page.draws.isEmpty && !live ? try kept?.room(named: name) != nil : false
-                if page.draws.isEmpty && !live && !isKept {
-                    // An empty page past a recorded room's last draw is still that room's.
-                    var known = false
-                    if request.after != nil { known = !(try store.list(room: name, page: Self.probePage)).draws.isEmpty }
-                    if !known { return .json(404, APIMessages.error(.unknownRoom)) }
-                }
-                return .json(200, RecordMessages.history(room: name, page: page))
+                let found = HistoryAnswer.now(.json(200, RecordMessages.history(room: name, page: page)))
+                guard page.draws.isEmpty && !live else { return found }
+                // An empty page past a recorded room's last draw is still that room's.
+                if request.after != nil, !(try store.list(room: name, page: Self.probePage)).draws.isEmpty { return found }
+                // A room kept in the room store but not in memory is a room, draws or not.
+                return Self.ifKept(name, in: kept, logger: logger, then: found)
             } catch {
                 logger.error("could not read the draw history", metadata: ["room": "\(name)", "error": "\(error)"])
-                return .json(503, APIMessages.error(.storageUnavailable))
+                return .now(.json(503, APIMessages.error(.storageUnavailable)))
+            }
+        }
+    }
+
+    /// `found` when the room store keeps `name`, else `404 unknown_room`; read where the room
+    /// store is read.
+    private static func ifKept(_ name: String, in kept: CheckedRoomStore?, logger: Logger,
+                               then found: HistoryAnswer) -> HistoryAnswer {
+        guard let kept else { return .now(.json(404, APIMessages.error(.unknownRoom))) }
+        return .read(.shared) {
+            do throws(StorageError) {
+                return try kept.room(named: name) == nil ? .now(.json(404, APIMessages.error(.unknownRoom))) : found
+            } catch {
+                logger.warning("could not look up a room", metadata: ["room": "\(name)", "error": "\(error)"])
+                return .now(.json(503, APIMessages.error(.storageUnavailable)))
             }
         }
     }
@@ -85,22 +99,23 @@ final class HistoryReads {
         guard DrawIdentifier.isValid(id) else { return .now(.json(404, APIMessages.error(.unknownDraw))) }
         guard let store else { return .now(Self.noHistory) }
         let logger = self.logger, shared = self.shared
-        return .read {
+        return .read(.draws) {
             do throws(StorageError) {
-                guard let record = try store.record(id: id) else {
-                    // Cluster mode: another node may have run it. Redis out of reach is not "no
-                    // such draw": say so, rather than a 404 a client would take as final.
-                    do throws(CoordinationError) {
-                        if let body = try shared?.body(drawId: id) { return .json(200, body) }
-                    } catch {
-                        return .json(503, APIMessages.error(.clusterUnavailable))
-                    }
-                    return .json(404, APIMessages.error(.unknownDraw))
-                }
-                return .json(200, RecordMessages.record(record))
+                if let record = try store.record(id: id) { return .now(.json(200, RecordMessages.record(record))) }
             } catch {
                 logger.error("could not read a draw record", metadata: ["drawId": "\(id)", "error": "\(error)"])
-                return .json(503, APIMessages.error(.storageUnavailable))
+                return .now(.json(503, APIMessages.error(.storageUnavailable)))
+            }
+            // Cluster mode: another node may have run it. Redis out of reach is not "no such
+            // draw": say so, rather than a 404 a client would take as final.
+            guard let shared else { return .now(.json(404, APIMessages.error(.unknownDraw))) }
+            return .read(.shared) {
+                do throws(CoordinationError) {
+                    if let body = try shared.body(drawId: id) { return .now(.json(200, body)) }
+                } catch {
+                    return .now(.json(503, APIMessages.error(.clusterUnavailable)))
+                }
+                return .now(.json(404, APIMessages.error(.unknownDraw)))
             }
         }
     }
@@ -112,25 +127,25 @@ final class HistoryReads {
     private func sharedHistoryPage(room name: String, request: DrawPageRequest, live: Bool,
                                    shared: any SharedDrawRecords) -> HistoryAnswer {
         let logger = self.logger, kept = rooms
-        return .read {
+        return .read(.shared) {
             let page: SharedDrawPage
             do throws(CoordinationError) {
                 page = try shared.page(room: name, request: request)
             } catch {
                 // Out of reach is not "no history": a 404 would read as final.
                 logger.warning("could not read the shared draw history", metadata: ["room": "\(name)", "error": "\(error)"])
-                return .json(503, APIMessages.error(.clusterUnavailable))
+                return .now(.json(503, APIMessages.error(.clusterUnavailable)))
             }
-            if page.summaries.isEmpty && !live && !page.roomHasDraws {
-                // A room kept in the registry but not in this node's memory is a room, draws or not.
-                do throws(StorageError) {
-                    if try kept?.room(named: name) == nil { return .json(404, APIMessages.error(.unknownRoom)) }
-                } catch {
-                    logger.warning("could not look up a room", metadata: ["room": "\(name)", "error": "\(error)"])
-                    return .json(503, APIMessages.error(.clusterUnavailable))
-                }
+            let found = HistoryAnswer.now(.json(200, RecordMessages.history(room: name, summaries: page.summaries, next: page.next)))
+            guard page.summaries.isEmpty && !live && !page.roomHasDraws else { return found }
+            // A room kept in the registry but not in this node's memory is a room, draws or not.
+            do throws(StorageError) {
+                if try kept?.room(named: name) == nil { return .now(.json(404, APIMessages.error(.unknownRoom))) }
+            } catch {
+                logger.warning("could not look up a room", metadata: ["room": "\(name)", "error": "\(error)"])
+                return .now(.json(503, APIMessages.error(.clusterUnavailable)))
             }
-            return .json(200, RecordMessages.history(room: name, summaries: page.summaries, next: page.next))
+            return found
         }
     }
 
@@ -146,28 +161,39 @@ final class HistoryReads {
         if let list = lists.list(drawId: id) { return .now(Self.entrantsResponse(list, ifNoneMatch: ifNoneMatch)) }
         let store = self.store, shared = self.shared, logger = self.logger
         guard store != nil || shared != nil else { return .now(.json(404, APIMessages.error(.unknownDraw))) }
-        return .read {
+        let fromShared = Self.sharedEntrants(id: id, in: shared, lists: lists, ifNoneMatch: ifNoneMatch)
+        guard let store else { return fromShared }
+        return .read(.draws) {
             do throws(StorageError) {
-                if let record = try store?.record(id: id) {
-                    guard let hash = record.entrantsHash, !record.entrants.isEmpty else { return Self.noEntrants }
+                if let record = try store.record(id: id) {
+                    guard let hash = record.entrantsHash, !record.entrants.isEmpty else { return .now(Self.noEntrants) }
                     let list = lists.list(drawId: id, hash: hash, players: record.entrants)
-                    return Self.entrantsResponse(list, ifNoneMatch: ifNoneMatch)
+                    return .now(Self.entrantsResponse(list, ifNoneMatch: ifNoneMatch))
                 }
             } catch {
                 logger.error("could not read a draw record", metadata: ["drawId": "\(id)", "error": "\(error)"])
-                return .json(503, APIMessages.error(.storageUnavailable))
+                return .now(.json(503, APIMessages.error(.storageUnavailable)))
             }
-            // Cluster mode: another node ran it (or runs it). Redis out of reach is not "no such
-            // draw": say so, rather than a 404 a client would take as final.
+            return fromShared
+        }
+    }
+
+    /// Cluster mode: another node ran the draw (or runs it). Redis out of reach is not "no such
+    /// draw": say so, rather than a 404 a client would take as final.
+    private static func sharedEntrants(id: String, in shared: (any SharedDrawRecords)?, lists: EntrantLists,
+                                       ifNoneMatch: String?) -> HistoryAnswer {
+        guard let shared else { return .now(.json(404, APIMessages.error(.unknownDraw))) }
+        return .read(.shared) {
             do throws(CoordinationError) {
-                if let list = try shared?.entrants(drawId: id) {
-                    lists.keep(EntrantList(hash: list.hash, json: list.json), drawId: id)
-                    return Self.entrantsResponse(EntrantList(hash: list.hash, json: list.json), ifNoneMatch: ifNoneMatch)
+                if let found = try shared.entrants(drawId: id) {
+                    let list = EntrantList(hash: found.hash, json: found.json)
+                    lists.keep(list, drawId: id)
+                    return .now(Self.entrantsResponse(list, ifNoneMatch: ifNoneMatch))
                 }
             } catch {
-                return .json(503, APIMessages.error(.clusterUnavailable))
+                return .now(.json(503, APIMessages.error(.clusterUnavailable)))
             }
-            return .json(404, APIMessages.error(.unknownDraw))
+            return .now(.json(404, APIMessages.error(.unknownDraw)))
         }
     }
 

@@ -63,7 +63,7 @@ final class DrawCoordinator {
         guard let hostKey, !hostKey.isEmpty else { return .unauthorized }
         guard room.keyHash.matches(hostKey) else { return .forbidden }
         guard !phase.shuttingDown else { return .shuttingDown }
-        guard !phase.draining else { return .draining }
+        guard !phase.refusesNewDraws else { return .draining }
         guard !room.deleting else { return .unknownRoom }
         // A list or settings change on its way to the store: the draw would not know which it gets.
         guard !room.changing else { return .drawRunning }

@@ -68,9 +68,27 @@ final class ServerStorage {
     /// Whether draws are recorded (there is a store).
     var recordsDraws: Bool { store != nil }
 
-    /// Runs `job` on the storage thread. False when it no longer takes work (or there is none).
-    func submit(_ job: @escaping StorageThread.Job) -> Bool {
-        thread?.submit(job) ?? false
+    /// Which thread a job reads on: the draw store's, or the room store's (the shared store in
+    /// cluster mode: Redis; the same thread as the draws' on one node).
+    enum Reads {
+        case draws
+        case shared
+    }
+
+    /// Runs `job` on the thread that reads `reads`. False when it no longer takes work (or there
+    /// is none).
+    func submit(_ job: @escaping StorageThread.Job, reading reads: Reads = .draws) -> Bool {
+        switch reads {
+        case .draws: return thread?.submit(job) ?? false
+        case .shared: return (roomThread ?? thread)?.submit(job) ?? false
+        }
+    }
+
+    /// Runs `job` where the shared store is read (`Reads.shared`), then `then` with its result on
+    /// the service thread. False, with nothing run, once the thread no longer takes work.
+    func sharedJob<T: Sendable>(_ job: @escaping @Sendable () -> T, then: @escaping (T) -> Void) -> Bool {
+        let back = executor.continuation(then)
+        return submit({ back(job()) }, reading: .shared)
     }
 
     /// Runs `read` against the draw store on the storage thread, then `then` with its result on

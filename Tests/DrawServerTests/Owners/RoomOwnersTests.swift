@@ -66,6 +66,21 @@ import Testing
         #expect(!room.isBusy && owners.broadcastTypes(in: room).isEmpty, "nothing started, nothing shown")
     }
 
+    /// Issue 31, finding 7: SIGTERM's `drain()` comes from the signal thread; a start the loop
+    /// handles before the drain's own job must already be refused.
+    @Test func aStartAfterTheDrainWasAskedIsRefusedBeforeTheLoopHandledIt() throws {
+        let owners = OwnersFixture()
+        let key = try #require(owners.createRoom("quiz"))
+        let room = try #require(owners.directory["quiz"])
+        Self.giveList(to: room)
+        owners.loop.phase.stopAsked.raise()   // what `LiveDrawServer.drain()` does at once, on any thread
+        #expect(!owners.loop.phase.draining, "the drain's job has not run")
+        var answer: ClientErrorCode?? = .none
+        owners.draws.startDraw(in: room, hostKey: key) { answer = .some($0) }
+        #expect(answer == .some(.draining))
+        #expect(!room.isBusy)
+    }
+
     @Test func theListCannotChangeUnderARunningDrawAndASecondStartIsRefused() throws {
         let owners = OwnersFixture()
         let key = try #require(owners.createRoom("quiz"))
