@@ -49,7 +49,8 @@ enum StoreFixtures {
     }
 
     /// Runs a whole draw through `store`: start, every round, finish. Round r is sent at `startedAt + r`.
-    static func runToEnd(_ record: NewDrawRecord, in store: some DrawRecordStore, finishedAt: Double? = nil) throws {
+    static func runToEnd(_ record: NewDrawRecord, in store: some DrawRecordStore,
+                         finishedAt: Double? = nil) throws(StorageError) {
         try store.insertStarted(record)
         for r in record.plan.rounds {
             try store.recordRound(drawId: record.drawId, round: r.round, sentAt: record.startedAt + Double(r.round))
