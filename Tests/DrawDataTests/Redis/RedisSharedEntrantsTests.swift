@@ -13,6 +13,10 @@ struct RedisSharedEntrantsTests {
         return SharedEntrantList(hash: EntrantsEncoding.hash(players), json: EntrantsEncoding.canonicalJSON(players))
     }
 
+    static func records(on server: RedisServerProcess) -> RedisSharedDrawRecords {
+        RedisSharedDrawRecords(connection: RedisConnection(configuration: server.configuration()))
+    }
+
     static func keys(_ pattern: String, _ records: RedisSharedDrawRecords) throws -> [String] {
         guard case .array(let names) = try records.connection.command("KEYS", records.keyspace.prefix + pattern) else { return [] }
         return names.compactMap(\.text).sorted()
@@ -20,7 +24,7 @@ struct RedisSharedEntrantsTests {
 
     @Test func drawsOfOneListShareOneCopy() throws {
         let server = try RedisServerProcess()
-        let records = RedisSharedDrawRecords(connection: RedisConnection(configuration: server.configuration()))
+        let records = Self.records(on: server)
         defer { records.connection.close() }
         let big = Self.list(2_000), small = Self.list(3)
         for n in 0..<50 { try records.keepEntrants(drawId: "d\(n)", big) }
@@ -38,7 +42,7 @@ struct RedisSharedEntrantsTests {
 
     @Test func aHashAlreadyNamingOtherBytesIsRefused() throws {
         let server = try RedisServerProcess()
-        let records = RedisSharedDrawRecords(connection: RedisConnection(configuration: server.configuration()))
+        let records = Self.records(on: server)
         defer { records.connection.close() }
         let list = Self.list(4)
         try records.keepEntrants(drawId: "a", list)
@@ -58,7 +62,7 @@ struct RedisSharedEntrantsTests {
     /// Before issue 31 each draw's key held its hash, a newline and the whole list.
     @Test func aDrawKeptBeforeStillReads() throws {
         let server = try RedisServerProcess()
-        let records = RedisSharedDrawRecords(connection: RedisConnection(configuration: server.configuration()))
+        let records = Self.records(on: server)
         defer { records.connection.close() }
         let list = Self.list(5)
         _ = try records.connection.command([Array("SET".utf8), Array(records.keyspace.entrantsKey(drawId: "old").utf8),
@@ -68,7 +72,7 @@ struct RedisSharedEntrantsTests {
 
     @Test func aReferenceWithoutItsListIsAnErrorNotAnUnknownDraw() throws {
         let server = try RedisServerProcess()
-        let records = RedisSharedDrawRecords(connection: RedisConnection(configuration: server.configuration()))
+        let records = Self.records(on: server)
         defer { records.connection.close() }
         let list = Self.list(6)
         try records.keepEntrants(drawId: "a", list)
