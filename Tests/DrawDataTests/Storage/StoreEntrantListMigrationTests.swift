@@ -12,23 +12,6 @@ extension StorageTests {
     /// released steps 1–5, which are append-only and never edited), so the test does not depend
     /// on the new code's writes.
     struct StoreEntrantListMigrationTests {
-        /// A schema-5 draw row as the last release wrote it, rounds shown and finished.
-        static func insertOldDraw(_ plan: DrawPlan, json: String? = nil, in db: SQLiteConnection) throws {
-            try db.run("""
-                INSERT INTO draws (draw_id, room, status, created_at, started_at, finished_at, users_url, lottery_url,
-                                   entrants_json, entrant_count, warnings_json, commitment, entrants_hash,
-                                   schedule_json, seed_hex, drawn_json)
-                VALUES (?, 'old', 'finished', 1, 2, 3, 'https://u.test', 'https://l.test', ?, ?, '[]', ?, ?, ?, ?, ?)
-                """, [.text(plan.drawId), .text(json ?? StoredJSON.entrants(plan.entrants)), .int(plan.entrants.count),
-                      .text(plan.commitment), .text(plan.entrantsHash), .text(StoredJSON.schedule(plan.schedule)),
-                      .text(plan.seed.hex), .text(StoredJSON.player(plan.outcome.drawn))])
-            let seq = db.lastInsertRowID
-            for r in plan.rounds {
-                try db.run("INSERT INTO rounds (draw_seq, round, offset_ms, pick_index, sent_at) VALUES (?, ?, ?, ?, ?)",
-                           [.integer(seq), .int(r.round), .int(r.offsetMs), .int(r.pickIndex), .real(Double(2 + r.round))])
-            }
-        }
-
         static func insertOldFailedDraw(_ drawId: String, in db: SQLiteConnection) throws {
             try db.run("""
                 INSERT INTO draws (draw_id, room, status, created_at, finished_at, users_url, lottery_url,
@@ -59,9 +42,9 @@ extension StorageTests {
 
                 let old = try StoreFixtures.store(at: path, schemaVersion: 5)
                 try old.withConnection { db in
-                    for plan in same { try Self.insertOldDraw(plan, in: db) }
-                    try Self.insertOldDraw(other, in: db)
-                    try Self.insertOldDraw(spaced, json: spacedJSON, in: db)
+                    for plan in same { try StoreFixtures.insertOldDraw(plan, in: db) }
+                    try StoreFixtures.insertOldDraw(other, in: db)
+                    try StoreFixtures.insertOldDraw(spaced, json: spacedJSON, in: db)
                     try Self.insertOldFailedDraw(failedId, in: db)
                     // A room holding the crowd's list, stored with white space (rooms' lists were
                     // never hashed): re-encoded, it shares the draws' row.
@@ -123,8 +106,8 @@ extension StorageTests {
                 let first = StoreFixtures.plan(1), second = StoreFixtures.plan(2)
                 let old = try StoreFixtures.store(at: path, schemaVersion: 5)
                 try old.withConnection { db in
-                    try Self.insertOldDraw(first, in: db)
-                    try Self.insertOldDraw(second, json: "[]", in: db)
+                    try StoreFixtures.insertOldDraw(first, in: db)
+                    try StoreFixtures.insertOldDraw(second, json: "[]", in: db)
                 }
                 old.close()
 
