@@ -36,8 +36,12 @@ public struct RedisKeyspace: Sendable, Hashable {
     /// An ended draw's record, as the history API returns it.
     public func drawKey(drawId: String) -> String { "\(prefix)draw:\(drawId)" }
 
-    /// A draw's entrants: the hash, a newline, then the canonical JSON.
+    /// A draw's entrants: the hash (hex SHA-256) of its list, kept once under `entrantListKey`.
+    /// Written before issue 31 (and still read): the hash, a newline, then the canonical JSON.
     public func entrantsKey(drawId: String) -> String { "\(prefix)entrants:\(drawId)" }
+
+    /// One entrant list, the canonical JSON, under its SHA-256 (hex): shared by every draw of it.
+    public func entrantListKey(hash: String) -> String { "\(prefix)entrant-list:\(hash)" }
 
     /// The room's draws: ids scored by their position in the cluster's history sequence.
     public func historyKey(room: String) -> String { "\(prefix)history:\(room)" }

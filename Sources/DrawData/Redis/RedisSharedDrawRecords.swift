@@ -4,7 +4,9 @@ import DrawCore
 /// set scored by their history position (`historyKey`, positions from one `INCR` counter), and
 /// their history lines in a hash (`historyLinesKey`). Keeping and paging are one script each, so
 /// a page never sees a draw's position without its line. Each draw's
-/// entrants are a string too (`entrantsKey`).
+/// entrants are a string too (`entrantsKey`) holding the hash of its list, which is kept once,
+/// for every draw of it, under that hash (`entrantListKey`): a room drawing one unchanged list
+/// adds a hash a draw, not the list again.
 public struct RedisSharedDrawRecords: SharedDrawRecords {
     public let connection: RedisConnection
     public let keyspace: RedisKeyspace
@@ -47,30 +49,57 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
         ])
     }
 
+    /// KEYS: the draw's entrants, the list. ARGV: hash, JSON. Stores the list unless kept, and
+    /// refuses (an error reply) a hash already naming different bytes rather than let one draw
+    /// read another's list; then the draw references the hash. One script, so a reference never
+    /// exists without its list.
+    static let keepEntrantsScript = """
+        local kept = redis.call('GET', KEYS[2])
+        if not kept then
+          redis.call('SET', KEYS[2], ARGV[2])
+        elseif kept ~= ARGV[2] then
+          return redis.error_reply('entrant list ' .. ARGV[1] .. ' already stored with different bytes; refused')
+        end
+        redis.call('SET', KEYS[1], ARGV[1])
+        return 1
+        """
+
     public func keepEntrants(drawId: String, _ list: SharedEntrantList) throws(CoordinationError) {
-        _ = try connection.coordinate([Array("SET".utf8), Array(keyspace.entrantsKey(drawId: drawId).utf8),
-                                       Array(list.hash.utf8) + [UInt8(ascii: "\n")] + list.json])
+        // The JSON goes along every time, so the script can compare it: a hash alone would have
+        // to be trusted to name these bytes.
+        _ = try connection.coordinate([
+            Array("EVAL".utf8), Array(Self.keepEntrantsScript.utf8), Array("2".utf8),
+            Array(keyspace.entrantsKey(drawId: drawId).utf8), Array(keyspace.entrantListKey(hash: list.hash).utf8),
+            Array(list.hash.utf8), list.json,
+        ])
     }
 
     public func entrants(drawId: String) throws(CoordinationError) -> SharedEntrantList? {
-        switch try connection.coordinate(["GET", keyspace.entrantsKey(drawId: drawId)]) {
+        guard let reference = try string(at: keyspace.entrantsKey(drawId: drawId)) else { return nil }
+        // Kept before issue 31: the hash, a newline, the list, all in the draw's own key.
+        if let newline = reference.firstIndex(of: UInt8(ascii: "\n")) {
+            return SharedEntrantList(hash: String(decoding: reference[..<newline], as: UTF8.self),
+                                     json: Array(reference[(newline + 1)...]))
+        }
+        let hash = String(decoding: reference, as: UTF8.self)
+        // Two reads, not a script: a list's key is only known once the first answer names it.
+        guard let json = try string(at: keyspace.entrantListKey(hash: hash)) else {
+            throw .unexpectedReply("draw \(drawId) references entrant list \(hash), which is missing")
+        }
+        return SharedEntrantList(hash: hash, json: json)
+    }
+
+    /// The string at `key`, or `nil` when there is none.
+    private func string(at key: String) throws(CoordinationError) -> [UInt8]? {
+        switch try connection.coordinate(["GET", key]) {
         case .null: return nil
-        case .string(let bytes):
-            guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else {
-                throw .unexpectedReply("a draw's entrants without their hash")
-            }
-            return SharedEntrantList(hash: String(decoding: bytes[..<newline], as: UTF8.self),
-                                     json: Array(bytes[(newline + 1)...]))
+        case .string(let bytes): return bytes
         case let other: throw .unexpectedReply("GET answered \(other)")
         }
     }
 
     public func body(drawId: String) throws(CoordinationError) -> [UInt8]? {
-        switch try connection.coordinate(["GET", keyspace.drawKey(drawId: drawId)]) {
-        case .null: return nil
-        case .string(let bytes): return bytes
-        case let other: throw .unexpectedReply("GET answered \(other)")
-        }
+        try string(at: keyspace.drawKey(drawId: drawId))
     }
 
     public func page(room: String, request: DrawPageRequest) throws(CoordinationError) -> SharedDrawPage {

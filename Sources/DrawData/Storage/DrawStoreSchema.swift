@@ -1,9 +1,15 @@
 import DrawCore
 
 /// One step of the schema: the SQL that takes a database from `version - 1` to `version`.
+///
+/// A step that must move rows in a way SQL alone cannot (it needs Swift's decoding or checks)
+/// gives `moveRows`, run after `sql` and before `sqlAfter`, in the same transaction. It answers
+/// whether it moved anything, so opening knows the file has free pages worth a `VACUUM`.
 struct SchemaMigration: Sendable {
     let version: Int
     let sql: String
+    var moveRows: (@Sendable (SQLiteConnection) throws -> Bool)? = nil
+    var sqlAfter: String = ""
 }
 
 /// The draw store's schema and how a database file reaches it.
@@ -16,16 +22,20 @@ struct SchemaMigration: Sendable {
 /// this code cannot know what its columns mean.
 ///
 /// Layout choices:
-/// - `draws` has one row a draw. Entrants, warnings and the schedule are JSON text columns: they are
+/// - `draws` has one row a draw. Entrants, warnings and the schedule are JSON text: they are
 ///   always written and read whole, never searched, and JSON keeps a record readable with the
-///   `sqlite3` shell. `entrants_json` holds exactly the canonical encoding (`EntrantsEncoding`),
-///   so `sha256(entrants_json)` is the entrants hash and can be checked in place.
+///   `sqlite3` shell. The entrants are exactly the canonical encoding (`EntrantsEncoding`), so
+///   their SHA-256 is the entrants hash and can be checked in place; up to schema 5 they were the
+///   draw's own column `entrants_json`, since schema 6 a shared row of `entrant_lists` (below).
 /// - `rounds` is a child table, not JSON: a round is stamped `sent_at` while the draw runs, and an
 ///   UPDATE of one small row is cheaper and clearer than rewriting an array. The pick is stored as
 ///   its index into the entrants, the same number the wire and FAIRNESS.md use.
 /// - `seq` (AUTOINCREMENT, so never reused) orders the history and is the pagination cursor;
 ///   the caller's clock could jump back, the insertion order cannot.
 /// - The seed is hex text; a CHECK keeps it present for every status but `failed`.
+/// - Entrant lists (schema 6) are rows of `entrant_lists`, one per distinct list, keyed by the
+///   SHA-256 of their bytes (a draw's `entrants_hash`): a draw and a room's own list reference
+///   one, so a list drawn ten thousand times is stored once (`SQLiteDrawStore+EntrantLists`).
 enum DrawStoreSchema {
     static let migrations: [SchemaMigration] = [
         SchemaMigration(version: 1, sql: """
@@ -106,6 +116,34 @@ enum DrawStoreSchema {
             ALTER TABLE rooms ADD COLUMN users_url TEXT;
             ALTER TABLE rooms ADD COLUMN lottery_url TEXT;
             """),
+        // Each distinct entrant list once (issue 31): a soak of 37,768 draws left 3.7 GB, every
+        // draw holding its own copy of lists that changed only every few draws. The list moves to
+        // `entrant_lists`, keyed by its SHA-256, which a draw already stores as `entrants_hash`
+        // (the SHA-256 of exactly the bytes `entrants_json` held), so draws reference a list by
+        // that column and need no new one; a room's list gets `entrants_sha256`. Rows move in
+        // Swift (`moveEntrantLists`: it checks that one hash never names two different lists,
+        // and re-encodes rooms' lists to compute theirs), then the old columns go.
+        // The trigger drops a list when the last room holding it lets go (replaced, deleted,
+        // expired: ON DELETE CASCADE fires it too) and no draw references it; draws are kept for
+        // good, so a list any draw used is never deleted. Rowid table, not WITHOUT ROWID: rows
+        // are up to megabytes, which SQLite advises against in a WITHOUT ROWID table.
+        SchemaMigration(version: 6, sql: """
+            CREATE TABLE entrant_lists (
+                sha256 TEXT NOT NULL PRIMARY KEY CHECK (length(sha256) = 64),
+                json   TEXT NOT NULL
+            );
+            CREATE INDEX draws_by_entrants ON draws (entrants_hash);
+            ALTER TABLE room_entrants ADD COLUMN entrants_sha256 TEXT REFERENCES entrant_lists (sha256);
+            """, moveRows: SQLiteDrawStore.moveEntrantLists, sqlAfter: """
+            ALTER TABLE draws DROP COLUMN entrants_json;
+            ALTER TABLE room_entrants DROP COLUMN entrants_json;
+            CREATE INDEX room_entrants_by_list ON room_entrants (entrants_sha256);
+            CREATE TRIGGER entrant_list_released AFTER DELETE ON room_entrants BEGIN
+                DELETE FROM entrant_lists WHERE sha256 = OLD.entrants_sha256
+                    AND NOT EXISTS (SELECT 1 FROM draws WHERE entrants_hash = OLD.entrants_sha256)
+                    AND NOT EXISTS (SELECT 1 FROM room_entrants WHERE entrants_sha256 = OLD.entrants_sha256);
+            END;
+            """),
     ]
 
     /// The version this code writes and fully understands.
@@ -113,10 +151,13 @@ enum DrawStoreSchema {
 
     /// Brings `db` to the last version of `migrations`, or throws leaving it unchanged.
     /// `migrations` is a parameter only so tests can stop at an older version or inject a failing step.
+    /// - Returns: whether a step moved rows (the caller then compacts the file).
+    @discardableResult
     static func migrate(_ db: SQLiteConnection, busyTimeoutMs: Int,
-                        migrations: [SchemaMigration] = migrations) throws(StorageError) {
+                        migrations: [SchemaMigration] = migrations) throws(StorageError) -> Bool {
         let target = migrations.count
         var applying = 0
+        var moved = false
         do {
             try db.transaction(writing: true) {
                 let found = try db.scalarInt("PRAGMA user_version")
@@ -126,11 +167,14 @@ enum DrawStoreSchema {
                 for step in migrations[found...] {
                     applying = step.version
                     try db.execute(step.sql)
+                    if let moveRows = step.moveRows, try moveRows(db) { moved = true }
+                    if !step.sqlAfter.isEmpty { try db.execute(step.sqlAfter) }
                     // user_version lives in the file header, which the transaction covers, so the
                     // new number commits (or rolls back) together with the step's tables.
                     try db.execute("PRAGMA user_version = \(step.version)")
                 }
             }
+            return moved
         } catch let error as StorageError {
             throw error
         } catch let failure as SQLiteFailure {

@@ -51,7 +51,7 @@ extension SQLiteDrawStore {
     private static func record(from row: SQLiteStatement, in db: SQLiteConnection) throws -> DrawRecord {
         typealias C = RecordColumn
         let drawId = row.text(C.drawId.rawValue) ?? ""
-        let entrants = try decoding(drawId) { try StoredJSON.entrants(from: row.text(C.entrants.rawValue) ?? "") }
+        let entrants = try decoding(drawId) { try Self.entrants(from: row) }
         let rounds = try Self.rounds(ofSeq: row.int64(C.seq.rawValue), drawId: drawId, entrants: entrants, in: db)
         return try decoding(drawId) {
             let failure = row.text(C.failureCode.rawValue).map {
@@ -80,6 +80,16 @@ extension SQLiteDrawStore {
                     try StoredJSON.winnerPicks(from: $0, entrants: entrants)
                 })
         }
+    }
+
+    /// The record's list, shared in `entrant_lists` (schema 6). No hash: a draw that failed
+    /// before planning, which never had a list (stored as `[]` up to schema 5).
+    private static func entrants(from row: SQLiteStatement) throws(StoredJSON.Invalid) -> [Player] {
+        guard let hash = row.text(RecordColumn.entrantsHash.rawValue) else { return [] }
+        guard let json = row.text(RecordColumn.entrants.rawValue) else {
+            throw StoredJSON.Invalid(description: "its entrant list \(hash) is missing")
+        }
+        return try StoredJSON.entrants(from: json)
     }
 
     private static func rounds(ofSeq seq: Int64, drawId: String, entrants: [Player],
@@ -158,7 +168,7 @@ private enum RecordColumn: Int32, CaseIterable {
         case .finishedAt: return "finished_at"
         case .usersURL: return "users_url"
         case .lotteryURL: return "lottery_url"
-        case .entrants: return "entrants_json"
+        case .entrants: return SQLiteDrawStore.entrantListJSON(hashColumn: "draws.entrants_hash")
         case .warnings: return "warnings_json"
         case .commitment: return "commitment"
         case .entrantsHash: return "entrants_hash"

@@ -11,10 +11,15 @@ extension SQLiteDrawStore {
             try db.run("DELETE FROM room_entrants WHERE room = ?", [.text(name)])
             try db.run("UPDATE rooms SET users_url = NULL, lottery_url = NULL WHERE name = ?", [.text(name)])
             guard let entrants else { return true }
+            // Shared with every draw of the same list (schema 6). The DELETE above let go of the
+            // old list (the trigger drops it if nothing else holds it), so the hash is computed
+            // here, once per upload; the bytes it names are exactly those stored.
+            let hash = EntrantsEncoding.hash(entrants.players)
+            try Self.keepEntrantList(StoredJSON.entrants(entrants.players), hash: hash, in: db)
             try db.run("""
-                INSERT INTO room_entrants (room, entrants_json, warnings_json, users_source, lottery_source, summary_json)
+                INSERT INTO room_entrants (room, entrants_sha256, warnings_json, users_source, lottery_source, summary_json)
                 VALUES (?, ?, ?, ?, ?, ?)
-                """, [.text(name), .text(StoredJSON.entrants(entrants.players)), .text(StoredJSON.warnings(entrants.warnings)),
+                """, [.text(name), .text(hash), .text(StoredJSON.warnings(entrants.warnings)),
                       .text(entrants.sources.usersURL), .text(entrants.sources.lotteryURL),
                       .text(StoredJSON.summary(entrants.summary))])
             return true
@@ -35,7 +40,8 @@ extension SQLiteDrawStore {
     public func entrants(ofRoom name: String) throws(StorageError) -> RoomEntrants? {
         try read("read the entrants of room \(name)") { db in
             let query = try db.prepare("""
-                SELECT entrants_json, warnings_json, users_source, lottery_source FROM room_entrants WHERE room = ?
+                SELECT \(Self.entrantListJSON(hashColumn: "entrants_sha256")), warnings_json, users_source, lottery_source
+                FROM room_entrants WHERE room = ?
                 """)
             try query.bind([.text(name)])
             guard try query.step() else { return nil }

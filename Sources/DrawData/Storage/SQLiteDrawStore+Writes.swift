@@ -5,15 +5,17 @@ extension SQLiteDrawStore {
         let plan = record.plan
         try write("record the start of draw \(plan.drawId)") { db in
             try Self.requireNew(plan.drawId, in: db)
+            // The list once (schema 6): an unchanged list is compared, not stored again.
+            try Self.keepEntrantList(StoredJSON.entrants(plan.entrants), hash: plan.entrantsHash, in: db)
             try db.run("""
                 INSERT INTO draws (draw_id, room, status, created_at, started_at, users_url, lottery_url,
-                                   entrants_json, entrant_count, warnings_json, commitment, entrants_hash,
+                                   entrant_count, warnings_json, commitment, entrants_hash,
                                    schedule_json, seed_hex, drawn_json)
-                VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [
                     .text(plan.drawId), .text(record.room), .real(record.createdAt), .real(record.startedAt),
                     .text(record.sources.usersURL), .text(record.sources.lotteryURL),
-                    .text(StoredJSON.entrants(plan.entrants)), .int(plan.entrants.count),
+                    .int(plan.entrants.count),
                     .text(StoredJSON.warnings(plan.warnings)), .text(plan.commitment), .text(plan.entrantsHash),
                     .text(StoredJSON.schedule(plan.schedule)), .text(plan.seed.hex),
                     .text(StoredJSON.player(plan.outcome.drawn)),
@@ -66,8 +68,8 @@ extension SQLiteDrawStore {
             try Self.requireNew(record.drawId, in: db)
             try db.run("""
                 INSERT INTO draws (draw_id, room, status, created_at, finished_at, users_url, lottery_url,
-                                   entrants_json, entrant_count, warnings_json, failure_code, failure_message)
-                VALUES (?, ?, 'failed', ?, ?, ?, ?, '[]', 0, ?, ?, ?)
+                                   entrant_count, warnings_json, failure_code, failure_message)
+                VALUES (?, ?, 'failed', ?, ?, ?, ?, 0, ?, ?, ?)
                 """, [
                     .text(record.drawId), .text(record.room), .real(record.createdAt), .real(record.failedAt),
                     .text(record.sources.usersURL), .text(record.sources.lotteryURL),

@@ -89,8 +89,20 @@ public final class SQLiteDrawStore: DrawRecordStore, @unchecked Sendable {
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
         }
-        try DrawStoreSchema.migrate(db, busyTimeoutMs: timeout, migrations: configuration.migrations)
+        if try DrawStoreSchema.migrate(db, busyTimeoutMs: timeout, migrations: configuration.migrations) {
+            compact(db)
+        }
         return db
+    }
+
+    /// Gives back to the file system the pages a migration freed (schema 6 moved every draw's
+    /// copy of its list out: a 3.7 GB file keeps its size until rebuilt). VACUUM cannot run in
+    /// the migration's transaction, so it runs right after it. A failure (VACUUM needs about
+    /// the compacted file's size of free disk) is ignored: the migration is committed and the
+    /// file correct, only larger than it needs to be, and refusing to start over free pages
+    /// would be worse; docs/STORAGE.md tells the operator how to compact it by hand.
+    private static func compact(_ db: SQLiteConnection) {
+        try? db.execute("VACUUM")
     }
 
     /// `mkdir -p` for the file's directory. POSIX rather than FileManager because Foundation on

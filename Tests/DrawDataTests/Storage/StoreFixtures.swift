@@ -49,13 +49,35 @@ enum StoreFixtures {
     }
 
     /// Runs a whole draw through `store`: start, every round, finish. Round r is sent at `startedAt + r`.
-    static func runToEnd(_ record: NewDrawRecord, in store: some DrawRecordStore, finishedAt: Double? = nil) throws {
+    static func runToEnd(_ record: NewDrawRecord, in store: some DrawRecordStore,
+                         finishedAt: Double? = nil) throws(StorageError) {
         try store.insertStarted(record)
         for r in record.plan.rounds {
             try store.recordRound(drawId: record.drawId, round: r.round, sentAt: record.startedAt + Double(r.round))
         }
         try store.finish(drawId: record.drawId, ending: .finished,
                          finishedAt: finishedAt ?? record.startedAt + Double(record.plan.finishOffsetMs))
+    }
+
+    /// A draw row as releases before schema 6 wrote it (the columns of schema 1, its own copy of
+    /// the list in `entrants_json`), every round shown, finished unless `running`: the new code
+    /// no longer writes that layout, so older files are filled with these.
+    static func insertOldDraw(_ plan: DrawPlan, room: String = "old", running: Bool = false, json: String? = nil,
+                              in db: SQLiteConnection) throws {
+        try db.run("""
+            INSERT INTO draws (draw_id, room, status, created_at, started_at, finished_at, users_url, lottery_url,
+                               entrants_json, entrant_count, warnings_json, commitment, entrants_hash,
+                               schedule_json, seed_hex, drawn_json)
+            VALUES (?, ?, ?, 1, 2, ?, 'https://u.test', 'https://l.test', ?, ?, '[]', ?, ?, ?, ?, ?)
+            """, [.text(plan.drawId), .text(room), .text(running ? "running" : "finished"),
+                  running ? .null : .real(3), .text(json ?? StoredJSON.entrants(plan.entrants)), .int(plan.entrants.count),
+                  .text(plan.commitment), .text(plan.entrantsHash), .text(StoredJSON.schedule(plan.schedule)),
+                  .text(plan.seed.hex), .text(StoredJSON.player(plan.outcome.drawn))])
+        let seq = db.lastInsertRowID
+        for r in plan.rounds {
+            try db.run("INSERT INTO rounds (draw_seq, round, offset_ms, pick_index, sent_at) VALUES (?, ?, ?, ?, ?)",
+                       [.integer(seq), .int(r.round), .int(r.offsetMs), .int(r.pickIndex), .real(Double(2 + r.round))])
+        }
     }
 
     /// Caps the database at its current size with SQLite's `max_page_count`: the same SQLITE_FULL

@@ -46,7 +46,7 @@ extension StorageTests {
                 let old = try StoreFixtures.store(at: path, schemaVersion: 1)
                 #expect(try old.schemaVersion() == 1)
                 let plan = StoreFixtures.plan(4)
-                try StoreFixtures.runToEnd(StoreFixtures.started(plan, room: "old-room"), in: old)
+                try old.withConnection { db in try StoreFixtures.insertOldDraw(plan, room: "old-room", in: db) }
                 old.close()
 
                 let current = try SQLiteDrawStore(path: path)

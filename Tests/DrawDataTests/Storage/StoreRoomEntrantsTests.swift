@@ -107,7 +107,7 @@ extension StorageTests {
                         """)
                 }
                 let plan = StoreFixtures.plan(42)
-                try StoreFixtures.runToEnd(StoreFixtures.started(plan, room: "kept"), in: old)
+                try old.withConnection { db in try StoreFixtures.insertOldDraw(plan, room: "kept", in: db) }
                 old.close()
 
                 let current = try SQLiteDrawStore(path: path)

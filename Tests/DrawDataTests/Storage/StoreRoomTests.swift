@@ -163,9 +163,11 @@ extension StorageTests {
                 // A file as the release before durable rooms left it: schema version 2, draws in it.
                 let old = try StoreFixtures.store(at: path, schemaVersion: 2)
                 let plan = StoreFixtures.plan(33)
-                try StoreFixtures.runToEnd(StoreFixtures.started(plan, room: "kept"), in: old)
                 let running = StoreFixtures.plan(34)
-                try old.insertStarted(StoreFixtures.started(running, room: "kept"))
+                try old.withConnection { db in
+                    try StoreFixtures.insertOldDraw(plan, room: "kept", in: db)
+                    try StoreFixtures.insertOldDraw(running, room: "kept", running: true, in: db)
+                }
                 #expect(try old.schemaVersion() == 2)
                 #expect(try old.withConnection { db in
                     try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'rooms'")

@@ -55,7 +55,9 @@ extension StorageTests {
             try StoreFixtures.withStore { store, _ in
                 try store.insertStarted(StoreFixtures.started(plan))
                 let stored = try store.withConnection { db in
-                    try db.scalarText("SELECT entrants_json FROM draws WHERE draw_id = ?", [.text(plan.drawId)])
+                    try db.scalarText("""
+                        SELECT l.json FROM draws d JOIN entrant_lists l ON l.sha256 = d.entrants_hash WHERE d.draw_id = ?
+                        """, [.text(plan.drawId)])
                 }
                 #expect(stored.map { Array($0.utf8) } == EntrantsEncoding.canonicalJSON(plan.entrants))
             }
