@@ -25,7 +25,6 @@ EXPECTED = [
     # Issue 31's upload (Benchmarks/bench_upload.py).
     "u: JSON 100,000 entrants, time to answer",
     "u: JSON attack body, time to answer",
-    "u: text 100,000 entrants, peak RSS growth / body",
     "u: JSON 100,000 entrants, peak RSS growth / body",
     "u: JSON attack body, peak RSS growth / body",
 ]

@@ -94,7 +94,8 @@ struct JSONByteReader {
     /// before the first call.
     mutating func nextMember(_ first: inout Bool, key: inout [UInt8]) throws(SyntaxError) -> Bool {
         guard try nextItem(&first, closing: UInt8(ascii: "}")) else { return false }
-        guard try peekKind() == .string else { throw fail("expected a member name in quotes") }
+        skipWhiteSpace()
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw fail("expected a member name in quotes") }
         key.removeAll(keepingCapacity: true)
         try readString(into: &key)
         skipWhiteSpace()
@@ -247,8 +248,6 @@ struct JSONByteReader {
         skipWhiteSpace()
         guard offset < bytes.count else { throw fail("unexpected end of the text") }
         if bytes[offset] == closing {
-            // `[1,]` is not JSON (JSONSerialization let it through).
-            guard first else { throw fail("expected a value after ','") }
             offset += 1
             depth -= 1
             return false
@@ -262,6 +261,7 @@ struct JSONByteReader {
         }
         offset += 1
         skipWhiteSpace()
+        // `[1,]` is not JSON (JSONSerialization let it through).
         if offset < bytes.count, bytes[offset] == closing { throw fail("expected a value after ','") }
         return true
     }
