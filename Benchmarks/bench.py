@@ -18,6 +18,9 @@ Scenarios:
      finished) against 400 ms.
   f  big entrant lists (issue 15): one room, 10,000 viewers, round-1 delivery p99 with 100,000
      entrants against 4 (Benchmarks/bench_entrants.py).
+  u  uploads (issue 31): PUT of 100,000 entrants as text and as JSON, and 16 MiB of
+     {"users":[1,1,…]}, each to a fresh server: time, server CPU, peak RSS growth against the body
+     (Benchmarks/bench_upload.py).
   g  shutdown with 10,000 viewers: seconds from SIGTERM to exit, server CPU; against --baseline-bin
      (Benchmarks/bench_shutdown.py). Only when asked for (--scenarios g).
 The load generator is our own Benchmarks/loadgen/ldgen.c (epoll, libc only).
@@ -424,7 +427,7 @@ def scenario_c(n, interval=1000, server=None):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--scenarios", default="abb2cdef")
+    ap.add_argument("--scenarios", default="abb2cdefu")
     ap.add_argument("--n", default="1000,10000,19000", help="scenario a viewer counts (issue 17's targets are "
                     "at 10000 and 19000)")
     ap.add_argument("--cluster-n", default="10000", help="scenario d viewer counts (total over both nodes)")
@@ -435,7 +438,7 @@ def main():
     ap.add_argument("--start-rooms", type=int, default=1000, help="scenario e: rooms starting at once (plus the lobby)")
     ap.add_argument("--entrant-viewers", type=int, default=10000, help="scenario f: viewers of the room")
     ap.add_argument("--shutdown-viewers", type=int, default=10000, help="scenario g: viewers connected at SIGTERM")
-    ap.add_argument("--entrants", type=int, default=100000, help="scenario f: the big list's entrants (vs 4)")
+    ap.add_argument("--entrants", type=int, default=100000, help="scenario f: the big list's entrants (vs 4); scenario u: the uploaded lists' entrants")
     ap.add_argument("--no-ref", action="store_true")
     ap.add_argument("--spin-us", type=float, default=2000,
                     help="ldgen busy-poll window after each event (0: always sleep in epoll_wait; the "
@@ -445,7 +448,7 @@ def main():
                     help="the CPU the servers (and the timer probe) are pinned to; the load generator gets "
                          "the other. On this sandbox CPU 0 also runs its agent and a DAMON kernel thread "
                          "(Benchmarks/README.md, \"Event loop, session 7\")")
-    ap.add_argument("--baseline-bin", help="scenario a: an older live-draw binary (e.g. a release build of "
+    ap.add_argument("--baseline-bin", help="scenarios a and u: an older live-draw binary (e.g. a release build of "
                     "the previous main) run interleaved with ours; prints ours/baseline ratios")
     bench_loop.add_options(ap)
     a = ap.parse_args()
@@ -516,6 +519,9 @@ def main():
         if "f" in a.scenarios:
             import bench_entrants
             out += bench_entrants.scenario_f(sys.modules[__name__], a.entrant_viewers, a.entrants, a.repeats)
+        if "u" in a.scenarios:
+            import bench_upload
+            out += bench_upload.scenario_u(sys.modules[__name__], a.entrants, a.repeats, a.baseline_bin)
         if "g" in a.scenarios:
             import bench_shutdown
             out += bench_shutdown.scenario_g(sys.modules[__name__], a.shutdown_viewers, a.repeats, a.baseline_bin)

@@ -16,8 +16,8 @@ SUBPROTOCOLS = "live-draw.v2, live-draw.v1"
 ROUND_1 = '"round":1,"of"'  # only round 1 is timed (`"round":10,"of"` does not match)
 
 
-def lists(build_dir, n):
-    """file:// URLs of users and lottery lists with `n` entrants (every 97th void)."""
+def list_files(build_dir, n):
+    """Paths of users and lottery documents with `n` entrants (every 97th void), written once."""
     folder = os.path.join(build_dir, f"entrants-{n}")
     users, lottery = os.path.join(folder, "users.json"), os.path.join(folder, "lottery.json")
     if not os.path.exists(lottery):
@@ -28,6 +28,12 @@ def lists(build_dir, n):
         with open(lottery, "w") as f:
             json.dump({"lotteryList": [{"userId": i, "void": i % 97 == 0} for i in range(1, n + 1)]}, f,
                       separators=(",", ":"))
+    return users, lottery
+
+
+def lists(build_dir, n):
+    """The server's arguments for users and lottery lists with `n` entrants, as file:// URLs."""
+    users, lottery = list_files(build_dir, n)
     # 100,000 users are about 7 MB: above the default 1 MiB cap on a fetched list.
     return ["--users-url", f"file://{users}", "--lottery-url", f"file://{lottery}", "--fetch-max-bytes", str(64 << 20)]
 

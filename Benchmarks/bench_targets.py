@@ -1,4 +1,4 @@
-"""Issue 17's targets in one table at the end of a `make bench` run.
+"""Issue 17's targets (and issue 31's upload, scenario u) in one table at the end of a `make bench` run.
 
 The scenarios print their own tables as they finish; the targets they measure are spread over
 them (a's ratios to the reference and the floor, b's and b2's lateness, b's CPU against the poll
@@ -22,6 +22,11 @@ EXPECTED = [
     "b2: round lateness p99, live-draw",
     "b2: lost, live-draw",
     "c: join storm of 10,000, connect time ours / lws reference",
+    # Issue 31's upload (Benchmarks/bench_upload.py).
+    "u: JSON 100,000 entrants, time to answer",
+    "u: JSON attack body, time to answer",
+    "u: JSON 100,000 entrants, peak RSS growth / body",
+    "u: JSON attack body, peak RSS growth / body",
 ]
 
 
@@ -51,7 +56,7 @@ def lines():
     """The closing table: every row measured, then the targets this run did not measure."""
     if not ROWS:
         return []
-    out = ["\nIssue 17's targets, this run (medians of the repeats; `each run` values in the tables above)"]
+    out = ["\nIssue 17's and 31's targets, this run (medians of the repeats; `each run` values in the tables above)"]
     width = max(len(r[0]) for r in ROWS)
     for what, value, fmt, target, met, detail in ROWS:
         shown = fmt.format(value)

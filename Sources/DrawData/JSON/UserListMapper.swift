@@ -15,13 +15,17 @@ enum UserListMapper {
         users.reserveCapacity(document.items.count)
         for (index, item) in document.items.enumerated() {
             guard let regDate = CalendarDate(iso: item.regDate) else {
-                let shown = item.regDate.prefix(quotedValueLimit)
-                throw .invalidData(source: source,
-                                   detail: "items[\(index)].regDate is not a real yyyy-MM-dd date (\"\(shown)\")")
+                throw .invalidData(source: source, detail: "items[\(index)].regDate \(notADay(item.regDate))")
             }
             users.append(User(userId: item.userId.value, name: item.name, username: item.username,
                               regDate: regDate))
         }
         return users
+    }
+
+    /// What is wrong with a `regDate` that is no real day, after its path; shared with the
+    /// upload's reader (`EntrantListJSONReader`) so both say it alike.
+    static func notADay(_ regDate: String) -> String {
+        "is not a real yyyy-MM-dd date (\"\(regDate.prefix(quotedValueLimit))\")"
     }
 }

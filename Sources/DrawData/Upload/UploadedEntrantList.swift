@@ -4,7 +4,8 @@ import Foundation
 /// The server's `EntrantListReader`: a plain-text list (`PlainTextEntrantList`) or the seed's two
 /// JSON lists in one object (`{"users":…,"usersInLottery":…}`, each the seed's document
 /// (`{"items":[…]}`, `{"lotteryList":[…]}`) or just its array; `UploadedJSONLists`), within
-/// `limits`. Plain-text entrants are registered on the day of the upload (`today`).
+/// `limits`, read in one pass (`EntrantListJSONReader`). Plain-text entrants are registered on the
+/// day of the upload (`today`).
 public struct UploadedEntrantList: EntrantListReader {
     public let limits: EntrantListLimits
     private let today: @Sendable () -> CalendarDate
@@ -23,43 +24,13 @@ public struct UploadedEntrantList: EntrantListReader {
             guard body.count <= limits.maxBodyBytes else {
                 throw .bodyTooLarge(list: Self.upload, limitBytes: limits.maxBodyBytes)
             }
-            let (users, lottery) = try Self.split(body)
-            let merged = try UploadedJSONLists.merge(users: users, lottery: lottery, limits: limits)
+            let merged = try EntrantListJSONReader.readUpload(body, limits: limits, name: Self.upload)
             return RoomEntrants(players: merged.players, warnings: merged.warnings, sources: EntrantsOrigin.jsonLists)
         }
     }
 
+    /// How the JSON body as a whole is named in errors.
     static let upload = "upload"
-
-    /// The two lists of the upload's object, each as JSON bytes of its own for the seed's mappers.
-    /// Both are within the body's size, so the limits checked on each hold for the whole.
-    static func split(_ body: [UInt8]) throws(EntrantListError) -> (users: [UInt8], lottery: [UInt8]) {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: Data(body))
-        } catch {
-            throw .malformedJSON(list: upload, detail: "the body must be one JSON object")
-        }
-        guard let fields = object as? [String: Any] else {
-            throw .invalidData(list: upload, detail: #"the body must be an object {"users":[…],"usersInLottery":[…]}"#)
-        }
-        var lists: [[UInt8]] = []
-        // Each member is the seed's document (`{"items":[…]}`, `{"lotteryList":[…]}`), or just its array.
-        for (key, member) in [("users", "items"), ("usersInLottery", "lotteryList")] {
-            let document: Any
-            switch fields[key] {
-            case let list as [Any]: document = [member: list]
-            case let object as [String: Any]: document = object
-            default:
-                throw .invalidData(list: upload, detail: "\"\(key)\" must be an array, or an object with \"\(member)\"")
-            }
-            guard let data = try? JSONSerialization.data(withJSONObject: document) else {
-                throw .invalidData(list: upload, detail: "\"\(key)\" cannot be read")
-            }
-            lists.append(Array(data))
-        }
-        return (lists[0], lists[1])
-    }
 }
 
 extension UploadedEntrantList {
