@@ -1,7 +1,7 @@
 // Creating a room: POST /api/rooms, then the two links to hand out, each with a copy button.
 
 import { byId, setText, show } from './dom.js';
-import { absoluteLink, isRoomName } from './route.js';
+import { absoluteLink, isRoomName, ROOM_NAME_MAX } from './route.js';
 
 const el = {
   section: byId('create-room'), form: byId('create-form'), input: byId('room-input'),
@@ -18,6 +18,8 @@ export function renderRooms(s) {
 }
 
 export function setUpRooms() {
+  // The rule is route.js's alone: the field only takes its length from there.
+  el.input.maxLength = ROOM_NAME_MAX;
   el.form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const name = el.input.value.trim();

@@ -3,7 +3,9 @@
 // fragment because browsers never send fragments, so it stays out of request lines and logs.
 
 export const DEFAULT_ROOM = 'lobby';
-const ROOM_PATTERN = /^[a-z0-9-]{1,64}$/;
+/** The longest room name; the page's one copy of the rule (the server's is RoomName.swift). */
+export const ROOM_NAME_MAX = 64;
+const ROOM_PATTERN = new RegExp(`^[a-z0-9-]{1,${ROOM_NAME_MAX}}$`);
 
 export function isRoomName(name) {
   return ROOM_PATTERN.test(name);
