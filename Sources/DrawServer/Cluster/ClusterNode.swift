@@ -1,5 +1,6 @@
 import DrawCore
 import DrawPresentation
+import DrawTransport
 import Logging
 
 /// This node's part in a cluster: the room event channel (subscribed to the rooms with viewers
@@ -27,7 +28,7 @@ final class ClusterNode {
     /// outage must get its chance to publish the end first (`pauseTakeovers`).
     var takeoversPausedUntilMs: Double = 0
     /// Renews `leases` every `leaseRenewMs`; made with the first lease.
-    var renewTimer: LwsTimer?
+    var renewTimer: LoopTimer?
 
     init(services: ClusterServices, inbox: ServiceInbox, logger: Logger) {
         self.services = services

@@ -1,5 +1,6 @@
 import DrawCore
 import DrawPresentation
+import DrawTransport
 
 /// `GET /api/draws/ID/entrants` (docs/PROTOCOL.md §5.6): a draw's entrants, the list protocol v2
 /// no longer sends to every viewer. Fixed for the draw, so it is cacheable for good: a strong

@@ -1,5 +1,6 @@
 import DrawCore
 import DrawPresentation
+import DrawTransport
 
 /// The history endpoints (docs/PROTOCOL.md §5): `GET /api/rooms/ROOM/draws` and
 /// `GET /api/draws/ID`. Requests are checked on the service thread; the store is read on the

@@ -1,5 +1,6 @@
 import DrawCore
 import DrawPresentation
+import DrawTransport
 
 /// `GET /api/rooms/ROOM/draws` in cluster mode: the page comes from the cluster's shared history
 /// (`SharedDrawRecords`), not this node's store, so every node answers the same, whichever node

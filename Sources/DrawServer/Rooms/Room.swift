@@ -1,5 +1,6 @@
 import DrawCore
 import DrawPresentation
+import DrawTransport
 
 /// One room on this node: who watches it, what they have been sent, and the state a snapshot
 /// shows. Touched only on the service thread.
@@ -64,9 +65,9 @@ final class Room {
     // What only a room in use needs is made on first use by the server and dropped by
     // `releaseBuffers()` once the room is idle again, so an empty room costs little (issue 11):
     /// Releases `heldLoading`; made by the first draw's `loading`.
-    var loadingTimer: LwsTimer?
+    var loadingTimer: LoopTimer?
     /// Made by the first viewer change.
-    var presenceTimer: LwsTimer?
+    var presenceTimer: LoopTimer?
     /// Made by the first draw.
     var runner: DrawRunner?
 

@@ -1,4 +1,5 @@
 import DrawPresentation
+import DrawTransport
 
 /// Fan-out and the per-client outbound queue. Service thread only; no locks on this path.
 extension RoomService {

@@ -1,5 +1,6 @@
 import DrawCore
 import DrawPresentation
+import DrawTransport
 import Logging
 
 /// The rooms: the registry, what a room makes on first use (runner, timers), idleness and
@@ -120,18 +121,18 @@ final class RoomService {
     }
 
     /// The timer that sends the room's coalesced `presence`, made on the first viewer change.
-    func presenceTimer(of room: Room) -> LwsTimer {
+    func presenceTimer(of room: Room) -> LoopTimer {
         timer(\.presenceTimer, of: room, firing: { [unowned self, unowned room] in self.sendPresence(room) })
     }
 
     /// The timer that releases a held-back `loading`, made on the first draw that holds one.
-    func loadingTimer(of room: Room) -> LwsTimer {
+    func loadingTimer(of room: Room) -> LoopTimer {
         timer(\.loadingTimer, of: room, firing: { [unowned self, unowned room] in self.releaseLoading(room) })
     }
 
     /// The timer in `slot`, made with `action` the first time (the action is only built then).
-    private func timer(_ slot: ReferenceWritableKeyPath<Room, LwsTimer?>, of room: Room,
-                       firing action: @autoclosure () -> () -> Void) -> LwsTimer {
+    private func timer(_ slot: ReferenceWritableKeyPath<Room, LoopTimer?>, of room: Room,
+                       firing action: @autoclosure () -> () -> Void) -> LoopTimer {
         if let timer = room[keyPath: slot] { return timer }
         precondition(loop.isRunning, "rooms are used while the server runs")
         let timer = loop.timer(action())

@@ -1,3 +1,4 @@
+import DrawTransport
 import Logging
 
 /// Routes what reaches the service thread to its owner: lws' events (`TransportEvent`) and the

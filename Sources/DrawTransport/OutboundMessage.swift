@@ -11,12 +11,12 @@ import CLwsShim
 /// is negotiated), so every client's header is byte-for-byte the same. Whatever a socket does
 /// not take at once is copied into lws' own per-connection buffer, so nothing keeps pointing
 /// into ours.
-final class OutboundMessage {
-    private let storage: UnsafeMutablePointer<UInt8>
+package final class OutboundMessage {
+    @usableFromInline let storage: UnsafeMutablePointer<UInt8>
     /// Payload length in bytes.
-    let count: Int
+    package let count: Int
 
-    init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         count = bytes.count
         storage = .allocate(capacity: Lws.pre + bytes.count)
         bytes.withUnsafeBufferPointer { src in
@@ -26,13 +26,13 @@ final class OutboundMessage {
 
     /// Sends the message on `wsi` (`ldlws_write_text`): on `fd` itself when it is a plain socket
     /// and lws holds nothing (`settled` when that is known), else through `lws_write`.
-    @inline(__always)
+    @inlinable @inline(__always)
     func write(to wsi: OpaquePointer, fd: Int32, settled: Bool) -> ldlws_write_result {
         ldlws_write_text(wsi, fd, settled ? 1 : 0, Lws.sendChunkBytes, storage + Lws.pre, count)
     }
 
     /// The payload bytes (tests, logs).
-    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage + Lws.pre, count: count)) }
+    package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage + Lws.pre, count: count)) }
 
     deinit { storage.deallocate() }
 }
