@@ -7,9 +7,13 @@ import CLwsShim
 /// Valid from lws' WSI_CREATE to its WSI_DESTROY; an owner that keeps one longer (a request
 /// waiting for the storage thread) must know by other means that the connection is still there.
 /// Service thread only, like every lws call (threading rule 1 on `LiveDrawServer`).
-package struct Connection: Hashable {
+/// The type is `public` and its members `package` on purpose: the compiler serializes an
+/// `@inlinable` body for other modules only on a public type (without package-wide
+/// cross-module optimisation), and the fan-out loop's calls must inline as before the move.
+/// Nothing of it can be used outside this package.
+public struct Connection: Hashable {
     /// lws' connection; `package` so tests can make a handle that is never used for I/O.
-    package let wsi: OpaquePointer
+    @usableFromInline package let wsi: OpaquePointer
 
     package init(wsi: OpaquePointer) { self.wsi = wsi }
 

@@ -12,7 +12,8 @@ import CLwsShim
 ///
 /// Only the transport reads or changes it (`Connection`); a client keeps one beside its
 /// `Connection`. Service thread only.
-package struct DirectOutput {
+/// `public` with `package` members so that its `@inlinable` calls inline (see `Connection`).
+public struct DirectOutput {
     /// The plain socket (no TLS) whole frames may be sent on; -1: every write goes through lws.
     @usableFromInline var fd: Int32 = -1
     /// lws holds none of this connection's output, known without asking it: the last write

@@ -5,8 +5,10 @@ import Foundation
 ///
 /// Before `claim()` any thread passes: objects are built on one thread (the server's `init`) and
 /// handed to the thread that runs them, which claims them first thing.
-package final class ThreadOwner: @unchecked Sendable {
-    package let name: String
+///
+/// `public` with `package` members so that its `@inlinable` calls inline (see `Connection`).
+public final class ThreadOwner: @unchecked Sendable {
+    @usableFromInline package let name: String
     #if DEBUG
     @usableFromInline let lock = NSLock()
     @usableFromInline var owner: pthread_t? // guarded by lock
