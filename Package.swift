@@ -2,7 +2,9 @@
 // The package graph mirrors the clean-architecture layers, so the compiler enforces the
 // dependency rule: Core depends on nothing of ours; Data and Presentation depend only on Core;
 // Server depends on Core and Presentation (never on Data: repositories arrive through Core ports);
-// the executable is the only target that sees everything, because it is the composition root.
+// Transport holds every libwebsockets and epoll detail and depends on nothing of ours, and Server
+// reaches the C shims only through it (it names no lws type); the executable is the only target
+// that sees everything, because it is the composition root.
 import PackageDescription
 
 let package = Package(
@@ -52,7 +54,9 @@ let package = Package(
         // MARK: Presentation — domain events to wire messages. UI-agnostic.
         .target(name: "DrawPresentation", dependencies: ["DrawCore"]),
 
-        // MARK: Server — libwebsockets transport, rooms, broadcast, HTTP API.
+        // MARK: Transport — libwebsockets and epoll behind the server's own words: connections,
+        // events, timers, the loop's inbox, the listening socket. The only target that imports
+        // CLwsShim or CSysShim.
         .systemLibrary(
             name: "CLibWebSockets",
             pkgConfig: "libwebsockets",
@@ -66,6 +70,12 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         // epoll, whose packed event struct Swift cannot lay out (see its header).
         .target(name: "CSysShim"),
+        .target(
+            name: "DrawTransport",
+            dependencies: ["CLwsShim", "CSysShim", .product(name: "Logging", package: "swift-log")]
+        ),
+
+        // MARK: Server — rooms, broadcast, the front door's policy, HTTP API.
         // libqrencode: the QR code of a room's viewer link (GET /api/rooms/ROOM/qr.svg).
         .systemLibrary(
             name: "CQRencode",
@@ -76,7 +86,7 @@ let package = Package(
         .target(
             name: "DrawServer",
             dependencies: [
-                "DrawCore", "DrawPresentation", "CLwsShim", "CSysShim", "CQRShim",
+                "DrawCore", "DrawPresentation", "DrawTransport", "CQRShim",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
@@ -110,11 +120,14 @@ let package = Package(
             name: "DrawServerTests",
             dependencies: [
                 // DrawData: the server's storage tests record real draws in a real SQLiteDrawStore.
-                "DrawServer", "DrawCore", "DrawPresentation", "DrawData",
+                "DrawServer", "DrawTransport", "DrawCore", "DrawPresentation", "DrawData",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
+        // The transport's own types (frames, session slots, timers) without a server; CLwsShim for
+        // the slot's C struct.
+        .testTarget(name: "DrawTransportTests", dependencies: ["DrawTransport", "CLwsShim"]),
         .testTarget(name: "LiveDrawCLITests", dependencies: ["LiveDrawCLI", "DrawServer", "DrawData", "DrawCore"]),
     ]
 )

@@ -1,8 +1,9 @@
 import DrawCore
 import DrawPresentation
+import DrawTransport
 import Foundation
 
-/// The configuration's checks and what `init` derives from it: the lws context's settings, the
+/// The configuration's checks and what `init` derives from it: the transport's settings, the
 /// front door's, and the descriptor budget they must fit in. Run during `init` only.
 extension LiveDrawServer {
     /// Hard cap on accepted sockets beyond `maxConnections`: those past the soft limit still get
@@ -31,10 +32,10 @@ extension LiveDrawServer {
         }
     }
 
-    /// The lws context, without a listener: connections come from the front door, bound to
-    /// `port` (which lws only reports).
-    static func contextSettings(_ config: ServerConfig, port: Int) -> LwsContext.Settings {
-        var s = LwsContext.Settings()
+    /// The transport, without a listener: connections come from the front door, bound to
+    /// `port` (which the transport only reports).
+    static func transportSettings(_ config: ServerConfig, port: Int) -> Transport.Settings {
+        var s = Transport.Settings()
         s.port = port
         s.headerDataBytes = config.requestLimits.lwsHeaderTableBytes
         s.headerTables = config.headerTables
@@ -46,6 +47,20 @@ extension LiveDrawServer {
         // lws' own set says frame-ancestors 'none' for every response; listed origins need ours.
         if !config.frameAncestors.isEmpty { s.securityHeaders = SecurityHeaders.lines(frameAncestors: config.frameAncestors) }
         return s
+    }
+
+    /// Our own listening socket (see `FrontDoor`), with the operator's reason when it cannot be.
+    static func listen(_ config: ServerConfig) throws(ServerStartError) -> ListenSocket {
+        do throws(ListenSocket.OpenError) {
+            return try ListenSocket.open(host: config.host, port: config.port)
+        } catch {
+            switch error {
+            case .inUse: throw .portInUse(host: config.host, port: config.port)
+            case .unresolvable:
+                throw .listenError(host: config.host, port: config.port, reason: "not an IP address or a network interface")
+            case .refused(let reason): throw .listenError(host: config.host, port: config.port, reason: reason)
+            }
+        }
     }
 
     static func frontDoorSettings(_ config: ServerConfig) -> FrontDoor.Settings {

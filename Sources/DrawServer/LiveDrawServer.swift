@@ -1,12 +1,13 @@
 import DrawCore
 import DrawPresentation
+import DrawTransport
 import Foundation
 import Logging
 
 /// The live-draw server: static page, JSON API and WebSockets on one port, on libwebsockets.
 /// This type is the lifecycle only (build and bind, run, stop); the work is done by one owner
 /// per concern, each holding its own state (see Sources/README.md):
-/// `ServiceLoop` (lws context, inbox and `ServiceExecutor`, timers, readiness, front door,
+/// `ServiceLoop` (transport, inbox and `ServiceExecutor`, timers, readiness, front door,
 /// connection count), `ServiceDispatcher` (routes events), the room owners (`RoomDirectory`,
 /// `DrawCoordinator`, `RoomBroadcaster`, `RoomChanges`), `ClientWriter`, `WebSocketInbound`,
 /// `HTTPAPI`, `ShutdownCoordinator` and `ServerStorage`; in cluster mode `ClusterRooms` behind
@@ -20,7 +21,7 @@ import Logging
 ///    (`ServiceExecutor.execute`/`continuation`: the inbox, appended under a lock, then
 ///    `lws_cancel_service`), and the service thread runs them on `.wakeUp`. Player loading runs
 ///    on a Swift task and comes back that way; so does `stop()`.
-/// 3. Timers (`LwsTimer`: lws suls, or libev timers on our loop) are armed only on the service thread.
+/// 3. Timers (`LoopTimer`: lws suls, or libev timers on our loop) are armed and fire only on the service thread.
 /// 4. Exactly one `lws_write` per `SERVER_WRITEABLE` / `HTTP_WRITEABLE`.
 /// 5. The draw store and the room store are called only on the storage thread (`StorageThread`):
 ///    one serial thread for every write, history read and room lookup, never the service thread
@@ -31,9 +32,9 @@ import Logging
 /// the rest is immutable after `init` or thread-safe itself.
 ///
 /// ## Ownership across C
-/// The lws context's user pointer is the `LwsContext`, unretained, and its handler the
-/// dispatcher, unowned: the context is destroyed at the end of `run()` (or in `deinit` when
-/// `run()` never ran), so it never outlives them.
+/// The transport holds its handler, the dispatcher, unowned (and lws' context holds the
+/// transport's context unretained): the transport is destroyed at the end of `run()` (or in
+/// `deinit` when `run()` never ran), so it never outlives them.
 public final class LiveDrawServer: @unchecked Sendable {
     /// Histogram buckets by metric label for the server's timers where a metrics backend's
     /// defaults are too coarse; the executable hands them to its Prometheus factory.
@@ -93,20 +94,21 @@ public final class LiveDrawServer: @unchecked Sendable {
         self.logger = logger
         lobbyHostKey = config.lobbyHostKey ?? HostKey.generate(using: random)
 
-        LwsLog.route(to: logger)
+        TransportLog.route(to: logger)
         if let reason = config.eventLoop.unavailableReason { throw .eventLoopUnavailable(config.eventLoop, reason: reason) }
-        // Our own listening socket (see `FrontDoor`): lws gets no listener of its own.
-        let listener = try ListenSocket.open(host: config.host, port: config.port)
-        guard let context = LwsContext(Self.contextSettings(config, port: listener.port)) else {
+        // Our own listening socket (see `FrontDoor`): the transport gets no listener of its own.
+        let listener = try Self.listen(config)
+        guard let transport = Transport(Self.transportSettings(config, port: listener.port),
+                                        thread: ThreadOwner(name: "service")) else {
             listener.close()
             throw .listenFailed(host: config.host, port: config.port)
         }
-        guard let loop = ServiceLoop(context: context, metrics: metrics), let readiness = loop.readiness else {
+        guard let loop = ServiceLoop(transport: transport, metrics: metrics), let readiness = loop.readiness else {
             listener.close()
-            context.destroy()
+            transport.destroy()
             throw .listenFailed(host: config.host, port: config.port)
         }
-        port = context.port
+        port = transport.port
         let door = FrontDoor(settings: Self.frontDoorSettings(config), listener: listener, host: loop,
                              readiness: readiness, loop: loop, clock: clock, logger: logger)
         loop.frontDoor = door
@@ -140,8 +142,8 @@ public final class LiveDrawServer: @unchecked Sendable {
         shutdown = ShutdownCoordinator(config: config, clock: clock, logger: logger, loop: loop, directory: directory,
                                        writer: writer, webSockets: webSockets, storage: storage)
         dispatcher = ServiceDispatcher(logger: logger, loop: loop, writer: writer, webSockets: webSockets, http: http)
-        context.handler = dispatcher
-        loop.inbox.attach(context)
+        transport.handler = dispatcher
+        loop.inbox.attach(transport)
         directory.openLobby(hostKey: lobbyHostKey)
         loop.startHousekeeping(everyTick: { [unowned self] in
             self.rooms.broadcaster.sendHeartbeats()

@@ -1,4 +1,5 @@
 @testable import DrawServer
+import DrawTransport
 import Testing
 
 /// `CloseDeadlines`: a closing client is handed out once its deadline passed and not before, a

@@ -1,4 +1,5 @@
 @testable import DrawServer
+import DrawTransport
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import DrawCore
 import DrawPresentation
 @testable import DrawServer
+import DrawTransport
 import Testing
 
 /// `RoomRegistry`'s policy on plain `Room`s with an injected clock: idle rooms go after the idle

@@ -1,4 +1,5 @@
 @testable import DrawServer
+import DrawTransport
 import Foundation
 import Testing
 
@@ -18,19 +19,19 @@ import Testing
         for priority in [0, -1, 100, Int.max] {
             #expect(throws: ServerStartError.self) { try ServiceThreadScheduling.makeRealtime(priority: priority) }
         }
-        #expect(ServiceThreadScheduling.current()?.isRealtime == false)
+        #expect(ThreadScheduling.current()?.isRealtime == false)
     }
 
     @Test func onlyTheCallingThreadBecomesRealtimeAndWhatItStartsStaysNormal() throws {
-        struct Seen: Sendable { var refused: String?; var mine: ServiceThreadScheduling.Current?; var child: ServiceThreadScheduling.Current? }
+        struct Seen: Sendable { var refused: String?; var mine: ThreadScheduling.Current?; var child: ThreadScheduling.Current? }
         let seen = try #require(Self.onNewThread { () -> Seen in
             do {
                 try ServiceThreadScheduling.makeRealtime(priority: 7)
             } catch {
                 return Seen(refused: "\(error)")
             }
-            let child = Self.onNewThread { ServiceThreadScheduling.current() }
-            return Seen(mine: ServiceThreadScheduling.current(), child: child ?? nil)
+            let child = Self.onNewThread { ThreadScheduling.current() }
+            return Seen(mine: ThreadScheduling.current(), child: child ?? nil)
         })
         if let refused = seen.refused {
             // A machine that grants neither a real-time limit nor CAP_SYS_NICE: the refusal must
@@ -38,10 +39,10 @@ import Testing
             #expect(refused.contains("rtprio=7") && refused.contains("CAP_SYS_NICE") && refused.contains("--realtime-priority"))
             return
         }
-        #expect(seen.mine == ServiceThreadScheduling.Current(isRealtime: true, priority: 7, resetsOnFork: true))
-        #expect(seen.child == ServiceThreadScheduling.Current(isRealtime: false, priority: 0, resetsOnFork: false))
+        #expect(seen.mine == ThreadScheduling.Current(isRealtime: true, priority: 7, resetsOnFork: true))
+        #expect(seen.child == ThreadScheduling.Current(isRealtime: false, priority: 0, resetsOnFork: false))
         // And the test's own thread never changed.
-        #expect(ServiceThreadScheduling.current()?.isRealtime == false)
+        #expect(ThreadScheduling.current()?.isRealtime == false)
     }
 }
 

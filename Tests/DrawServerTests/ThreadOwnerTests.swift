@@ -1,5 +1,6 @@
 @testable import DrawServer
 import DrawData
+import DrawTransport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import DrawCore
 import DrawPresentation
+import DrawTransport
 import Logging
 
 /// This node's part in a cluster: the room event channel (subscribed to the rooms with viewers

@@ -1,5 +1,5 @@
-import CSysShim
 import DrawCore
+import DrawTransport
 import Glibc
 import Logging
 
@@ -9,7 +9,7 @@ protocol FrontDoorHost: AnyObject {
     /// Connections lws holds now (HTTP and WebSocket).
     var lwsConnectionCount: Int { get }
     var isShuttingDown: Bool { get }
-    /// Hands `fd` and the bytes read from it to lws (`ldlws_adopt_socket`). `fd` is lws' from
+    /// Hands `fd` and the bytes read from it to lws (`Transport.adoptSocket`). `fd` is lws' from
     /// this call on, whatever happens; lws' WSI_CREATE for it runs during the call. False when
     /// lws no longer has the connection when the call returns.
     func adopt(_ fd: Int32, _ bytes: [UInt8]) -> Bool
@@ -87,9 +87,9 @@ final class FrontDoor {
     var nextID: UInt64 = 0
     var listening = false
     var closed = false
-    var sweepTimer: LwsTimer?
-    var resumeTimer: LwsTimer?
-    var drainTimer: LwsTimer?
+    var sweepTimer: LoopTimer?
+    var resumeTimer: LoopTimer?
+    var drainTimer: LoopTimer?
     var sweepArmed = false
     var pauses = 0
     var lastPauseLog: UInt64?
@@ -144,12 +144,7 @@ final class FrontDoor {
     private func acceptReady() {
         for _ in 0..<Self.acceptBatch {
             var storage = sockaddr_storage()
-            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let fd = withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    ldsys_accept(listener.fd, $0, &length)
-                }
-            }
+            let fd = listener.accept(peer: &storage)
             if fd < 0 {
                 switch errno {
                 case EAGAIN, EWOULDBLOCK: return

@@ -1,4 +1,5 @@
 import DrawPresentation
+import DrawTransport
 
 /// The endpoints: what each route answers. Service thread only.
 extension HTTPAPI {

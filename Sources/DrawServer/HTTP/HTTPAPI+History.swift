@@ -1,5 +1,6 @@
 import DrawCore
 import DrawPresentation
+import DrawTransport
 
 /// Requests answered from the stores' threads: the history endpoints (`HistoryReads` decides what
 /// each reads) and their answers, which come back as service-thread jobs.

@@ -1,4 +1,5 @@
 import DrawPresentation
+import DrawTransport
 
 /// Answers that come later: a room that must be loaded from the store first, or a change the
 /// store must make before the answer (a room created, deleted, a key rotated). Service thread only.

@@ -1,4 +1,5 @@
 import DrawPresentation
+import DrawTransport
 
 /// Checks every API `POST` passes before its body is read. Service thread only.
 extension HTTPAPI {

@@ -1,4 +1,5 @@
 import DrawPresentation
+import DrawTransport
 
 /// `GET /api/rooms/ROOM/qr.svg`: the room's viewer link as a QR code, for the page's share panel
 /// and for anyone who puts the room on a screen or a poster. Service thread only.

@@ -1,3 +1,5 @@
+import DrawTransport
+
 /// A complete HTTP response: status, content type and body, written in one `lws_write`.
 struct HTTPResponse {
     var status: Int

@@ -1,3 +1,5 @@
+import DrawTransport
+
 /// The HTTP endpoints of docs/PROTOCOL.md §5, matched from the request path alone.
 enum HTTPRoute: Equatable {
     case health
@@ -84,9 +86,4 @@ enum HTTPRoute: Equatable {
 
     /// The `Allow` header for targets that name no path (`OPTIONS *`, CONNECT's `host:port`).
     static let serverAllow = "GET, HEAD, POST, PUT, DELETE"
-}
-
-/// The request methods the server tells apart.
-enum HTTPMethod: Hashable {
-    case get, post, put, patch, delete, options, head, other
 }

@@ -1,3 +1,5 @@
+import DrawTransport
+
 /// An HTTP request whose answer is being read on the storage thread. Service thread only.
 ///
 /// The exchange is held weakly: lws' session slot owns it, and releases it when the connection

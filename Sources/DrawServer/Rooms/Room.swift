@@ -1,5 +1,6 @@
 import DrawCore
 import DrawPresentation
+import DrawTransport
 
 /// One room on this node: who watches it, what they have been sent, and the state a snapshot
 /// shows. Touched only on the service thread.

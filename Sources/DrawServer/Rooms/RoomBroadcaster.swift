@@ -1,6 +1,7 @@
 import DrawCore
 import DrawPresentation
 import Logging
+import DrawTransport
 
 /// What rooms show their viewers: draw events from the bus (`+Events`, a `loading` held back a
 /// moment), presence, snapshots, heartbeats for quiet rooms (`+Heartbeat`), and the fan-out of

@@ -1,5 +1,6 @@
 import DrawCore
 import DrawPresentation
+import DrawTransport
 
 /// What a room's host may do to the room itself with its key: delete it, rotate the key
 /// (`DELETE /api/rooms/ROOM`, `POST /api/rooms/ROOM/key`). Service thread only; the store is

@@ -1,4 +1,5 @@
 import DrawPresentation
+import DrawTransport
 
 /// One room broadcast as the ring keeps it: its bytes in the latest protocol and, when v1 clients
 /// were in the room and the message differs for them (`started`, `finished`: the entrants list),

@@ -1,3 +1,4 @@
+import DrawTransport
 import Logging
 
 /// Routes the transport's events (`TransportEvent`) to their owners, and runs the jobs other

@@ -1,3 +1,4 @@
+import DrawTransport
 /// The one way onto the service thread, from any thread (threading rule 2 on `LiveDrawServer`),
 /// in the shape of SwiftNIO's `EventLoop.execute` and `NIOLoopBound`:
 /// - `execute(_:)` runs a job on the service thread at its next turn (it goes through the inbox,

@@ -1,3 +1,4 @@
+import DrawTransport
 import Glibc
 
 /// Connection accounting and the hand-over from the front door to lws. Service thread only.
@@ -27,7 +28,7 @@ extension ServiceLoop: FrontDoorHost {
             return false
         }
         // nil: lws closed it already (or could not take it); the descriptor is gone either way.
-        return context.adoptSocket(fd, bytes) != nil
+        return transport.adoptSocket(fd, bytes) != nil
     }
 
     /// Takes a connection out of the count (lws freed it, with or without telling).

@@ -1,16 +1,17 @@
-/// The service loop: the lws context, the inbox other threads post to, the timers, the
+import DrawTransport
+
+/// The service loop: the transport, the inbox other threads post to, the timers, the
 /// descriptors we read ourselves, the front door, and the count of open connections. It runs
 /// on the service thread (threading rule 1 on `LiveDrawServer`) and checks so in debug builds.
 final class ServiceLoop {
-    let context: LwsContext
+    let transport: Transport
     /// The only door in from other threads (rule 2).
     let inbox = ServiceInbox()
     /// How other threads hand work to this loop (`execute`, `continuation`), through `inbox`.
     let executor: ServiceExecutor
-    /// Closes every timer at once before the context goes away.
-    let timerGate = TimerGate()
-    /// The service thread, checked at its entry points in debug builds (threading rule 1).
-    let thread = ThreadOwner(name: "service")
+    /// The service thread, checked at its entry points in debug builds (threading rule 1): every
+    /// event and every job the executor runs (`ServiceDispatcher`), every timer's firing (`LoopTimer`).
+    var thread: ThreadOwner { transport.thread }
     /// Descriptors we read ourselves before (or instead of) lws; see `Readiness`.
     private(set) var readiness: Readiness?
     /// Accepts every connection and reads its request before lws does; see `FrontDoor`.
@@ -21,23 +22,23 @@ final class ServiceLoop {
     private(set) var destroying = false
     /// The loop ends after the current turn.
     var exitRequested = false
-    private var housekeeping: LwsTimer?
+    private var housekeeping: LoopTimer?
     let metrics: ServerMetrics
     /// How far shutdown has come; every owner reads it.
     let phase = ServerPhase()
 
-    /// A loop over `context`, with its readiness set. `nil` when the set cannot be made.
-    init?(context: LwsContext, metrics: ServerMetrics) {
-        self.context = context
+    /// A loop over `transport`, with its readiness set. `nil` when the set cannot be made.
+    init?(transport: Transport, metrics: ServerMetrics) {
+        self.transport = transport
         self.metrics = metrics
-        executor = ServiceExecutor(inbox: inbox, thread: thread)
-        guard let watcher = Readiness(context: context, owner: thread) else { return nil }
+        executor = ServiceExecutor(inbox: inbox, thread: transport.thread)
+        guard let watcher = Readiness(transport: transport) else { return nil }
         readiness = watcher
     }
 
     /// A timer on this loop.
-    func timer(_ action: @escaping () -> Void) -> LwsTimer {
-        LwsTimer(context: context, gate: timerGate, action: action)
+    func timer(_ action: @escaping () -> Void) -> LoopTimer {
+        transport.timer(action)
     }
 
     /// The housekeeping tick's period.
@@ -70,7 +71,7 @@ final class ServiceLoop {
         first()
         while !exitRequested {
             let before = ThreadCPUClock.nanos()
-            guard context.service() else { return false }
+            guard transport.service() else { return false }
             let after = ThreadCPUClock.nanos()
             metrics.serviceTurn(cpuNanos: after >= before ? after - before : 0)
         }
@@ -80,14 +81,14 @@ final class ServiceLoop {
     /// Ends the service: no more timers, no more wake-ups, then lws closes every connection
     /// (their last events run here, on the service thread) and frees the context.
     func tearDown() {
-        guard context.server != nil else { return }
+        guard transport.isRunning else { return }
         metrics.flush()
         destroying = true
-        timerGate.close()
+        transport.timerGate.close()
         inbox.detach()
         frontDoor?.close()
         readiness?.close()
-        context.destroy()
+        transport.destroy()
         readiness = nil
         frontDoor = nil
         // Timers are cancelled and detached, so freeing them no longer touches lws.
@@ -95,5 +96,5 @@ final class ServiceLoop {
     }
 
     /// Whether lws still runs (between `init` and `tearDown`).
-    var isRunning: Bool { context.server != nil }
+    var isRunning: Bool { transport.isRunning }
 }

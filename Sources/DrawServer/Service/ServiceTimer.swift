@@ -1,16 +1,18 @@
+import DrawTransport
+
 /// A one-shot timer on the service loop, as the owners see it: a draw's next step, a room's
 /// presence or held-back `loading`, a cluster's lease renewal.
 ///
 /// A protocol so that the owners run without a server in tests: a fake loop hands out timers
 /// that fire when the test says, with exactly the delays they were asked for. The server's are
-/// the transport's timers (`LwsTimer`).
+/// the transport's timers (`LoopTimer`).
 protocol ServiceTimer: AnyObject {
     /// Arms the timer `nanos` from now, replacing an earlier schedule.
     func schedule(afterNanos nanos: UInt64)
     func cancel()
 }
 
-extension LwsTimer: ServiceTimer {}
+extension LoopTimer: ServiceTimer {}
 
 /// What the room owners need of the service loop: where shutdown stands, timers, the way in
 /// from other threads, and the count of open connections. `ServiceLoop` is the server's; tests

@@ -1,4 +1,5 @@
 import DrawCore
+import DrawTransport
 import Logging
 
 /// Graceful shutdown. Service thread only (reached through `drain()`/`stop()` → inbox → here).
@@ -29,10 +30,10 @@ final class ShutdownCoordinator {
     /// Phase 1: the storage queue is draining; clients are closed after it.
     private var awaitingStorageDrain = false
     /// One timer for both phases (a timer must not replace itself from its own callback).
-    private var timer: LwsTimer?
+    private var timer: LoopTimer?
     /// Draining: the timer that looks whether the draws have ended, and when the grace ends
     /// (monotonic nanoseconds). `nil` when not draining.
-    private var drainTimer: LwsTimer?
+    private var drainTimer: LoopTimer?
     private var drainDeadline: UInt64?
     /// Draining: the rooms that were busy when it began (no other room can become busy then).
     private var drainingRooms: [Room] = []

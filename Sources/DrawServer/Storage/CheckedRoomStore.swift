@@ -1,4 +1,5 @@
 import DrawCore
+import DrawTransport
 
 /// The room store as the server uses it: every call checked, in debug builds, to come from the
 /// storage thread (threading rule 5), like `RecoveringDrawStore`'s, whose `owner` it shares (the

@@ -1,4 +1,5 @@
 import DrawCore
+import DrawTransport
 import Foundation
 
 /// The draw store as the server uses it: the real store, plus the aborts viewers were told about

@@ -1,5 +1,6 @@
 import DrawCore
 import Logging
+import DrawTransport
 
 /// The draw store's side of the server: the store, the one thread that calls it (threading
 /// rule 5 on `LiveDrawServer`), and what the service thread hands that thread: draw writes,

@@ -1,5 +1,6 @@
 import DrawCore
 import Foundation
+import DrawTransport
 
 /// The one thread that calls the draw store: every write and every history read runs here, in
 /// the order they were submitted. Writes queued together are committed together (`GroupCommit`).

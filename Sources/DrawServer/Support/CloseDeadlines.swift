@@ -1,3 +1,4 @@
+import DrawTransport
 /// Closing WebSocket clients and when each must be gone: a client that does not take its close
 /// frame, or does not answer it, in time is dropped by the housekeeping tick. Service thread only.
 ///

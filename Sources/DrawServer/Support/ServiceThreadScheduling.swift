@@ -1,4 +1,4 @@
-import CSysShim
+import DrawTransport
 import Foundation
 
 /// Real-time scheduling for the thread that runs the server (`--realtime-priority`, issue 17).
@@ -15,6 +15,9 @@ import Foundation
 /// fetches, storage, Swift's pool) run normally, so they never compete with it at its priority.
 /// Linux keeps 5% of every second for normal tasks (`sched_rt_runtime_us`), so even a loop that
 /// went wrong could not take the machine.
+///
+/// The policy (the range, the error the operator reads) is here; the system call is the
+/// transport's (`ThreadScheduling`).
 public enum ServiceThreadScheduling {
     /// The priorities SCHED_FIFO takes.
     public static let priorities = 1...99
@@ -25,26 +28,7 @@ public enum ServiceThreadScheduling {
         guard priorities.contains(priority) else {
             throw .invalidConfig("realtime priority \(priority) is not in \(priorities.lowerBound)...\(priorities.upperBound)")
         }
-        let error = ldsys_set_realtime(Int32(priority))
+        let error = ThreadScheduling.makeRealtime(priority: Int32(priority))
         guard error == 0 else { throw .realtimeRefused(priority: priority, reason: String(cString: strerror(error))) }
-    }
-
-    /// The calling thread's scheduling, as the kernel reports it (for tests: the server never
-    /// asks, it only sets).
-    struct Current: Equatable, Sendable {
-        /// SCHED_FIFO (1); 0 is the normal policy.
-        var isRealtime: Bool
-        /// The static priority (0 under the normal policy).
-        var priority: Int
-        /// Whether threads started from here begin with the normal policy.
-        var resetsOnFork: Bool
-    }
-
-    /// The calling thread's scheduling; nil if the kernel would not say.
-    static func current() -> Current? {
-        var priority: Int32 = 0, reset: Int32 = 0
-        let policy = ldsys_scheduling(&priority, &reset)
-        guard policy >= 0 else { return nil }
-        return Current(isRealtime: policy == 1, priority: Int(priority), resetsOnFork: reset != 0)
     }
 }

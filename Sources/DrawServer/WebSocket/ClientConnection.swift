@@ -1,5 +1,6 @@
 import DrawCore
 import DrawPresentation
+import DrawTransport
 
 /// One WebSocket client. Touched only on the service thread.
 ///

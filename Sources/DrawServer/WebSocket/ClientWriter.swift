@@ -1,5 +1,6 @@
 import DrawCore
 import Logging
+import DrawTransport
 
 /// What goes out to WebSocket clients, one client at a time: private messages, the one write
 /// per WRITEABLE (`WriteState` decides which, this performs it), closing with a close frame, and

@@ -1,3 +1,4 @@
+import DrawTransport
 /// Idle WebSockets: a client silent for `idlePingSeconds` is pinged, and one still silent at
 /// `idleTimeoutSeconds` is let go (a peer behind a dead link never says goodbye). Any valid frame
 /// counts as heard, pongs included. Service thread only.

@@ -1,3 +1,5 @@
+import DrawTransport
+
 /// WebSocket input: after the upgrade the server reads each connection's bytes itself and
 /// parses them with `FrameReader`; lws only writes. Service thread only.
 ///

@@ -1,4 +1,5 @@
 import DrawPresentation
+import DrawTransport
 
 extension WebSocketInbound {
     /// HTTP_CONFIRM_UPGRADE: the last moment to refuse with an HTTP status (headers are still

@@ -1,5 +1,6 @@
 import DrawCore
 import DrawPresentation
+import DrawTransport
 import Logging
 
 /// WebSocket clients coming in: upgrade checks (`+Upgrade`), join, messages, limits and strikes,
@@ -23,7 +24,7 @@ final class WebSocketInbound {
     /// Who is silent too long (`+Idle`).
     var idle: IdleTracker<ObjectIdentifier>
     /// Sweeps `idle`; made with the first client.
-    var idleTimer: LwsTimer?
+    var idleTimer: LoopTimer?
 
     init(config: ServerConfig, clock: any DrawClock, logger: Logger, metrics: ServerMetrics,
          loop: ServiceLoop, directory: RoomDirectory, broadcaster: RoomBroadcaster, draws: DrawCoordinator,

@@ -1,5 +1,6 @@
 import DrawCore
 @testable import DrawServer
+@testable import DrawTransport
 import Foundation
 import Logging
 

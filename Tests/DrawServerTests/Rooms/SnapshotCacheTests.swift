@@ -1,6 +1,7 @@
 import DrawCore
 import DrawPresentation
 @testable import DrawServer
+import DrawTransport
 import Foundation
 import Testing
 

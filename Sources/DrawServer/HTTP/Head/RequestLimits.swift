@@ -1,7 +1,7 @@
 /// How large a request the front door reads before it hands the connection to lws
 /// (docs/PROTOCOL.md §5.4). Requests past a limit are answered (414, 431, 413), never dropped.
 struct RequestLimits: Equatable, Sendable {
-    /// Longest request target (path and query); 414 beyond. `Lws.uri` reads paths this long.
+    /// Longest request target (path and query); 414 beyond. `Connection.uri` reads paths this long.
     var maxTargetBytes = 2048
     /// Most query parameters (`&`- or `;`-separated); 414 beyond. lws keeps each one in a slot of
     /// a fixed table (95 slots shared with the headers) and hangs up without a word when it

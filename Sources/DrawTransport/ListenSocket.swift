@@ -1,26 +1,35 @@
+import CSysShim
 import Glibc
 
 /// The server's listening socket, opened by us rather than by lws so that accepting, and the
-/// first read of every connection, stay in our hands (see `FrontDoor`).
+/// first read of every connection, stay in the server's hands (see its `FrontDoor`).
 ///
 /// Binding follows what `ServerConfig.host` has always meant: `""`, `0.0.0.0` all IPv4
 /// interfaces; `::` all interfaces (IPv6, and IPv4 through mapped addresses); `localhost`
 /// 127.0.0.1; an IPv4 or IPv6 literal that address; anything else an interface name (its first
 /// IPv4 address, or IPv6 when the name ends the search without one). Port 0 asks for a free port.
-struct ListenSocket {
-    let fd: Int32
+package struct ListenSocket {
+    package let fd: Int32
     /// The bound port (the real one when 0 was asked for).
-    let port: Int
+    package let port: Int
 
     /// Pending connections the kernel keeps for us (it caps this at net.core.somaxconn).
     static let backlog: Int32 = 4096
 
-    static func open(host: String, port: Int) throws(ServerStartError) -> ListenSocket {
-        guard let address = SocketAddress.resolve(host: host, port: port) else {
-            throw .listenError(host: host, port: port, reason: "not an IP address or a network interface")
-        }
+    /// Why a socket could not listen.
+    package enum OpenError: Error {
+        /// `host` is neither an address nor a network interface.
+        case unresolvable
+        /// Another process listens on the port (EADDRINUSE).
+        case inUse
+        /// The system refused, for this reason (`strerror`).
+        case refused(String)
+    }
+
+    package static func open(host: String, port: Int) throws(OpenError) -> ListenSocket {
+        guard let address = SocketAddress.resolve(host: host, port: port) else { throw .unresolvable }
         let fd = socket(Int32(address.family), Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .listenError(host: host, port: port, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw .refused(String(cString: strerror(errno))) }
         var one: Int32 = 1
         // As lws did: a restart does not wait for the old connections' TIME_WAIT to end.
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -28,13 +37,23 @@ struct ListenSocket {
         guard bound else {
             let e = errno
             Glibc.close(fd)
-            if e == EADDRINUSE { throw .portInUse(host: host, port: port) }
-            throw .listenError(host: host, port: port, reason: String(cString: strerror(e)))
+            if e == EADDRINUSE { throw .inUse }
+            throw .refused(String(cString: strerror(e)))
         }
         return ListenSocket(fd: fd, port: boundPort(fd) ?? port)
     }
 
-    func close() { Glibc.close(fd) }
+    package func close() { Glibc.close(fd) }
+
+    /// Accepts one pending connection, non-blocking and close-on-exec (`accept4`, which Glibc's
+    /// module does not declare): its descriptor, with the peer's address in `peer`; or -1 with
+    /// `errno` set (EAGAIN: none pending).
+    package func accept(peer: inout sockaddr_storage) -> Int32 {
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        return withUnsafeMutablePointer(to: &peer) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ldsys_accept(fd, $0, &length) }
+        }
+    }
 
     private static func boundPort(_ fd: Int32) -> Int? {
         var storage = sockaddr_storage()

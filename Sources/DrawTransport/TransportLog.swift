@@ -2,19 +2,19 @@ import CLwsShim
 import Foundation
 import Logging
 
-/// libwebsockets' own log lines (errors and warnings), through the server's logger: with
+/// The transport's own log lines (libwebsockets' errors and warnings), through the server's logger: with
 /// `--log-format json` every line of the process must be one JSON object, and lws would
 /// otherwise print its own format to stderr.
 ///
 /// lws has one log callback per process, so the last server to start routes it (tests run
 /// several servers in one process; they share the logger's configuration anyway).
-enum LwsLog {
+package enum TransportLog {
     private static let lock = NSLock()
     /// Guarded by `lock`: lws may log from any thread that calls into it.
     nonisolated(unsafe) private static var logger: Logger?
 
     /// Routes lws' errors and warnings to `logger`, tagged `component=libwebsockets`.
-    static func route(to logger: Logger) {
+    package static func route(to logger: Logger) {
         var tagged = logger
         tagged[metadataKey: "component"] = "libwebsockets"
         lock.withLock { Self.logger = tagged }
@@ -42,5 +42,5 @@ enum LwsLog {
 /// The C sink lws calls (see `ldlws_set_log_level`).
 private func lwsLogLine(level: Int32, line: UnsafePointer<CChar>?) {
     guard let line else { return }
-    LwsLog.log(level: level, line: String(cString: line))
+    TransportLog.log(level: level, line: String(cString: line))
 }

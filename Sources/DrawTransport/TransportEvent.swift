@@ -1,6 +1,8 @@
-/// What lws tells the server, one case per callback the server acts on (`LwsContext`'s callback
-/// turns lws' reasons into these; the rest lws handles itself). Service thread only.
-enum TransportEvent {
+/// What happened on the transport that the server must act on: a connection came or went, a
+/// request or a WebSocket message arrived, a connection may be written to, another thread woke
+/// the loop, descriptors the server reads itself are ready. What the server does not act on the
+/// transport handles itself. Service thread only.
+package enum TransportEvent {
     // MARK: the service loop
     /// The readiness set (`Readiness`) has descriptors ready.
     case readinessReady(Connection)
@@ -32,8 +34,9 @@ enum TransportEvent {
     case closed(Connection, SessionSlot?)
 }
 
-/// What the server answers an event with.
-enum TransportReply {
+/// What the server answers an event with: go on, the upgrade was refused with an answer
+/// already written, or drop the connection.
+package enum TransportReply {
     /// Go on (0).
     case proceed
     /// The upgrade was refused with a response written here (1).
@@ -41,7 +44,7 @@ enum TransportReply {
     /// Close the connection (-1).
     case hangUp
 
-    var code: Int32 {
+    package var code: Int32 {
         switch self {
         case .proceed: 0
         case .refused: 1
@@ -51,6 +54,6 @@ enum TransportReply {
 }
 
 /// Whoever handles the transport's events (the server's `ServiceDispatcher`).
-protocol TransportHandler: AnyObject {
+package protocol TransportHandler: AnyObject {
     func handle(_ event: TransportEvent) -> TransportReply
 }

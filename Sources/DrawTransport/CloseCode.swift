@@ -1,17 +1,17 @@
 /// WebSocket close codes: those the server sends, and the rule for those a client may send.
 /// docs/PROTOCOL.md section 4 lists them for clients.
-enum CloseCode {
-    static let normal: UInt16 = 1000
-    static let goingAway: UInt16 = 1001
-    static let protocolError: UInt16 = 1002
-    static let invalidPayload: UInt16 = 1007
-    static let policyViolation: UInt16 = 1008
-    static let messageTooBig: UInt16 = 1009
-    static let internalError: UInt16 = 1011
+package enum CloseCode {
+    package static let normal: UInt16 = 1000
+    package static let goingAway: UInt16 = 1001
+    package static let protocolError: UInt16 = 1002
+    package static let invalidPayload: UInt16 = 1007
+    package static let policyViolation: UInt16 = 1008
+    package static let messageTooBig: UInt16 = 1009
+    package static let internalError: UInt16 = 1011
     /// The room could not be loaded right now (too many loads at once, the store unavailable).
-    static let tryAgainLater: UInt16 = 1013
-    static let unknownRoom: UInt16 = 4404
-    static let tooSlow: UInt16 = 4408
+    package static let tryAgainLater: UInt16 = 1013
+    package static let unknownRoom: UInt16 = 4404
+    package static let tooSlow: UInt16 = 4408
 
     /// Whether a client may put `code` in its close frame (RFC 6455 section 7.4); anything else
     /// fails the connection with 1002.
@@ -23,7 +23,7 @@ enum CloseCode {
     ///   lws refuses them as well, so the server's behaviour does not change with this rule.
     /// - 1004-1006 and 1015 are reserved and must never be on the wire.
     /// - 3000-4999: registered and private-use codes, which browsers let scripts send.
-    static func clientMaySend(_ code: UInt16) -> Bool {
+    package static func clientMaySend(_ code: UInt16) -> Bool {
         switch code {
         case 1000...1003, 1007...1011, 3000...4999: return true
         default: return false

@@ -11,28 +11,34 @@ import CLwsShim
 /// is negotiated), so every client's header is byte-for-byte the same. Whatever a socket does
 /// not take at once is copied into lws' own per-connection buffer, so nothing keeps pointing
 /// into ours.
-final class OutboundMessage {
+///
+/// `public` with `package` members so that its `@inlinable` calls inline (see `Connection`).
+public final class OutboundMessage {
     private let storage: UnsafeMutablePointer<UInt8>
+    /// Where the payload starts, `LWS_PRE` bytes into `storage`: kept, so that a send (inlined
+    /// into the server's fan-out loop) reads a field instead of asking for `LWS_PRE` again.
+    @usableFromInline let payload: UnsafeMutablePointer<UInt8>
     /// Payload length in bytes.
-    let count: Int
+    @usableFromInline package let count: Int
 
-    init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         count = bytes.count
         storage = .allocate(capacity: Lws.pre + bytes.count)
+        payload = storage + Lws.pre
         bytes.withUnsafeBufferPointer { src in
-            (storage + Lws.pre).initialize(from: src.baseAddress!, count: bytes.count)
+            payload.initialize(from: src.baseAddress!, count: bytes.count)
         }
     }
 
     /// Sends the message on `wsi` (`ldlws_write_text`): on `fd` itself when it is a plain socket
     /// and lws holds nothing (`settled` when that is known), else through `lws_write`.
-    @inline(__always)
+    @inlinable @inline(__always)
     func write(to wsi: OpaquePointer, fd: Int32, settled: Bool) -> ldlws_write_result {
-        ldlws_write_text(wsi, fd, settled ? 1 : 0, Lws.sendChunkBytes, storage + Lws.pre, count)
+        ldlws_write_text(wsi, fd, settled ? 1 : 0, Lws.sendChunkBytes, payload, count)
     }
 
     /// The payload bytes (tests, logs).
-    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage + Lws.pre, count: count)) }
+    package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: payload, count: count)) }
 
     deinit { storage.deallocate() }
 }

@@ -1,40 +1,22 @@
 import CLwsShim
 
-/// The libwebsockets context: created without a listener (connections come from the front
-/// door), serviced by the service loop, destroyed once. Its callback turns lws' reasons into
-/// `TransportEvent`s for `handler`.
+/// The libwebsockets context behind `Transport`: created without a listener (connections come
+/// from the server's front door), serviced by the service loop, destroyed once. Its callback
+/// turns lws' reasons into `TransportEvent`s for `handler`.
 ///
 /// Threading: service thread only, except `wake()` (`lws_cancel_service` is documented as
-/// thread-safe; `ServiceInbox` calls it).
+/// thread-safe; `LoopInbox` calls it through `Transport.wake`).
 ///
 /// Ownership across C: the context's user pointer is this object, unretained, and `handler` is
 /// held unowned: whoever owns them destroys the context (`destroy()`) before either goes away.
 final class LwsContext {
-    /// What the context is made with.
-    struct Settings {
-        /// The port our own listening socket is bound to (lws only reports it).
-        var port = 0
-        var headerDataBytes = 4096
-        var headerTables: Int = 256
-        var tlsCertPath: String?
-        var tlsKeyPath: String?
-        /// The WebSocket subprotocol lws accepts.
-        var subprotocol = ""
-        /// An older subprotocol lws accepts too (a version still served); `nil`: none.
-        var olderSubprotocol: String?
-        /// Header lines sent instead of lws' security set (`SecurityHeaders`); `nil`: lws' own.
-        var securityHeaders: String?
-        /// The loop that services the context (checked available before).
-        var eventLoop: EventLoop = .poll
-    }
-
     /// The shim's server handle; `nil` once destroyed.
     private(set) var server: OpaquePointer?
     /// Where events go; set before the first `service()`.
     unowned(unsafe) var handler: (any TransportHandler)?
 
     /// Creates the context. `nil` when lws cannot.
-    init?(_ s: Settings) {
+    init?(_ s: Transport.Settings) {
         var c = ldlws_config()
         c.adopt_only = 1
         c.port = Int32(s.port)
@@ -49,7 +31,7 @@ final class LwsContext {
         c.callback = lwsServiceCallback
         c.event_loop = s.eventLoop.shimKind
         c.user = Unmanaged.passUnretained(self).toOpaque()
-        LwsLog.apply()
+        TransportLog.apply()
         let created = withOptionalCString(s.tlsCertPath) { certPtr in
             withOptionalCString(s.tlsKeyPath) { keyPtr in
                 s.subprotocol.withCString { proto in

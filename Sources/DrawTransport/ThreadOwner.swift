@@ -5,25 +5,27 @@ import Foundation
 ///
 /// Before `claim()` any thread passes: objects are built on one thread (the server's `init`) and
 /// handed to the thread that runs them, which claims them first thing.
-final class ThreadOwner: @unchecked Sendable {
-    let name: String
+///
+/// `public` with `package` members so that its `@inlinable` calls inline (see `Connection`).
+public final class ThreadOwner: @unchecked Sendable {
+    @usableFromInline package let name: String
     #if DEBUG
-    private let lock = NSLock()
-    private var owner: pthread_t? // guarded by lock
+    @usableFromInline let lock = NSLock()
+    @usableFromInline var owner: pthread_t? // guarded by lock
     #endif
 
-    init(name: String) { self.name = name }
+    package init(name: String) { self.name = name }
 
     /// Makes the calling thread the owner.
-    func claim() {
+    package func claim() {
         #if DEBUG
         lock.withLock { owner = pthread_self() }
         #endif
     }
 
     /// Traps in debug builds when called off the owning thread (once one has claimed it).
-    @inline(__always)
-    func check(_ function: StaticString = #function, file: StaticString = #fileID, line: UInt = #line) {
+    @inlinable @inline(__always)
+    package func check(_ function: StaticString = #function, file: StaticString = #fileID, line: UInt = #line) {
         #if DEBUG
         let current = pthread_self()
         let ok = lock.withLock { owner.map { pthread_equal($0, current) != 0 } ?? true }

@@ -12,16 +12,24 @@ import CLwsShim
 ///
 /// Only the transport reads or changes it (`Connection`); a client keeps one beside its
 /// `Connection`. Service thread only.
-struct DirectOutput {
+/// `public` with `package` members so that its `@inlinable` calls inline (see `Connection`).
+public struct DirectOutput {
     /// The plain socket (no TLS) whole frames may be sent on; -1: every write goes through lws.
-    fileprivate(set) var fd: Int32 = -1
+    @usableFromInline var fd: Int32 = -1
     /// lws holds none of this connection's output, known without asking it: the last write
     /// went out whole on `fd`. False whenever lws wrote, or may hold, anything.
-    fileprivate(set) var settled = false
+    @usableFromInline var settled = false
 
     /// Direct sends stop: before lws closes the socket (descriptors are reused), or when the
     /// peer is gone.
-    mutating func stop() {
+    package init() {}
+
+    @usableFromInline init(fd: Int32, settled: Bool) {
+        self.fd = fd
+        self.settled = settled
+    }
+
+    package mutating func stop() {
         fd = -1
         settled = false
     }
@@ -30,22 +38,22 @@ struct DirectOutput {
 extension Connection {
     /// The direct output of a WebSocket connection that has just been upgraded: on its socket
     /// when it is plain, through lws only under TLS.
-    func directOutput() -> DirectOutput {
+    package func directOutput() -> DirectOutput {
         DirectOutput(fd: ldlws_plain_socket(wsi), settled: false)
     }
 
     /// Whether an earlier message is still (partly) held by lws; while one is, writes wait for
     /// WRITEABLE. Asks lws only when `output` does not already know.
-    @inline(__always)
-    func hasBufferedOutput(_ output: DirectOutput) -> Bool {
+    @inlinable @inline(__always)
+    package func hasBufferedOutput(_ output: DirectOutput) -> Bool {
         !output.settled && ldlws_output_buffered(wsi) != 0
     }
 
     /// Sends one WebSocket text message: on the socket itself when it can (`DirectOutput`),
     /// with lws' help otherwise; either way as one whole message, what the socket did not take
     /// buffered by lws. False when the connection failed and should be closed.
-    @inline(__always)
-    func write(_ message: OutboundMessage, output: inout DirectOutput) -> Bool {
+    @inlinable @inline(__always)
+    package func write(_ message: OutboundMessage, output: inout DirectOutput) -> Bool {
         let result = message.write(to: wsi, fd: output.fd, settled: output.settled)
         output.settled = result == LDLWS_WRITE_SENT
         return result != LDLWS_WRITE_FAILED
@@ -53,7 +61,7 @@ extension Connection {
 
     /// Sends one control frame (at most 125 bytes) through lws, which may then hold part of it.
     /// False when the connection failed and should be closed.
-    func writeControl(_ kind: ControlFrame, _ payload: [UInt8], output: inout DirectOutput) -> Bool {
+    package func writeControl(_ kind: ControlFrame, _ payload: [UInt8], output: inout DirectOutput) -> Bool {
         output.settled = false
         return payload.withUnsafeBufferPointer { ldlws_write_control(wsi, kind.shim, $0.baseAddress, $0.count) == 0 }
     }

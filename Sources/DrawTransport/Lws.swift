@@ -2,13 +2,13 @@ import CLwsShim
 
 /// Swift-side helpers over the `ldlws_` shim, so the rest of the server never handles C strings
 /// or buffers. Every function here must run on the service thread (see `LiveDrawServer`).
-enum Lws {
+@usableFromInline enum Lws {
     /// Bytes of headroom lws needs before a payload (`LWS_PRE`).
-    static let pre: Int = ldlws_pre()
+    @usableFromInline static let pre: Int = ldlws_pre()
     /// The most bytes lws hands to one `send()`: a whole message in one system call, except the
     /// largest `started`/`finished`/snapshot messages of very big draws (lws sends the rest
     /// when the socket is writeable again). Independent of the receive buffer on purpose.
-    static let sendChunkBytes = 64 * 1024
+    @usableFromInline static let sendChunkBytes = 64 * 1024
 
     /// The request path, as lws decoded it.
     static func uri(_ wsi: OpaquePointer) -> String? {
@@ -59,20 +59,22 @@ enum Lws {
 
     /// Writes a complete HTTP response (headers and body) in one `lws_write`.
     /// Returns false when the connection should be closed.
-    static func respond(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Bool {
+    static func respond(_ wsi: OpaquePointer, status: Int, contentType: String, body: [UInt8],
+                        extraHeader: (name: String, value: String)?, cache: (control: String, lines: String)?,
+                        headOnly: Bool, closeAfter: Bool) -> Bool {
         var flags: UInt32 = 0
-        if response.headOnly { flags |= UInt32(LDLWS_RESPOND_HEAD_ONLY) }
-        if response.closeAfter { flags |= UInt32(LDLWS_RESPOND_CLOSE) }
-        if let cache = response.cache {
-            return response.body.withUnsafeBufferPointer { body in
-                ldlws_http_respond_cacheable(wsi, UInt32(response.status), response.contentType, cache.control,
+        if headOnly { flags |= UInt32(LDLWS_RESPOND_HEAD_ONLY) }
+        if closeAfter { flags |= UInt32(LDLWS_RESPOND_CLOSE) }
+        if let cache {
+            return body.withUnsafeBufferPointer { body in
+                ldlws_http_respond_cacheable(wsi, UInt32(status), contentType, cache.control,
                                              cache.lines, body.baseAddress, body.count, flags) == 0
             }
         }
-        return response.body.withUnsafeBufferPointer { body in
-            withOptionalCString(response.extraHeader?.name) { name in
-                withOptionalCString(response.extraHeader?.value) { value in
-                    ldlws_http_respond_with(wsi, UInt32(response.status), response.contentType,
+        return body.withUnsafeBufferPointer { body in
+            withOptionalCString(extraHeader?.name) { name in
+                withOptionalCString(extraHeader?.value) { value in
+                    ldlws_http_respond_with(wsi, UInt32(status), contentType,
                                             name, value, body.baseAddress, body.count, flags) == 0
                 }
             }
@@ -80,10 +82,9 @@ enum Lws {
     }
 
     /// Answers a WebSocket handshake with an HTTP error instead of upgrading.
-    static func refuseUpgrade(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Bool {
-        response.body.withUnsafeBufferPointer { body in
-            ldlws_http_refuse_upgrade(wsi, UInt32(response.status), response.contentType,
-                                      body.baseAddress, body.count) == 0
+    static func refuseUpgrade(_ wsi: OpaquePointer, status: Int, contentType: String, body: [UInt8]) -> Bool {
+        body.withUnsafeBufferPointer { body in
+            ldlws_http_refuse_upgrade(wsi, UInt32(status), contentType, body.baseAddress, body.count) == 0
         }
     }
 

@@ -1,5 +1,5 @@
 import CLwsShim
-@testable import DrawServer
+@testable import DrawTransport
 import Testing
 
 /// lws' per-connection slot: one +1 reference, given back exactly once, whichever of a

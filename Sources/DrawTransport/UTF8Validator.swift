@@ -5,7 +5,7 @@
 /// between pieces is the number of continuation bytes still due and the range the next one must
 /// fall in (which is how overlong forms, surrogates and code points past U+10FFFF are refused).
 /// Three bytes: it lives in every connection's `FrameReader`.
-struct UTF8Validator {
+package struct UTF8Validator {
     /// Continuation bytes still due for the current character.
     private var pending: UInt8 = 0
     /// Allowed range of the next continuation byte (narrower right after E0, ED, F0, F4).
@@ -13,13 +13,13 @@ struct UTF8Validator {
     private var high: UInt8 = 0xBF
 
     /// Whether the text so far ends on a character boundary.
-    var isComplete: Bool { pending == 0 }
+    package var isComplete: Bool { pending == 0 }
 
-    mutating func reset() { self = UTF8Validator() }
+    package mutating func reset() { self = UTF8Validator() }
 
     /// Feeds the next bytes; false as soon as they cannot be UTF-8 (the state is then
     /// meaningless until `reset`).
-    mutating func feed<C: Collection<UInt8>>(_ bytes: C) -> Bool {
+    package mutating func feed<C: Collection<UInt8>>(_ bytes: C) -> Bool {
         for byte in bytes {
             if pending > 0 {
                 guard byte >= low, byte <= high else { return false }
@@ -44,7 +44,7 @@ struct UTF8Validator {
     }
 
     /// Whether `bytes` on their own are complete, valid UTF-8.
-    static func isValid<C: Collection<UInt8>>(_ bytes: C) -> Bool {
+    package static func isValid<C: Collection<UInt8>>(_ bytes: C) -> Bool {
         var v = UTF8Validator()
         return v.feed(bytes) && v.isComplete
     }

@@ -1,4 +1,4 @@
-@testable import DrawServer
+@testable import DrawTransport
 import Testing
 
 /// Client frames as the wire carries them (RFC 6455 5.2), including the ones a client must not send.

@@ -24,8 +24,8 @@
 /// Peer-supplied numbers: the 64-bit frame length is only compared with what is left of the
 /// limit (never added to anything), and payload counts are bounded by it. Any new arithmetic on
 /// a length, count or offset from the wire must stay checked so it can neither trap nor wrap.
-struct FrameReader {
-    enum Event: Equatable {
+package struct FrameReader {
+    package enum Event: Equatable {
         /// A complete text message (valid UTF-8).
         case text([UInt8])
         /// A complete binary message; its bytes are not kept (the protocol has no binary
@@ -76,16 +76,16 @@ struct FrameReader {
     var message: UInt8 = 0
     var utf8 = UTF8Validator()
 
-    init(maxMessageBytes: Int) {
+    package init(maxMessageBytes: Int) {
         self.maxMessageBytes = max(0, maxMessageBytes)
     }
 
     /// Whether the client's close has been read (or the stream is past following).
-    var isDone: Bool { stage == .done }
+    package var isDone: Bool { stage == .done }
 
     /// From now on only the client's close matters (the server is closing): payloads are
     /// skipped unread and unchecked, and no other event is reported.
-    mutating func awaitClose() {
+    package mutating func awaitClose() {
         failed = true
         text = []
         control = []
@@ -93,7 +93,7 @@ struct FrameReader {
 
     /// Consumes `input` from `offset` until one event is complete (returned, `offset` just past
     /// it) or the input is used up (nil; the reader keeps any partial frame).
-    mutating func next(in input: UnsafeRawBufferPointer, at offset: inout Int) -> Event? {
+    package mutating func next(in input: UnsafeRawBufferPointer, at offset: inout Int) -> Event? {
         while offset < input.count, stage != .done {
             if stage == .payload {
                 // remaining > 0 here, and min(...) <= input.count - offset, so the Int fits.

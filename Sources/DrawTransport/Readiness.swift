@@ -12,22 +12,23 @@ import Glibc
 ///
 /// Threading: service thread only, like everything lws (threading rule 1 on `LiveDrawServer`);
 /// debug builds check it. Handlers run on the service thread, from `dispatch()`.
-final class Readiness {
+package final class Readiness {
     /// What a descriptor is watched for, and what it was found ready for.
-    struct Events: OptionSet, Sendable {
-        let rawValue: UInt32
-        static let readable = Events(rawValue: UInt32(LDSYS_READABLE))
-        static let writable = Events(rawValue: UInt32(LDSYS_WRITABLE))
+    package struct Events: OptionSet, Sendable {
+        package let rawValue: UInt32
+        package init(rawValue: UInt32) { self.rawValue = rawValue }
+        package static let readable = Events(rawValue: UInt32(LDSYS_READABLE))
+        package static let writable = Events(rawValue: UInt32(LDSYS_WRITABLE))
         /// Always reported, never asked for: the peer hung up (or shut down its sending side).
-        static let hangup = Events(rawValue: UInt32(LDSYS_HANGUP))
-        static let error = Events(rawValue: UInt32(LDSYS_ERROR))
+        package static let hangup = Events(rawValue: UInt32(LDSYS_HANGUP))
+        package static let error = Events(rawValue: UInt32(LDSYS_ERROR))
     }
 
-    typealias Handler = (Events) -> Void
+    package typealias Handler = (Events) -> Void
 
     private let epoll: Int32
     /// The lws connection of the adopted epoll descriptor; lws owns it (and closes `epoll` with it).
-    private(set) var connection: Connection?
+    package private(set) var connection: Connection?
     private var handlers: [Int32: Handler] = [:]
     private let owner: ThreadOwner
     /// Most descriptors one `dispatch` handles; the rest stay ready for the next turn.
@@ -36,13 +37,12 @@ final class Readiness {
     private let readyFDs = UnsafeMutableBufferPointer<Int32>.allocate(capacity: batch)
     private let readyEvents = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: batch)
 
-    /// Creates the epoll set and adopts it into the lws context. `nil` when either fails.
-    /// `owner` is the service thread's.
-    init?(context: LwsContext, owner: ThreadOwner) {
-        self.owner = owner
+    /// Creates the epoll set and adopts it into the transport. `nil` when either fails.
+    package init?(transport: Transport) {
+        owner = transport.thread
         let fd = ldsys_epoll_create()
         guard fd >= 0 else { return nil }
-        guard let adopted = context.adoptFile(fd) else {
+        guard let adopted = transport.context.adoptFile(fd) else {
             Glibc.close(fd)
             return nil
         }
@@ -51,13 +51,13 @@ final class Readiness {
     }
 
     /// Descriptors watched now.
-    var count: Int { handlers.count }
+    package var count: Int { handlers.count }
 
     /// Starts watching `fd`: `handler` runs whenever it is ready for `events`, and on hang-up
     /// or error, for as long as that lasts (level-triggered: read or unwatch, or it fires again).
     /// False when the kernel refused (the fd is then not watched).
     @discardableResult
-    func watch(_ fd: Int32, for events: Events, handler: @escaping Handler) -> Bool {
+    package func watch(_ fd: Int32, for events: Events, handler: @escaping Handler) -> Bool {
         owner.check()
         guard connection != nil, ldsys_epoll_add(epoll, fd, events.rawValue | UInt32(LDSYS_PEER_SHUTDOWN)) == 0 else {
             return false
@@ -68,7 +68,7 @@ final class Readiness {
 
     /// Changes what a watched `fd` is watched for. False when it is not watched.
     @discardableResult
-    func modify(_ fd: Int32, for events: Events) -> Bool {
+    package func modify(_ fd: Int32, for events: Events) -> Bool {
         owner.check()
         guard handlers[fd] != nil else { return false }
         return ldsys_epoll_modify(epoll, fd, events.rawValue | UInt32(LDSYS_PEER_SHUTDOWN)) == 0
@@ -76,7 +76,7 @@ final class Readiness {
 
     /// Stops watching `fd`. Call it before `fd` is closed: descriptor numbers are reused at once,
     /// and a stale handler must never see a new connection's events.
-    func unwatch(_ fd: Int32) {
+    package func unwatch(_ fd: Int32) {
         owner.check()
         guard handlers.removeValue(forKey: fd) != nil else { return }
         _ = ldsys_epoll_remove(epoll, fd)
@@ -85,7 +85,7 @@ final class Readiness {
     /// Runs the handler of every ready descriptor, once each. Called from lws' callback for the
     /// epoll descriptor; what is still ready afterwards keeps the descriptor readable, so lws
     /// calls again on its next turn.
-    func dispatch() {
+    package func dispatch() {
         owner.check()
         let n = Int(ldsys_epoll_wait(epoll, readyFDs.baseAddress, readyEvents.baseAddress, Int32(Self.batch), 0))
         guard n > 0 else { return }
@@ -101,7 +101,7 @@ final class Readiness {
     }
 
     /// Forgets every handler; lws closes the epoll descriptor when it destroys the context.
-    func close() {
+    package func close() {
         handlers.removeAll()
         connection = nil
     }
