@@ -30,7 +30,7 @@ OPENAPI = REPO / "docs" / "openapi.yaml"
 SEED = 20260531
 # Per operation and phase; enough for the fuzzing phase to reach the success and error answers
 # of every operation, small enough to stay well under two minutes on two shared cores.
-MAX_EXAMPLES = 40
+MAX_EXAMPLES = 50
 TIME_LIMIT_S = 150
 
 

@@ -87,7 +87,7 @@ struct DrawPageRequestTests {
     /// Only tokens the server hands out are cursors (docs/openapi.yaml: `^[1-9][0-9]{0,17}$`):
     /// an empty `cursor=` and a leading zero are refused like any other non-token, never read as
     /// "no cursor" or as another position.
-    @Test func onlyHandedOutTokensAreCursors() {
+    @Test func onlyHandedOutTokensAreCursors() throws {
         for bad in ["", "0", "042", "0000", "1234567890123456789", "+5", " 5"] {
             #expect(throws: PageRequestError.badCursor(bad)) { try DrawPageRequest.parse(limit: nil, cursor: bad) }
         }
