@@ -10,7 +10,7 @@ import time
 
 from jsonschema import Draft202012Validator
 
-from helpers import contracts, http
+from helpers import contracts, http, keys
 from helpers.cli import REPO
 from helpers.datasource import USERS
 from helpers.protocol import SUBPROTOCOL
@@ -281,3 +281,55 @@ def test_websocket_messages_match_asyncapi(launch, data_source):
     assert seen >= contracts.operation_messages("receive"), contracts.operation_messages("receive") - seen
     running = [m for m in messages if m.type == "snapshot" and m["draw"] and m["draw"]["phase"] == "running"]
     assert running, "no snapshot of a running draw was validated"
+
+
+# -- issue 31, finding 9: where the document and the server disagreed ----------------------------
+
+def _secured_operations() -> list[tuple[str, str]]:
+    doc = contracts.load("openapi.yaml")
+    return sorted((method.upper(), template) for template, item in doc["paths"].items()
+                  for method, op in item.items() if isinstance(op, dict) and op.get("security"))
+
+
+def test_a_missing_key_is_401_before_the_type_and_the_room(shared_server):
+    """Every operation the document secures answers a request without a key 401, whatever else
+    is wrong with it (no Content-Type: was 415; a room that does not exist: was 404)."""
+    secured = _secured_operations()
+    assert len(secured) == 6, secured
+    for method, template in secured:
+        for room in ("lobby", "no-such-room"):
+            resp = http.request(shared_server, method, template.replace("{room}", room))
+            assert resp.status == 401 and resp.error_code() == "unauthorized", (method, template, room, resp.status)
+
+
+def test_a_null_name_is_documented_and_generates_one(shared_server):
+    body = {"name": None}
+    assert not contracts.errors("openapi.yaml", "#/components/schemas/CreateRoomRequest", body)
+    resp = http.request(shared_server, "POST", "/api/rooms", body=body, headers=JSON, may_carry_key=True)
+    assert resp.status == 201, resp.body
+    keys.register(resp.json["hostKey"])
+    assert not contracts.errors("openapi.yaml", "#/components/schemas/RoomCreated", resp.json)
+
+
+def test_an_empty_cursor_is_refused_by_both(shared_server):
+    assert contracts.errors("openapi.yaml", "#/components/schemas/DrawCursor", "")
+    assert contracts.errors("openapi.yaml", "#/components/schemas/DrawCursor", "042")
+    for cursor in ("", "042", "0"):
+        resp = http.request(shared_server, "GET", f"/api/rooms/lobby/draws?cursor={cursor}")
+        assert resp.status == 400 and resp.error_code() == "bad_cursor", (cursor, resp.status, resp.body)
+
+
+def test_settings_bounds_in_the_schema_are_the_servers(shared_server):
+    """Each member's `minimum`/`maximum` in RoomSettingsRequest is exactly what a default server
+    takes: the bounds are accepted, one past them is 422 invalid_settings."""
+    room = http.created_room(shared_server, "contract-bounds")
+    schema = contracts.load("openapi.yaml")["components"]["schemas"]["RoomSettingsRequest"]["properties"]
+    path = "/api/rooms/contract-bounds/settings"
+    for member, bounds in schema.items():
+        assert "minimum" in bounds and "maximum" in bounds, member
+        for value, status in ((bounds["minimum"], 200), (bounds["maximum"], 200),
+                              (bounds["minimum"] - 1, 422), (bounds["maximum"] + 1, 422)):
+            got = http.api(shared_server, "PUT", path, {member: value}, key=room["hostKey"])
+            assert got[0] == status, (member, value, got)
+            assert bool(contracts.errors("openapi.yaml", "#/components/schemas/RoomSettingsRequest",
+                                         {member: value})) == (status == 422), (member, value)

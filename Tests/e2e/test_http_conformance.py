@@ -105,3 +105,39 @@ def test_every_plain_response_closes_its_connection(shared_server):
     raw = http.raw_request(shared_server.host, shared_server.port,
                            b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
     assert raw.count(b"HTTP/1.1 200") == 1 and b"connection: close" in raw.lower(), raw[:300]
+
+
+# -- issue 31: finding 6 and the room names lws used to merge -------------------------------------
+
+@pytest.mark.parametrize("bad", [b"HEAD /%zz HTTP/1.1\r\nHost: x\r\n\r\n",      # refused by the parser
+                                 b"HEAD / HTTP/1.1\r\n\r\n",                     # no Host
+                                 b"HEAD /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"],
+                         ids=["bad escape", "no Host", "414"])
+def test_the_front_doors_answers_to_head_have_no_body(shared_server, bad):
+    """RFC 9110 §9.3.2: the same status and headers as a GET would get, never a body."""
+    status, headers, body = _raw(shared_server, bad)
+    assert status in (400, 414) and body == b"", (status, body[:200])
+    assert int(headers["content-length"]) > 0   # the GET's body length, as HEAD says it
+
+
+@pytest.mark.parametrize("method", ["POST", "HEAD"])
+def test_only_a_get_is_a_websocket_handshake(shared_server, method):
+    """RFC 6455 §4.1: the handshake's method MUST be GET; anything else is no upgrade."""
+    head = (f"{method} /ws/lobby HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").encode()
+    status, headers, body = _raw(shared_server, head)
+    assert status != 101 and "sec-websocket-accept" not in headers, (status, headers)
+    if method == "POST":
+        assert status == 405 and headers.get("allow") == "GET, HEAD" and _error_code(body) == "method_not_allowed"
+
+
+@pytest.mark.parametrize("path,code", [
+    ("/api/rooms/%2F", "unknown_room"), ("/api/rooms/.", "unknown_room"), ("/api/rooms/%2e%2e", "unknown_room"),
+    ("/api/rooms/a%2F..", "unknown_room"), ("/api/rooms/%2F%2F", "unknown_room"), ("/api/rooms/%2F/draws", "unknown_room"),
+    ("/api/rooms/./qr.svg", "unknown_room"), ("/api/draws/..", "unknown_draw"), ("/api/draws/%2F/entrants", "unknown_draw"),
+])
+def test_names_lws_would_merge_are_unknown_not_another_path(shared_server, path, code):
+    """lws decodes and then collapses `//`, `.` and `..`: `/api/rooms/%2F` used to reach the
+    API as `/api/rooms/` (the room list, whose GET is 405)."""
+    status, _, body = _raw(shared_server, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    assert status == 404 and _error_code(body) == code, (path, status, body[:200])

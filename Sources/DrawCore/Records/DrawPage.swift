@@ -25,10 +25,12 @@ public struct DrawCursor: Sendable, Hashable, CustomStringConvertible {
         self.position = position
     }
 
-    /// Parses a token from a query string: 1 to 18 ASCII digits, a positive value, nothing else.
+    /// Parses a token from a query string exactly as `token` writes one: 1 to 18 ASCII digits,
+    /// the first not `0` (docs/openapi.yaml's pattern `^[1-9][0-9]{0,17}$`), nothing else. An
+    /// empty `cursor=` is no token either.
     public init(token: String) throws(PageRequestError) {
         let bytes = Array(token.utf8)
-        guard (1...18).contains(bytes.count),
+        guard (1...18).contains(bytes.count), bytes[0] != UInt8(ascii: "0"),
               bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
               let value = Int64(token), let cursor = DrawCursor(position: value) else {
             throw .badCursor(token)

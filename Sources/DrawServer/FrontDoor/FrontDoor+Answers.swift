@@ -5,7 +5,9 @@ import Glibc
 extension FrontDoor {
     /// Answers a request the front door will not hand over, then closes: gracefully (see
     /// `LingeringClose`), except after a 408, whose client is too slow to be worth the wait.
+    /// A HEAD's answer has no body, also when its head could not be parsed (`HEAD /%zz`).
     func refuse(_ r: PendingRequest, _ why: HeadRejection, headOnly: Bool = false) {
+        let headOnly = headOnly || RequestHead.announcesHEAD(r.buffer)
         answer(r, RawResponse.error(why.code, message: why.message, allow: why.allow, headOnly: headOnly),
                linger: why != .timeout)
     }

@@ -90,6 +90,10 @@ final class HTTPAPI {
         let allowed = route.allowedMethods
         guard !allowed.isEmpty else { return fail(.notFound) }
         guard allowed.contains(method) else { return fail(.methodNotAllowed, allow: route.allowHeader) }
+        // No key, no request: 401 before the type (415) or the body are looked at.
+        if route.needsHostKey(method), exchange.bearer == nil {
+            return fail(.unauthorized, "Send the room's host key as Authorization: Bearer KEY.")
+        }
 
         switch method {
         case .post, .put:

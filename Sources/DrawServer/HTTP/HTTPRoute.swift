@@ -75,6 +75,19 @@ enum HTTPRoute: Equatable {
         }
     }
 
+    /// Whether `method` on this path acts for the room's host (`Authorization: Bearer KEY`): such a
+    /// request without a key is answered `401` before its type or body are looked at, as
+    /// docs/openapi.yaml's `security` marks these operations.
+    func needsHostKey(_ method: HTTPMethod) -> Bool {
+        switch (self, method) {
+        case (.room, .delete), (.roomKey, .post), (.draws, .post), (.roomEntrants, .put), (.roomEntrants, .delete),
+             (.roomSettings, .put):
+            return true
+        default:
+            return false
+        }
+    }
+
     /// The `Allow` header of a 405 on this path: HEAD wherever GET is. `nil` for an unknown path.
     var allowHeader: String? {
         let allowed = allowedMethods

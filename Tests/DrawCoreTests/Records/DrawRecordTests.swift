@@ -83,6 +83,16 @@ struct DrawPageRequestTests {
         #expect(try DrawCursor(token: cursor.token) == cursor)
         #expect(DrawCursor(position: 0) == nil)
     }
+
+    /// Only tokens the server hands out are cursors (docs/openapi.yaml: `^[1-9][0-9]{0,17}$`):
+    /// an empty `cursor=` and a leading zero are refused like any other non-token, never read as
+    /// "no cursor" or as another position.
+    @Test func onlyHandedOutTokensAreCursors() throws {
+        for bad in ["", "0", "042", "0000", "1234567890123456789", "+5", " 5"] {
+            #expect(throws: PageRequestError.badCursor(bad)) { try DrawPageRequest.parse(limit: nil, cursor: bad) }
+        }
+        #expect(try DrawCursor(token: "999999999999999999").position == 999_999_999_999_999_999)
+    }
 }
 
 struct StorageErrorTests {

@@ -43,7 +43,7 @@ extension RequestHead {
         // lws 4.1.6 parses a PUT but then closes the connection without a word when we answer it
         // (reproduced: an empty reply, with or without a body); as a POST it is served, and the
         // front door tells the API it was a PUT (`FrontDoor.takeWasPut`).
-        out += Array((method == "PUT" ? "POST" : method).utf8) + [0x20] + Array((originForm ?? "/").utf8)
+        out += Array((method == "PUT" ? "POST" : method).utf8) + [0x20] + Array(Self.keepingSegments(originForm ?? "/").utf8)
         out += Array(" HTTP/1.\(minorVersion == 0 ? 0 : 1)\r\n".utf8)
         let webSocket = isWebSocketUpgrade
         for f in fields {
@@ -54,6 +54,46 @@ extension RequestHead {
         if Self.bodyMethods.contains(method) || method == "DELETE" { out += Array("Content-Length: 0\r\n".utf8) }
         if !webSocket { out += Array("Connection: close\r\n".utf8) }
         out += [0x0D, 0x0A]
+        return out
+    }
+
+    /// `origin` with each API path segment lws would merge or drop replaced by `%25`.
+    ///
+    /// lws percent-decodes the path and then collapses empty, `.` and `..` segments, so
+    /// `/api/rooms/%2F` (or `/api/rooms/.`) reached the API as `/api/rooms/`, the room list, and a
+    /// GET of it was answered `405`; `/api/rooms/./draws` became `/api/rooms/draws`, another room.
+    /// A segment that is empty (but the last: `/api/rooms/` stays the list), `.`, `..` or holds an
+    /// escaped `/` or `\` goes to lws as `%25` ("%"): a name no room or draw has, on the route the
+    /// client named, so it is answered like every other invalid name (`404 unknown_room`,
+    /// `unknown_draw`). Only `/api/` paths: static files and WebSocket rooms keep lws' reading.
+    static func keepingSegments(_ origin: String) -> String {
+        let query = origin.firstIndex(of: "?")
+        let path = origin[..<(query ?? origin.endIndex)]
+        guard path.hasPrefix("/api/") else { return origin }
+        var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        for i in segments.indices.dropFirst() {
+            let decoded = percentDecoded(segments[i])
+            let mergedByLws = decoded.isEmpty ? i != segments.count - 1
+                : decoded == [0x2E] || decoded == [0x2E, 0x2E] || decoded.contains(0x2F) || decoded.contains(0x5C)
+            if mergedByLws { segments[i] = "%25" }
+        }
+        return segments.joined(separator: "/") + (query.map { String(origin[$0...]) } ?? "")
+    }
+
+    /// The bytes `%XX` escapes stand for (the parser already refused malformed escapes).
+    private static func percentDecoded(_ segment: String) -> [UInt8] {
+        let bytes = Array(segment.utf8)
+        var out: [UInt8] = []
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let byte = UInt8(String(decoding: bytes[(i + 1)...(i + 2)], as: UTF8.self), radix: 16) {
+                out.append(byte)
+                i += 3
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
         return out
     }
 

@@ -42,8 +42,19 @@ struct RequestHead: Equatable {
         }
     }
 
-    /// A WebSocket handshake (`Upgrade: websocket`): handed to lws with its headers unchanged.
-    var isWebSocketUpgrade: Bool { lists("websocket", in: "upgrade") }
+    /// A WebSocket handshake (`GET` with `Upgrade: websocket`): handed to lws with its headers
+    /// unchanged. Any other method is no handshake (RFC 6455 §4.1: "The method of the request
+    /// MUST be GET"): its `Upgrade` is dropped like every other hop field and the request is
+    /// answered as plain HTTP (`POST /ws/lobby`: 405, `Allow: GET, HEAD`), never with a 101.
+    var isWebSocketUpgrade: Bool { method == "GET" && lists("websocket", in: "upgrade") }
+
+    /// Whether the bytes of a request (complete or not, well-formed or not) begin with a `HEAD`
+    /// request line, leading empty lines skipped as `HeadScanner` skips them: the front door's own
+    /// answer to it then has no body (RFC 9110 §9.3.2), whatever was wrong with the rest.
+    static func announcesHEAD(_ buffer: [UInt8]) -> Bool {
+        let start = buffer.firstIndex { $0 != 0x0D && $0 != 0x0A } ?? buffer.endIndex
+        return buffer[start...].starts(with: "HEAD ".utf8)
+    }
 
     static func sameName(_ a: String, _ b: String) -> Bool {
         a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { lower($0) == lower($1) }
