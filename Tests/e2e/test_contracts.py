@@ -64,7 +64,7 @@ def test_error_codes_agree_with_the_server_and_protocol_md():
 
 
 def test_close_codes_agree_with_the_server_and_protocol_md():
-    swift = (SOURCES / "DrawServer" / "Transport" / "CloseCode.swift").read_text()
+    swift = (SOURCES / "DrawTransport" / "CloseCode.swift").read_text()
     # 1000 is the client's own, echoed; every other code the server sends is documented.
     in_code = {int(c) for c in re.findall(r"static let \w+: UInt16 = (\d+)", swift)} - {1000}
     in_prose = {int(c) for c in re.findall(r"^\| `(\d{4})` \|", _section("4. Close codes"), re.M)}
