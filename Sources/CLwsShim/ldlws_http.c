@@ -167,6 +167,10 @@ int ldlws_http_not_modified(struct lws *wsi, const char *headers, unsigned int f
 
 int ldlws_http_transaction_completed(struct lws *wsi) { return lws_http_transaction_completed(wsi); }
 
+void ldlws_set_timeout(struct lws *wsi, int secs) {
+    lws_set_timeout(wsi, secs > 0 ? PENDING_TIMEOUT_USER_OK : NO_PENDING_TIMEOUT, secs > 0 ? secs : 0);
+}
+
 /* ---- peer --------------------------------------------------------------------------------- */
 
 int ldlws_peer_address(struct lws *wsi, char *buf, int len) {

@@ -139,6 +139,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         http = HTTPAPI(config: config, clock: clock, logger: logger, metrics: metrics, metricsText: metricsText,
                        staticFiles: files, loop: loop, directory: directory, broadcaster: broadcaster, draws: rooms.draws,
                        changes: rooms.changes, shared: seams.shared, storage: storage)
+        door.uploadGate = http // an upload's room, key and type are checked before its body is read
         shutdown = ShutdownCoordinator(config: config, clock: clock, logger: logger, loop: loop, directory: directory,
                                        writer: writer, webSockets: webSockets, storage: storage)
         dispatcher = ServiceDispatcher(logger: logger, loop: loop, writer: writer, webSockets: webSockets, http: http)

@@ -62,6 +62,10 @@ extension Connection {
     /// Ends the HTTP transaction (keep-alive). False: close the connection.
     package func completeTransaction() -> Bool { ldlws_http_transaction_completed(wsi) == 0 }
 
+    /// Gives the connection `seconds` (0: no limit) from now instead of whatever timeout lws had
+    /// armed for it (`Transport.Settings`' handshake timeout): for an answer that comes later.
+    package func waitForAnswer(seconds: Int) { ldlws_set_timeout(wsi, Int32(clamping: seconds)) }
+
     /// How serving a file went.
     package enum FileServing {
         /// lws streams it; HTTP_FILE_COMPLETION ends the transaction.

@@ -22,6 +22,9 @@ final class LwsContext {
         c.port = Int32(s.port)
         c.header_data_bytes = s.headerDataBytes
         c.ipv4_only = 0 // lws binds nothing; it must not take an adopted IPv6 socket for IPv4
+        // lws' round-trip timeouts (a TLS handshake, a request head in lws' parser). A request
+        // the server answers later gets its own, longer one (`Connection.waitForAnswer`), so
+        // this never cuts off an answer the server is still working on (issue 31, finding 3).
         c.timeout_secs = 10
         // lws mallocs this per WebSocket for its own frame parser, which no longer reads them
         // (`WebSocketInput`); 0 would mean 4096. The smallest it accepts.

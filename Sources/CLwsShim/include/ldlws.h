@@ -234,6 +234,11 @@ int ldlws_http_serve_file_with(struct lws *wsi, const char *path, const char *co
 int ldlws_http_not_modified(struct lws *wsi, const char *headers, unsigned int flags);
 /** Ends the transaction (keep-alive).  Nonzero means: close the connection (return -1). */
 int ldlws_http_transaction_completed(struct lws *wsi);
+/** Replaces lws' pending timeout of the connection (for instance the context's `timeout_secs`,
+ *  armed while a request is in its parser) by `secs` seconds of our own; 0 clears it.  When it
+ *  runs out lws closes the connection.  Issue 31, finding 3: an API answer that comes later must
+ *  not be cut off by lws' 10 s handshake timeout. */
+void ldlws_set_timeout(struct lws *wsi, int secs);
 
 /* ---- peer --------------------------------------------------------------------------------- */
 

@@ -12,8 +12,8 @@ extension FrontDoor {
                linger: why != .timeout)
     }
 
-    func refuse(_ r: PendingRequest, code: ClientErrorCode, headOnly: Bool) {
-        answer(r, RawResponse.error(code, headOnly: headOnly), linger: true)
+    func refuse(_ r: PendingRequest, code: ClientErrorCode, message: String? = nil, retryAfter: Int? = nil, headOnly: Bool = false) {
+        answer(r, RawResponse.error(code, message: message, retryAfter: retryAfter, headOnly: headOnly), linger: true)
     }
 
     private func answer(_ r: PendingRequest, _ response: [UInt8], linger: Bool) {

@@ -14,21 +14,28 @@ extension FrontDoor {
 
     /// Reads what has arrived (never more than the limits allow) and acts on it.
     func read(_ r: PendingRequest) {
-        while requests[r.fd] === r {
-            // Head and body limits bound the buffer: at most one chunk past the larger of them.
-            // Once the head is in, its own body's length does (an upload may be larger than the
-            // standard limit; `needed` was bounded by its route's limit when the head was parsed).
-            let limit = r.head == nil ? settings.limits.maxHeadBytes + settings.limits.maxBodyBytes
-                : max(r.needed, settings.limits.maxHeadBytes + settings.limits.maxBodyBytes)
-            let (cap, overflow) = limit.addingReportingOverflow(Self.readChunk)
-            guard !overflow else { return refuse(r, .bodyTooLarge) }
-            let room = cap - r.buffer.count
-            guard room > 0 else { return refuse(r, .headersTooLarge) }
+        while requests[r.fd] === r, !r.checking {
+            let room: Int
+            if r.head == nil {
+                // The head's limit bounds the buffer: at most one chunk past head and standard
+                // body (what may come in the same packets as the head).
+                let (cap, overflow) = (settings.limits.maxHeadBytes + settings.limits.maxBodyBytes)
+                    .addingReportingOverflow(Self.readChunk)
+                guard !overflow else { return refuse(r, .bodyTooLarge) }
+                room = cap - r.buffer.count
+                guard room > 0 else { return refuse(r, .headersTooLarge) }
+            } else {
+                // The body's own length (bounded by its route's limit when the head was parsed),
+                // read into its reserved buffer and never past it.
+                room = r.bodyLength - r.body.count
+                guard room > 0 else { return advance(r) }
+            }
             let n = scratch.withUnsafeMutableBytes { recv(r.fd, $0.baseAddress, min($0.count, room), 0) }
             if n > 0 {
-                r.buffer.append(contentsOf: scratch[0..<n])
+                if r.head == nil { r.buffer.append(contentsOf: scratch[0..<n]) } else { r.body.append(contentsOf: scratch[0..<n]) }
                 advance(r)
-                // Still incomplete: part of a request, which may make it a slow one.
+                // Still incomplete: part of a request, which may make it a slow one (an upload
+                // admitted to its body no longer counts here: its pace does).
                 if requests[r.fd] === r, tracker.received(r.ticket) != nil { return refuse(r, .timeout) }
             } else if n == 0 {
                 return drop(r) // the client went away before its request was complete
@@ -42,7 +49,7 @@ extension FrontDoor {
         }
     }
 
-    /// Moves a request on with what its buffer holds now.
+    /// Moves a request on with what its buffers hold now.
     private func advance(_ r: PendingRequest) {
         if r.head == nil {
             switch r.scanner.scan(r.buffer) {
@@ -56,27 +63,68 @@ extension FrontDoor {
                     return refuse(r, why)
                 case .success(let head):
                     if let why = head.refusal { return refuse(r, why, headOnly: head.method == "HEAD") }
-                    if (head.contentLength ?? 0) > settings.limits.maxBodyBytes {
-                        // An upload's body is read whole before any key is checked: only a few at
-                        // once, so memory stays bounded whoever sends them. Counted, not kept in a
-                        // counter, so no path that forgets a request can leak a place.
-                        guard requests.values.count(where: \.isUpload) < Self.maxUploadsInFlight else {
-                            return refuse(r, code: .busy, headOnly: false)
-                        }
-                        r.isUpload = true
-                    }
                     r.head = head
-                    r.headEnd = end
-                    // Peer-supplied length, already bounded by its route's body limit; checked anyway.
-                    let (needed, overflow) = end.addingReportingOverflow(head.contentLength ?? 0)
-                    guard !overflow else { return refuse(r, .bodyTooLarge) }
-                    r.needed = needed
-                    if r.buffer.count < r.needed, head.expectsContinue { send(r.fd, RawResponse.continueHead) }
+                    // Peer-supplied length, already bounded by its route's body limit.
+                    r.bodyLength = head.contentLength ?? 0
+                    // The body gets a buffer of its own, reserved once: no doubling while it
+                    // grows, and it goes to the API as it is. What came after the head moves there.
+                    r.body.reserveCapacity(r.bodyLength)
+                    r.body.append(contentsOf: r.buffer[end..<min(r.buffer.count, end + r.bodyLength)])
+                    r.buffer = []
+                    if head.method == "PUT", let path = head.path, case .roomEntrants(let room) = HTTPRoute.match(path) {
+                        r.uploadRoom = room
+                        return checkUpload(r, head)
+                    }
+                    if r.body.count < r.bodyLength, head.expectsContinue { send(r.fd, RawResponse.continueHead) }
                 }
             }
         }
-        guard let head = r.head, r.buffer.count >= r.needed else { return }
+        guard let head = r.head, !r.checking, r.body.count >= r.bodyLength else { return }
         complete(r, head)
+    }
+
+    /// An upload's head is in: nothing more is read until the gate has checked its room, key and
+    /// type (issue 31, findings 1 and 4); then it takes an upload slot if its body is large.
+    private func checkUpload(_ r: PendingRequest, _ head: RequestHead) {
+        guard let gate = uploadGate, let room = r.uploadRoom else { return admitUpload(r, head) }
+        r.checking = true
+        if r.watched { readiness.unwatch(r.fd) } // level-triggered: unread input would wake us again
+        r.watched = false
+        func text(_ name: String) -> String? { head.values(of: name).first.map { String(decoding: $0, as: UTF8.self) } }
+        let upload = UploadRequest(room: room, contentType: text("content-type"), authorization: text("authorization"))
+        gate.check(upload) { [weak self] verdict in
+            // The request may have timed out or gone meanwhile; its descriptor may be another's.
+            guard let self, requests[r.fd] === r else { return }
+            r.checking = false
+            switch verdict {
+            case .refuse(let code, let message): refuse(r, code: code, message: message, headOnly: false)
+            case .admit: admitUpload(r, head)
+            }
+        }
+    }
+
+    /// An upload that may send its body: a slot if it needs one, `100 Continue`, then its body.
+    private func admitUpload(_ r: PendingRequest, _ head: RequestHead) {
+        if r.bodyLength > settings.limits.maxBodyBytes {
+            let reading = uploads.values.map { (peer: $0.peer, room: $0.uploadRoom ?? "") }
+            guard Self.uploadSlots.admits(peer: r.peer, room: r.uploadRoom ?? "", beside: reading) else {
+                return refuse(r, code: .busy, message: "Too many uploads are being read now (from this address, to this room, or in all); try again shortly.",
+                              retryAfter: Self.uploadRetryAfterSeconds)
+            }
+            uploads[r.fd] = r
+            // From now on its deadline follows its progress (finding 5), not the 5 s of a head.
+            tracker.finished(r.ticket)
+            r.pace = UploadPace(bytes: r.body.count, at: clock.monotonicNanos())
+        }
+        if r.body.count < r.bodyLength, head.expectsContinue { send(r.fd, RawResponse.continueHead) }
+        if !r.watched {
+            r.watched = readiness.watch(r.fd, for: .readable) { [unowned self] _ in self.readable(r.fd) }
+            guard r.watched else { return drop(r) }
+        }
+        armSweep()
+        // What came with the head may be the whole body already; else read what is waiting.
+        if r.body.count >= r.bodyLength { return complete(r, head) }
+        read(r)
     }
 
     /// The whole request is in: answer it here at the limits, or pass it on.
@@ -86,18 +134,23 @@ extension FrontDoor {
         // The soft limit, as lws' connections had it: this connection is counted among them.
         if connectionCount > settings.maxConnections { return refuse(r, code: .tooManyConnections, headOnly: headOnly) }
         release(r)
-        // lws gets the head only. A POST's body goes beside it (see `forwardedHead`); anything
-        // after the body is not lws' business (it closes after one response). A WebSocket client
-        // must wait for the 101 before it sends a frame (RFC 6455 §4.1), and its frames are
-        // read by our own parser once lws has upgraded the connection, never by lws: bytes read
-        // past a handshake are dropped.
-        let body = RequestHead.bodyMethods.contains(head.method) ? head.body(in: r.buffer, headEnd: r.headEnd) : nil
+        // lws gets the head only. A POST's body goes beside it (see `forwardedHead`), handed over
+        // as it was read, not copied; anything after the body is not lws' business (it closes
+        // after one response). A WebSocket client must wait for the 101 before it sends a frame
+        // (RFC 6455 §4.1), and its frames are read by our own parser once lws has upgraded the
+        // connection, never by lws: bytes read past a handshake are dropped.
+        var body: [UInt8]?
+        if RequestHead.bodyMethods.contains(head.method) {
+            body = r.body
+            r.body = [] // the one reference left is the one handed over
+        }
         handOver(Ready(fd: r.fd, bytes: head.forwardedHead(), body: body, put: head.method == "PUT"))
     }
 
     /// Forgets a request without closing its descriptor (it goes to lws or into a linger).
     func release(_ r: PendingRequest) {
         requests[r.fd] = nil
+        if uploads[r.fd] === r { uploads[r.fd] = nil }
         tracker.finished(r.ticket)
         if r.watched { readiness.unwatch(r.fd) }
         r.watched = false
@@ -127,6 +180,13 @@ extension FrontDoor {
             guard let r = requests[ticket.fd], r.id == ticket.id else { continue }
             // The ticket is already finished in the tracker; `refuse` finishing it again is a no-op.
             refuse(r, .timeout)
+        }
+        // Uploads' bodies: each must keep its pace (finding 5).
+        for r in Array(uploads.values) {
+            guard var pace = r.pace else { continue }
+            let verdict = pace.check(bytes: r.body.count, at: now)
+            r.pace = pace
+            if verdict != .onPace { refuse(r, .timeout) }
         }
         while let (fd, id) = lingerOrder.first {
             guard let l = lingering[fd], l.id == id else { _ = lingerOrder.pop(); continue }

@@ -70,8 +70,16 @@ final class FrontDoor {
     /// Complete requests waiting for an lws header table, in arrival order.
     var waiting = FIFO<Ready>()
     /// Entrant list uploads read at once (bodies past `RequestLimits.maxBodyBytes`, up to
-    /// `maxUploadBytes` each); one more is answered `503 busy` before its body is read.
-    static let maxUploadsInFlight = 4
+    /// `maxUploadBytes` each), in all, per address and per room; one more is answered `503 busy`
+    /// (with `Retry-After`) before its body is read.
+    static let uploadSlots = UploadSlots()
+    /// Seconds a client refused an upload slot is asked to wait (`Retry-After`).
+    static let uploadRetryAfterSeconds = 5
+    /// Checks an upload's room, key and type before its body is read; set once by the server.
+    /// Without one (tests of the front door alone) every upload is admitted.
+    weak var uploadGate: (any UploadGate)?
+    /// Uploads whose body is being read, each holding a slot, by descriptor.
+    var uploads: [Int32: PendingRequest] = [:]
     /// Request bodies, by the lws connection they belong to, until the API takes them.
     var bodies: [Connection: [UInt8]] = [:]
     /// Connections whose request was a PUT, handed to lws as a POST (`RequestHead.forwardedHead`).
@@ -175,9 +183,11 @@ final class FrontDoor {
         // Fast clients' heads are often in already: no epoll round trip for them.
         read(r)
         guard requests[fd] === r else { return }
+        armSweep()
+        // An upload may be waiting for its checks (not watched), or admitted already (watched).
+        guard !r.checking, !r.watched else { return }
         r.watched = readiness.watch(fd, for: .readable) { [unowned self] _ in self.readable(fd) }
         if !r.watched { drop(r) }
-        armSweep()
     }
 
     /// Out of descriptors (or kernel memory): stop watching the listening socket for a moment

@@ -4,17 +4,25 @@ final class PendingRequest {
     /// Tells this connection apart from a later one that gets the same descriptor number.
     let id: UInt64
     let peer: PeerAddress?
-    /// Everything read so far.
+    /// The head as read so far (with whatever came after it in the same read, until the head is
+    /// parsed: then that moves to `body`).
     var buffer: [UInt8] = []
+    /// The body read so far: reserved to its `Content-Length` once the head is in, and handed to
+    /// the API as it is, never copied (issue 31, finding 2: the server held three copies).
+    var body: [UInt8] = []
+    /// The body's length from the head.
+    var bodyLength = 0
     var scanner: HeadScanner
     /// Set once the head is complete and acceptable.
     var head: RequestHead?
-    /// Where the head ends in `buffer`, and how many bytes of `buffer` make the whole request.
-    var headEnd = 0
-    var needed = Int.max
-    /// Its body may pass the API's usual limit (an entrant list): counted against
-    /// `FrontDoor.maxUploadsInFlight`.
-    var isUpload = false
+    /// An entrant list upload (`PUT /api/rooms/ROOM/entrants`): the room it is for. Its room,
+    /// key and `Content-Type` are checked (`UploadGate`) before its body is read.
+    var uploadRoom: String?
+    /// Waiting for the `UploadGate`'s verdict: nothing more is read meanwhile.
+    var checking = false
+    /// Its body may pass the API's usual limit: it holds one of the front door's `UploadSlots`,
+    /// and its deadline is its pace (`UploadPace`) instead of the arrival tracker's.
+    var pace: UploadPace?
     /// Whether `fd` is in the readiness set.
     var watched = false
 

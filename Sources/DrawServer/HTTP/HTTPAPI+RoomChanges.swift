@@ -15,7 +15,7 @@ extension HTTPAPI {
         if case .roomSettings = exchange.route, JSONContentType.matches(type) { return nil }
         let message: String
         if case .roomEntrants = exchange.route {
-            message = "Send the list as Content-Type: text/plain (one name per line) or application/json ({\"users\":[…],\"usersInLottery\":[…]})."
+            message = Self.listTypeMessage
         } else {
             message = "Send the settings with Content-Type: application/json."
         }
@@ -23,6 +23,9 @@ extension HTTPAPI {
         r.closeAfter = true
         return r
     }
+
+    static let listTypeMessage =
+        "Send the list as Content-Type: text/plain (one name per line) or application/json ({\"users\":[…],\"usersInLottery\":[…]})."
 
     /// An entrant list's format from its `Content-Type` (parameters such as `charset` ignored).
     static func listFormat(_ header: String?) -> EntrantListFormat? {
@@ -38,7 +41,8 @@ extension HTTPAPI {
         switch exchange.route {
         case .roomEntrants(let name):
             guard let format = Self.listFormat(wsi.header(.contentType)) else { return refusePut(wsi, exchange) }
-            let body = exchange.body
+            // The body leaves the exchange: the parse holds the one copy, and frees it when done.
+            let body = exchange.takeBody()
             if format == .jsonLists, let request = RoomSourcesRequest.parse(body) {
                 return putSources(name, request, exchange, wsi)
             }
@@ -46,7 +50,7 @@ extension HTTPAPI {
                 changes.replaceEntrants(of: room, hostKey: bearer, body: body, format: format) { result in
                     switch result {
                     case .success(let list): reply(.json(200, APIMessages.entrantsReplaced(room: name, entrants: list)))
-                    case .failure(let refusal): reply(Self.refused(refusal))
+                    case .failure(let refusal): reply(Self.refusedUpload(refusal))
                     }
                 }
             }
@@ -66,6 +70,14 @@ extension HTTPAPI {
         default:
             return .json(404, APIMessages.error(.notFound))
         }
+    }
+
+    /// A refused upload's answer: `Retry-After` on a `503 busy` (the parses were full, or the
+    /// list could not be read in time and nothing was changed).
+    static func refusedUpload(_ refusal: HostRefusal) -> HTTPResponse {
+        var r = refused(refusal)
+        if refusal.code == .busy { r.extraHeader = (name: "Retry-After", value: String(RoomChanges.parseRetryAfterSeconds)) }
+        return r
     }
 
     /// `PUT /api/rooms/ROOM/entrants` with `{"usersUrl","lotteryUrl"}`: the room's list is fetched
@@ -91,6 +103,35 @@ extension HTTPAPI {
         return withRoom(name, exchange, wsi) { [unowned self] room, reply in
             changes.removeEntrants(of: room, hostKey: bearer) { refusal in
                 reply(refusal.map(Self.refused) ?? HTTPResponse(status: 204, contentType: "application/json", body: []))
+            }
+        }
+    }
+}
+
+/// The upload's checks before its body is read (issue 31, findings 1 and 4), in the order the API
+/// answers them once the body is in: the type (415), whether the server takes lists at all and
+/// the room (404), the key (401, then 403 in constant time against the room's key hash). The
+/// room is loaded from the store if it has to be, asynchronously. The full checks run again once
+/// the body is in (a draw may have started meanwhile, the key may have been rotated).
+extension HTTPAPI: UploadGate {
+    func check(_ upload: UploadRequest, then verdict: @escaping (UploadVerdict) -> Void) {
+        guard Self.listFormat(upload.contentType) != nil else {
+            return verdict(.refuse(.unsupportedMediaType, message: Self.listTypeMessage))
+        }
+        guard config.entrantListReader != nil || config.roomURLSources != nil else {
+            return verdict(.refuse(.notFound, message: "This server takes no entrant lists from hosts."))
+        }
+        guard RoomName.isValid(upload.room) else { return verdict(.refuse(.unknownRoom, message: nil)) }
+        let key = BearerToken.parse(upload.authorization)
+        directory.withRoom(named: upload.room) { [unowned self] found in
+            switch found {
+            case .failure(let code):
+                verdict(.refuse(code, message: nil))
+            case .success(let room):
+                if let refusal = directory.refuseHost(room, key: key) {
+                    return verdict(.refuse(refusal.code, message: refusal.message))
+                }
+                verdict(.admit)
             }
         }
     }

@@ -72,7 +72,7 @@ final class HTTPAPI {
         exchange.method = method
         exchange.headOnly = requested == .head
         // The body the front door read; lws itself was told Content-Length: 0.
-        if let body = loop.frontDoor?.takeBody(wsi) { body.withUnsafeBytes { _ = exchange.appendBody($0) } }
+        if let body = loop.frontDoor?.takeBody(wsi) { _ = exchange.setBody(body) } // handed over, not copied
         slot.attach(exchange, kind: .http)
         // A body we will not read means the connection cannot be reused.
         let mayHaveBody = method == .post || method == .put || method == .patch

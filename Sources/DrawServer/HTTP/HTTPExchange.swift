@@ -56,6 +56,20 @@ final class HTTPExchange {
         return true
     }
 
+    /// Takes `bytes` as the whole body, without copying them (the front door's buffer, handed
+    /// over); false when over the limit (nothing is kept).
+    func setBody(_ bytes: consuming [UInt8]) -> Bool {
+        guard bytes.count <= maxBody else { return false }
+        body = bytes
+        return true
+    }
+
+    /// The body, once: the exchange no longer holds it (an upload's parse frees it when done).
+    func takeBody() -> [UInt8] {
+        defer { body = [] }
+        return body
+    }
+
     /// Records the response; only the first one counts.
     func setResponse(_ r: HTTPResponse) {
         guard response == nil else { return }
