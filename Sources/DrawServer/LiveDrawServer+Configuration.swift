@@ -44,6 +44,7 @@ extension LiveDrawServer {
         s.subprotocol = WireVersion.latest.subprotocol
         s.olderSubprotocol = WireVersion.v1.subprotocol
         s.eventLoop = config.eventLoop
+        s.roundTripTimeoutSeconds = config.transportRoundTripSeconds
         // lws' own set says frame-ancestors 'none' for every response; listed origins need ours.
         if !config.frameAncestors.isEmpty { s.securityHeaders = SecurityHeaders.lines(frameAncestors: config.frameAncestors) }
         return s

@@ -117,6 +117,10 @@ public struct ServerConfig: Sendable {
     /// operator's key file), so the lobby's host link survives a restart. Never logged.
     public var lobbyHostKey: String?
 
+    /// lws' round-trip timeouts (seconds); not an option: tests shorten it to show that an
+    /// answer the server works on for longer still arrives (issue 31, finding 3).
+    var transportRoundTripSeconds = 10
+
     public init() {}
 
     /// How often the store is asked to expire rooms: once a minute, or every half expiry time

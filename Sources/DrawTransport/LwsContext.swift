@@ -25,7 +25,7 @@ final class LwsContext {
         // lws' round-trip timeouts (a TLS handshake, a request head in lws' parser). A request
         // the server answers later gets its own, longer one (`Connection.waitForAnswer`), so
         // this never cuts off an answer the server is still working on (issue 31, finding 3).
-        c.timeout_secs = 10
+        c.timeout_secs = UInt32(clamping: s.roundTripTimeoutSeconds)
         // lws mallocs this per WebSocket for its own frame parser, which no longer reads them
         // (`WebSocketInput`); 0 would mean 4096. The smallest it accepts.
         c.rx_buffer_size = 1

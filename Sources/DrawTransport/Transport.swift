@@ -26,6 +26,9 @@ package final class Transport {
         package var securityHeaders: String?
         /// The loop that services the transport (checked available before).
         package var eventLoop: EventLoop = .poll
+        /// lws' own round-trip timeouts, in seconds (a TLS handshake, a request head in lws'
+        /// parser). Tests shorten it to show an answer that takes longer still arrives.
+        package var roundTripTimeoutSeconds = 10
 
         package init() {}
     }
