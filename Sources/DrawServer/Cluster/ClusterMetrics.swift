@@ -8,6 +8,9 @@ final class ClusterMetrics {
     private let published = Counter(label: "livedraw_cluster_events_published_total")
     private let publishFailures = Counter(label: "livedraw_cluster_publish_failures_total")
     private let received = Counter(label: "livedraw_cluster_events_received_total")
+    /// Events of a draw this node already saw end (a woken node's late rounds, its own end after a
+    /// takeover): dropped, not shown (`DrawTombstones`).
+    private let stale = Counter(label: "livedraw_cluster_stale_events_dropped_total")
     /// Rooms whose viewers got a fresh snapshot after the link came back (they had missed events).
     private let resyncs = Counter(label: "livedraw_cluster_resyncs_total")
     /// Receive time minus the event's planned time, with this node's clock: what the cross-node
@@ -18,6 +21,7 @@ final class ClusterMetrics {
     func publishedEvent() { published.increment() }
     func publishFailed() { publishFailures.increment() }
     func resynced() { resyncs.increment() }
+    func staleEventDropped() { stale.increment() }
 
     func receivedEvent(latenessMs: Double) {
         received.increment()

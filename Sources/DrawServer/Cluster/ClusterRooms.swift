@@ -20,6 +20,8 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     /// The owners this one works with, set once they exist (`attach`).
     private(set) unowned(unsafe) var directory: RoomDirectory!
     private(set) unowned(unsafe) var broadcaster: RoomBroadcaster!
+    /// The draws seen ending in each room: nothing of them is shown after (`clusterEvent`).
+    private var tombstones = DrawTombstones()
     /// Viewers' lookups waiting for their room's subscription (`prepareViewer`).
     private var subscriptions: SubscriptionWaits!
     /// The rooms this node last reported viewers in (so it reports 0 once).
@@ -57,7 +59,10 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     var records: (any SharedDrawRecords)? { node.services.records }
     func mayBeStale(_ room: Room) -> Bool { room.viewers == 0 && !room.hasWork }
     func viewersChanged(_ room: Room) { node.watch(room: room.name, viewers: room.viewers) }
-    func evicted(_ room: String) { node.forget(room: room) }
+    func evicted(_ room: String) {
+        node.forget(room: room)
+        tombstones.forget(room)
+    }
     func close() { node.close() }
 
     /// A step of a draw is on this node's disk: one that changes its history line (rounds only
@@ -254,6 +259,15 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         let cluster = node
         guard let envelope = ClusterEnvelope.decode(payload), envelope.node != cluster.nodeId,
               let room = registry[name] else { return }
+        // One draw, one end: once this node saw a draw end (a takeover's `interrupted` included),
+        // a node that wakes up after a pause past its lease cannot show more of it here.
+        if let id = envelope.drawId, tombstones.hasEnded(id, in: name) {
+            cluster.metrics.staleEventDropped()
+            logger.debug("dropped an event of a draw that already ended", metadata: [
+                "room": "\(name)", "drawId": "\(id)", "kind": "\(envelope.kind.rawValue)", "node": "\(envelope.node)",
+            ])
+            return
+        }
         if envelope.kind == .deleted {
             if !room.deleting, !room.hasWork { directory.finishDeletion(of: room) }
             return
@@ -270,6 +284,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
             entrantLists.keep(EntrantList(hash: hash, json: envelope.entrants), drawId: id)
         }
         cluster.metrics.receivedEvent(latenessMs: envelope.kind == .round ? clock.epochMillis() - envelope.plannedAt : 0)
+        tombstones.note(envelope.kind, drawId: envelope.drawId, showing: room.remote.drawId, in: name)
         room.remote.apply(envelope)
         if envelope.kind == .round, let index = envelope.index, room.remote.rounds.count <= index {
             // A round this node's view lacks one before (it joined the draw late, or the link
