@@ -126,8 +126,13 @@ public struct ClusterEnvelope: Sendable, Hashable {
         let entrantsHash: String?
     }
 
+    private static func isUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        String(validating: bytes, as: UTF8.self) != nil
+    }
+
     /// Reads a published message; `nil` when it is not one this version wrote (the sections'
-    /// lengths are checked against what arrived, so a cut message is dropped, not misread).
+    /// lengths are checked against what arrived, so a cut message is dropped, not misread; every
+    /// section must be valid UTF-8).
     public static func decode(_ bytes: [UInt8]) -> ClusterEnvelope? {
         guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
               let header = try? JSONDecoder().decode(Header.self, from: Data(bytes[..<newline])),
@@ -137,6 +142,9 @@ public struct ClusterEnvelope: Sendable, Hashable {
         let (total, overflow2) = partial.addingReportingOverflow(header.entrants ?? 0)
         guard !overflow, !overflow2, body.count == total else { return nil }
         let wireEnd = body.startIndex + header.wire, viewEnd = wireEnd + header.view
+        // Every section is text (`wire` goes out to viewers as a text frame, as it came): invalid
+        // UTF-8 is no envelope a node wrote.
+        guard isUTF8(body[..<wireEnd]), isUTF8(body[wireEnd..<viewEnd]), isUTF8(body[viewEnd...]) else { return nil }
         return ClusterEnvelope(node: header.node, kind: header.kind, drawId: header.drawId, index: header.index,
                                plannedAt: header.plannedAt, sentAt: header.sentAt,
                                wire: Array(body[..<wireEnd]), view: Array(body[wireEnd..<viewEnd]),

@@ -17,7 +17,7 @@ struct ClusterSetup {
     /// The leases and the channel, for the server.
     let services: ClusterServices
 
-    init(url: RedisURL, random: any RandomSource) {
+    init(url: RedisURL, seal: EnvelopeSeal?, random: any RandomSource) {
         self.url = url
         let nodeId = "node-" + Hex.encode(random.bytes(6))
         self.nodeId = nodeId
@@ -33,6 +33,7 @@ struct ClusterSetup {
             escrow: RedisDrawEscrow(connection: commands),
             presence: RedisPresenceBoard(connection: commands),
             records: RedisSharedDrawRecords(connection: rooms),
+            seal: seal,
             makeEvents: { deliver in
                 let channel = RedisRoomEventChannel(connection: commands, onEvent: deliver)
                 // The subscriber notices Redis is back first (it is always connected); the command

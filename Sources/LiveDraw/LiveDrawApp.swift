@@ -60,7 +60,7 @@ struct LiveDrawApp {
 
         // Cluster mode: rooms live in Redis, shared by every node; this node's draws are still
         // recorded in its own SQLite store (its audit log).
-        let cluster = configuration.redisURL.map { ClusterSetup(url: $0, random: random) }
+        let cluster = configuration.redisURL.map { ClusterSetup(url: $0, seal: configuration.clusterSeal, random: random) }
         if let cluster {
             logger.notice("cluster mode", metadata: ["node": "\(cluster.nodeId)", "redis": "\(cluster.url)"])
         }

@@ -28,6 +28,8 @@ public struct LaunchConfiguration: Sendable {
     public var logLevel: Logger.Level
     /// The Redis of cluster mode (`--redis-url`), or `nil` for a single node (the default).
     public var redisURL: RedisURL?
+    /// The MAC of cluster mode's envelopes, from `--cluster-secret-file`; `nil`: unauthenticated.
+    public var clusterSeal: EnvelopeSeal?
     /// Text or one JSON object per line.
     public var logFormat: LogFormat
     /// The SCHED_FIFO priority of the thread that runs the server (`--realtime-priority`), or
@@ -113,6 +115,7 @@ public struct LaunchConfiguration: Sendable {
         lobbyKey = try Self.lobbyKey(file: o.lobbyKeyFile, rotate: o.rotateLobbyKey, dataDirectory: dataDirectory, paths: paths)
         logLevel = o.logLevel.loggerLevel
         redisURL = try Self.redis(o.redisURL, dataDirectory: dataDirectory)
+        clusterSeal = try Self.clusterSeal(o.clusterSecretFile, redis: redisURL, paths: paths)
         logFormat = o.logFormat
         let realtime = try Self.check(o.realtimePriority, in: Limits.realtimePriority, "realtime-priority")
         realtimePriority = realtime == 0 ? nil : realtime
@@ -128,6 +131,17 @@ public struct LaunchConfiguration: Sendable {
             throw ConfigurationError("--redis-url needs --data-dir: each node keeps the records of the draws it ran there")
         }
         return url
+    }
+
+    /// The cluster's secret, read now: a missing, exposed or short file stops the start here.
+    private static func clusterSeal(_ file: String?, redis: RedisURL?, paths: LaunchPaths) throws(ConfigurationError) -> EnvelopeSeal? {
+        guard let file else { return nil }
+        guard redis != nil else {
+            throw ConfigurationError("--cluster-secret-file needs --redis-url: it authenticates the events between a cluster's nodes")
+        }
+        do { return try ClusterSecretFile.load(path: paths.absolute(file)) } catch {
+            throw ConfigurationError("--cluster-secret-file: \(error)")
+        }
     }
 
     /// The operator's file wins; else the data directory's; else a key per process, which

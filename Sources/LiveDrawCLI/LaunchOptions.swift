@@ -176,6 +176,9 @@ public struct LaunchOptions: ParsableCommand {
             help: "Cluster mode: redis://[[user]:password@]host[:port][/db] of the Redis shared by every node (rooms, draw leases, draw events); needs --data-dir. Unset: one node, nothing shared (the default). No TLS (rediss://). (env: LIVE_DRAW_REDIS_URL)")
     public var redisURL: String?
 
+    @Option(help: "Cluster mode: file with the secret shared by every node (the same file on each; at least 32 bytes, 'openssl rand -hex 32'), readable by its owner only (chmod 600). Every event between nodes then carries an HMAC-SHA256 that receivers check, so whoever can publish to Redis cannot speak for a node. Only with --redis-url. Unset: events are not authenticated and Redis must be private. (env: LIVE_DRAW_CLUSTER_SECRET_FILE)")
+    public var clusterSecretFile: String?
+
     @Flag(help: "Write a new lobby host key to the key file at start, and say so in the startup lines; host links with the old key stop working. (no env: set in the environment, it would rotate the key at every start)")
     public var rotateLobbyKey = false
 
@@ -210,7 +213,7 @@ public struct LaunchOptions: ParsableCommand {
         "slow-heads-per-address", "max-rooms", "room-idle-seconds", "room-expiry-days",
         "room-expiry-seconds", "room-creation-burst", "room-creation-per-minute",
         "allowed-origins", "frame-ancestors",
-        "tls-cert", "tls-key", "data-dir", "lobby-key-file", "redis-url", "log-level", "log-format",
+        "tls-cert", "tls-key", "data-dir", "lobby-key-file", "redis-url", "cluster-secret-file", "log-level", "log-format",
     ]
 
     /// Flags on the help screen that no environment variable sets, each for the reason its help

@@ -52,6 +52,13 @@ struct ClusterEnvelopeTests {
         #expect(ClusterEnvelope.decode(newer) == nil)                               // another version
         let negative = Array(#"{"v":1,"node":"n","kind":"round","plannedAt":1,"sentAt":1,"wire":-1,"view":1}"#.utf8) + [0x0a]
         #expect(ClusterEnvelope.decode(negative) == nil)
+        // Invalid UTF-8 in any section: viewers would get it as a text frame (issue 27, finding 5).
+        let envelope = envelopes(shown: 1, finished: false)[2]
+        for section in 0..<2 {
+            var bad = envelope
+            if section == 0 { bad.wire[bad.wire.count / 2] = 0xff } else { bad.view[bad.view.count / 2] = 0xfe }
+            #expect(ClusterEnvelope.decode(bad.encode()) == nil, "section \(section)")
+        }
     }
 
     @Test func aWatchingNodeSnapshotsARunningDrawAsTheRunningNodeDoes() {

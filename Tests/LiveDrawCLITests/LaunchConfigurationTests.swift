@@ -246,4 +246,30 @@ struct LaunchConfigurationTests {
         #expect(try error(["--redis-url", "redis://host", "--data-dir", "off"], in: tree)
             == "--redis-url needs --data-dir: each node keeps the records of the draws it ran there")
     }
+
+    /// `--cluster-secret-file`: the lobby key file's rules where they fit (issue 27, finding 5).
+    @Test func theClusterSecretFileMustExistBeOwnerOnlyAndLongEnough() throws {
+        let tree = try TempTree()
+        let redis = ["--redis-url", "redis://127.0.0.1:6379"]
+        #expect(try configure(redis, in: tree).clusterSeal == nil)
+        let good = try tree.write("cluster.secret", String(repeating: "ab", count: 32) + "\n")
+        chmod(good, 0o600)
+        #expect(try configure(redis + ["--cluster-secret-file", "cluster.secret"], in: tree).clusterSeal != nil)
+
+        let missing = try #require(try error(redis + ["--cluster-secret-file", "nope.secret"], in: tree))
+        #expect(missing.hasPrefix("--cluster-secret-file: the cluster secret file \(tree.root)/nope.secret does not exist"))
+
+        chmod(good, 0o640)
+        let exposed = try #require(try error(redis + ["--cluster-secret-file", good], in: tree))
+        #expect(exposed.contains("accessible by group or others (mode 640)"))
+
+        // 31 bytes after the final newline is trimmed: short, and the message never quotes them.
+        let short = try tree.write("short.secret", String(repeating: "x", count: 31) + "\n")
+        chmod(short, 0o600)
+        let tooShort = try #require(try error(redis + ["--cluster-secret-file", short], in: tree))
+        #expect(tooShort.contains("holds 31 bytes, fewer than 32") && !tooShort.contains("xxx") && !tooShort.contains("\n"))
+
+        #expect(try error(["--cluster-secret-file", short], in: tree)
+            == "--cluster-secret-file needs --redis-url: it authenticates the events between a cluster's nodes")
+    }
 }

@@ -72,33 +72,16 @@ public struct LobbyKeyFile: Sendable, Hashable {
     // MARK: Reading
 
     /// The key in the file, after checking what the file is, who may read it and what it holds.
-    /// `fstat` on the open descriptor, so the file checked is the file read.
     func read() throws(LobbyKeyFileError) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        guard fd >= 0 else {
-            let code = errno
-            if code == ENOENT { throw .missing(path: path) }
-            throw .unreadable(path: path, reason: Self.reason(code))
-        }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: Self.reason(errno)) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .unreadable(path: path, reason: "not a regular file") }
-        guard info.st_mode & 0o077 == 0 else {
-            throw .exposed(path: path, mode: String(info.st_mode & 0o7777, radix: 8))
-        }
-        var buffer = [UInt8](repeating: 0, count: Self.maxBytes + 1)
-        var count = 0
-        while count < buffer.count {
-            let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(path: path, reason: Self.reason(errno))
+        let bytes: [UInt8]
+        do throws(OwnerOnlyFile.Failure) { bytes = try OwnerOnlyFile.read(path, maxBytes: Self.maxBytes) } catch {
+            switch error {
+            case .missing: throw .missing(path: path)
+            case .unreadable(let reason): throw .unreadable(path: path, reason: reason)
+            case .exposed(let mode): throw .exposed(path: path, mode: mode)
             }
-            if n == 0 { break }
-            count += n
         }
-        return try parse(Array(buffer[..<count]))
+        return try parse(bytes)
     }
 
     /// One key, then at most a line break (`\n` or `\r\n`). The detail says what is wrong in
@@ -180,6 +163,6 @@ public struct LobbyKeyFile: Sendable, Hashable {
     }
 
     private static func reason(_ code: Int32) -> String {
-        String(cString: strerror(code))
+        OwnerOnlyFile.reason(code)
     }
 }

@@ -11,6 +11,12 @@ final class ClusterMetrics {
     /// Events of a draw this node already saw end (a woken node's late rounds, its own end after a
     /// takeover): dropped, not shown (`DrawTombstones`).
     private let stale = Counter(label: "livedraw_cluster_stale_events_dropped_total")
+    /// Messages on a room's channel shown to nobody: `unauthenticated` (the cluster's MAC is
+    /// missing or wrong) or `malformed` (not an envelope this version reads).
+    private let droppedUnauthenticated = Counter(label: "livedraw_cluster_events_dropped_total",
+                                                 dimensions: [("reason", DroppedEnvelope.unauthenticated.rawValue)])
+    private let droppedMalformed = Counter(label: "livedraw_cluster_events_dropped_total",
+                                           dimensions: [("reason", DroppedEnvelope.malformed.rawValue)])
     /// Rooms whose viewers got a fresh snapshot after the link came back (they had missed events).
     private let resyncs = Counter(label: "livedraw_cluster_resyncs_total")
     /// Receive time minus the event's planned time, with this node's clock: what the cross-node
@@ -22,6 +28,12 @@ final class ClusterMetrics {
     func publishFailed() { publishFailures.increment() }
     func resynced() { resyncs.increment() }
     func staleEventDropped() { stale.increment() }
+    func droppedEvent(_ why: DroppedEnvelope) {
+        switch why {
+        case .unauthenticated: droppedUnauthenticated.increment()
+        case .malformed: droppedMalformed.increment()
+        }
+    }
 
     func receivedEvent(latenessMs: Double) {
         received.increment()

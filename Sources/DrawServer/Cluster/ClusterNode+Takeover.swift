@@ -13,7 +13,7 @@ extension ClusterNode {
     /// Checks the leases of `rooms` (those this node shows another node's draw in) on the worker.
     func checkOrphans(_ rooms: [String], clock: any DrawClock) {
         guard let escrow = services.escrow, !rooms.isEmpty else { return }
-        let lease = services.lease, ttl = services.leaseTTLMs, node = nodeId, channel = self.channel
+        let lease = services.lease, ttl = services.leaseTTLMs, node = nodeId, publisher = self.publisher
         let views = services.views, logger = self.logger, back = self.back
         for room in rooms where !leases.keys.contains(room) {
             worker.submit {
@@ -28,7 +28,7 @@ extension ClusterNode {
                     if view.loading && view.head == nil {
                         // Its node died while loading the lists: nothing was planned, so nothing
                         // to reveal; say the draw failed, so no viewer waits in "loading".
-                        Self.publishLoadingLost(room: room, node: node, clock: clock, views: views, channel: channel)
+                        Self.publishLoadingLost(room: room, node: node, clock: clock, views: views, publisher: publisher)
                         logger.warning("ended the loading of a node that stopped renewing its lease", metadata: ["room": "\(room)"])
                     } else {
                         // Nothing escrowed: the draw ended properly and this node missed its
@@ -43,7 +43,7 @@ extension ClusterNode {
                     wire: WireMessages.aborted(drawId: draw.drawId, roundsShown: draw.roundsShown,
                                                reason: Self.interruptedReason, seedHex: draw.seedHex))
                 try? views?.record(room: room, kind: envelope.kind.rawValue, drawId: draw.drawId, index: nil, part: [])
-                _ = try? channel.publish(envelope.encode(), toRoom: room)
+                try? publisher.publish(envelope, toRoom: room)
                 // This node's own viewers get it like any other node's, through its subscription
                 // (the envelope's node is not this node's id).
                 logger.warning("ended the draw of a node that stopped renewing its lease", metadata: [
@@ -56,11 +56,11 @@ extension ClusterNode {
     /// `failed` (`node_lost`) for a draw whose node died while loading, folded into the view
     /// first (so a joiner reads it idle) and published to every node with viewers there.
     private static func publishLoadingLost(room: String, node: String, clock: any DrawClock,
-                                           views: (any RoomViewStore)?, channel: any ClusterEventChannel) {
+                                           views: (any RoomViewStore)?, publisher: EnvelopePublisher) {
         let now = clock.epochMillis()
         let envelope = ClusterEnvelope(node: "\(node)/takeover", kind: .failed, plannedAt: now, sentAt: now,
                                        wire: WireMessages.failed(.nodeLost))
         try? views?.record(room: room, kind: envelope.kind.rawValue, drawId: nil, index: nil, part: [])
-        _ = try? channel.publish(envelope.encode(), toRoom: room)
+        try? publisher.publish(envelope, toRoom: room)
     }
 }

@@ -10,6 +10,8 @@ final class ClusterNode {
     let services: ClusterServices
     let metrics = ClusterMetrics()
     let channel: any ClusterEventChannel
+    /// Where envelopes go out, sealed when the cluster has a secret.
+    let publisher: EnvelopePublisher
     let worker = ClusterWorker()
     let executor: ServiceExecutor
     let logger: Logger
@@ -35,6 +37,11 @@ final class ClusterNode {
         get { events.arrived }
         set { events.arrived = newValue }
     }
+    /// A message on a room's channel that did not carry the cluster's MAC, on the service thread.
+    var eventDropped: (_ room: String, _ why: DroppedEnvelope) -> Void {
+        get { events.dropped }
+        set { events.dropped = newValue }
+    }
     /// Where the channel's messages go: made before the channel, which hands them over.
     private let events = EventSink()
     /// A room's subscription was confirmed by Redis, on the service thread.
@@ -49,9 +56,17 @@ final class ClusterNode {
         self.services = services
         self.executor = executor
         self.logger = logger
-        // The channel's thread hands each message to the service thread (rule 2).
-        let sink = LoopBound(events, thread: executor.thread)
-        channel = services.makeEvents { room, payload in executor.execute { sink.value.arrived(room, payload) } }
+        // The channel's thread checks each message's MAC (off the service thread) and hands it
+        // over to the service thread (rule 2).
+        let sink = LoopBound(events, thread: executor.thread), seal = services.seal
+        channel = services.makeEvents { room, payload in
+            guard let seal else { return executor.execute { sink.value.arrived(room, payload) } }
+            guard let message = seal.open(payload, room: room) else {
+                return executor.execute { sink.value.dropped(room, .unauthenticated) }
+            }
+            executor.execute { sink.value.arrived(room, message) }
+        }
+        publisher = EnvelopePublisher(channel: channel, seal: seal)
         channel.observeSubscriptions { room in executor.execute { sink.value.confirmed(room) } }
         channel.start()
     }
@@ -86,7 +101,7 @@ final class ClusterNode {
     /// after folding it into the room's stored view and escrow.
     func publish(_ envelope: ClusterEnvelope, room: String, escrow change: EscrowChange = .keep,
                  entrants: (drawId: String, list: SharedEntrantList)? = nil) {
-        let bytes = envelope.encode(), channel = self.channel, back = self.back, views = services.views
+        let publisher = self.publisher, back = self.back, views = services.views
         let escrow = services.escrow, records = services.records
         let queued = worker.submit {
             do throws(CoordinationError) {
@@ -103,7 +118,7 @@ final class ClusterNode {
                 case .deposit(let draw): try escrow?.deposit(room: room, draw: draw)
                 case .clear: try escrow?.clear(room: room)
                 }
-                try channel.publish(bytes, toRoom: room)
+                try publisher.publish(envelope, toRoom: room)
                 back { $0.published(room) }
             } catch {
                 back { $0.publishFailed(room, error.description, envelope, change) }
@@ -223,4 +238,5 @@ final class ClusterNode {
 private final class EventSink {
     var arrived: (_ room: String, _ payload: [UInt8]) -> Void = { _, _ in }
     var confirmed: (_ room: String) -> Void = { _ in }
+    var dropped: (_ room: String, _ why: DroppedEnvelope) -> Void = { _, _ in }
 }

@@ -26,6 +26,11 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     private var subscriptions: SubscriptionWaits!
     /// The rooms this node last reported viewers in (so it reports 0 once).
     private var reportedPresence: [String: Int] = [:]
+    /// Envelopes dropped since the last warning, and when that was (monotonic ns): one line per
+    /// `dropLogIntervalNanos` at most, whatever a publisher to Redis floods the channel with.
+    private var droppedSinceLog = 0
+    private var lastDropLog: UInt64?
+    static let dropLogIntervalNanos: UInt64 = 10_000_000_000
 
     init(node: ClusterNode, clock: any DrawClock, logger: Logger, loop: any RoomLoop, storage: ServerStorage,
          entrantLists: EntrantLists) {
@@ -43,6 +48,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         self.directory = directory
         self.broadcaster = broadcaster
         node.eventArrived = { [unowned self] room, payload in clusterEvent(room: room, payload) }
+        node.eventDropped = { [unowned self] room, why in dropped(room: room, why) }
         node.viewArrived = { [unowned self] room, view in clusterView(room: room, view) }
         subscriptions = SubscriptionWaits(loop: loop)
         node.subscriptionConfirmed = { [unowned self] room in subscriptions.confirmed(room) }
@@ -257,8 +263,8 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     /// this node's viewers as it came, and folded into the room's snapshot.
     private func clusterEvent(room name: String, _ payload: [UInt8]) {
         let cluster = node
-        guard let envelope = ClusterEnvelope.decode(payload), envelope.node != cluster.nodeId,
-              let room = registry[name] else { return }
+        guard let envelope = ClusterEnvelope.decode(payload) else { return dropped(room: name, .malformed) }
+        guard envelope.node != cluster.nodeId, let room = registry[name] else { return }
         // One draw, one end: once this node saw a draw end (a takeover's `interrupted` included),
         // a node that wakes up after a pause past its lease cannot show more of it here.
         if let id = envelope.drawId, tombstones.hasEnded(id, in: name) {
@@ -295,6 +301,21 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         }
         broadcaster.show(envelope.wire, loading: envelope.kind == .loading, in: room)
         directory.roomActivity(room)
+    }
+
+    /// A message on a room's channel that is not a node's envelope (a wrong or missing MAC, or
+    /// one that does not decode): counted, shown to nobody, and logged at most once per
+    /// `dropLogIntervalNanos` with how many were dropped since.
+    private func dropped(room: String, _ why: DroppedEnvelope) {
+        node.metrics.droppedEvent(why)
+        droppedSinceLog += 1
+        let now = clock.monotonicNanos()
+        if let last = lastDropLog, now &- last < Self.dropLogIntervalNanos { return }
+        lastDropLog = now
+        logger.warning("dropped a message on a room's cluster channel that no node sent", metadata: [
+            "room": "\(room)", "reason": "\(why.rawValue)", "dropped": "\(droppedSinceLog)",
+        ])
+        droppedSinceLog = 0
     }
 
     /// The snapshot's `draw` and `lastResult` when another node's draw is what this room shows

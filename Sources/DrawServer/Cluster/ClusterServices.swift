@@ -46,10 +46,14 @@ public struct ClusterServices: Sendable {
     public var presence: (any PresenceBoard)?
     /// Ended draws' records readable from every node; `nil`: each node serves its own.
     public var records: (any SharedDrawRecords)?
+    /// The cluster's shared secret (`--cluster-secret-file`): every envelope published is sealed
+    /// with it and every one received must be; `nil`: envelopes go unauthenticated (Redis must
+    /// then be private).
+    public var seal: EnvelopeSeal?
 
     public init(nodeId: String, lease: any RoomLease, leaseTTLMs: Int = 3_000, leaseRenewMs: Int = 1_000,
                 views: (any RoomViewStore)? = nil, escrow: (any DrawEscrow)? = nil,
-                presence: (any PresenceBoard)? = nil, records: (any SharedDrawRecords)? = nil,
+                presence: (any PresenceBoard)? = nil, records: (any SharedDrawRecords)? = nil, seal: EnvelopeSeal? = nil,
                 makeEvents: @escaping @Sendable (_ deliver: @escaping @Sendable (_ room: String, _ payload: [UInt8]) -> Void)
                     -> any ClusterEventChannel,
                 linkUp: @escaping @Sendable () -> Bool, linkUps: @escaping @Sendable () -> Int = { 0 }) {
@@ -65,5 +69,6 @@ public struct ClusterServices: Sendable {
         self.escrow = escrow
         self.presence = presence
         self.records = records
+        self.seal = seal
     }
 }

@@ -90,6 +90,21 @@ def numsub(redis, room) -> int:
     return int(data.split(b"\r\n")[3][1:])
 
 
+def publish_raw(redis, room: str, payload: bytes) -> int:
+    """PUBLISHes `payload` (any bytes, invalid UTF-8 included) straight to the room's event channel,
+    as anyone who can reach Redis could; returns how many subscribers got it."""
+    ch = f"live-draw:events:{room}".encode()
+    parts = [b"PUBLISH", ch, payload]
+    cmd = b"*3\r\n" + b"".join(b"$%d\r\n%s\r\n" % (len(p), p) for p in parts)
+    with socket.create_connection(("127.0.0.1", redis.port), timeout=2) as s:
+        s.sendall(cmd)
+        data = b""
+        while not data.endswith(b"\r\n"):
+            data += s.recv(4096)
+    assert data.startswith(b":"), data
+    return int(data[1:-2])
+
+
 def wait_until(predicate, timeout=15.0, what="condition"):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
