@@ -23,7 +23,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     /// The draws seen ending in each room: nothing of them is shown after (`clusterEvent`).
     private var tombstones = DrawTombstones()
     /// Viewers' lookups waiting for their room's subscription (`prepareViewer`).
-    private var subscriptions: SubscriptionWaits!
+    private let subscriptions: SubscriptionWaits
     /// The rooms this node last reported viewers in (so it reports 0 once).
     private var reportedPresence: [String: Int] = [:]
     /// Envelopes dropped since the last warning, and when that was (monotonic ns): one line per
@@ -40,6 +40,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         self.loop = loop
         self.storage = storage
         self.entrantLists = entrantLists
+        subscriptions = SubscriptionWaits(loop: loop)
     }
 
     /// Wires the owners in (they are made after this one, which they are handed) and starts
@@ -50,7 +51,6 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         node.eventArrived = { [unowned self] room, payload in clusterEvent(room: room, payload) }
         node.eventDropped = { [unowned self] room, why in dropped(room: room, why) }
         node.viewArrived = { [unowned self] room, view in clusterView(room: room, view) }
-        subscriptions = SubscriptionWaits(loop: loop)
         node.subscriptionConfirmed = { [unowned self] room in subscriptions.confirmed(room) }
     }
 

@@ -8,7 +8,10 @@ import DrawPresentation
 extension DrawCoordinator {
     /// Starts loading the players of attempt `attempt` of `runner`'s draw in `room`.
     func beginLoading(_ attempt: UInt64, of runner: DrawRunner, in room: Room) {
-        let done = playersArrived(for: runner, attempt: attempt, in: room)
+        let arrived = playersArrived(for: runner, attempt: attempt, in: room)
+        // From a task (a fetch), or as a job of its own (a list in memory: the session sees the
+        // answer after its request); a store read comes back on the service thread already.
+        let done = executor.continuation(arrived)
         if let urls = room.sourceURLs { return loadFromURLs(urls, done: done) }
         guard room.entrants != nil else {
             let load = loadPlayers
@@ -27,12 +30,12 @@ extension DrawCoordinator {
         let submitted = storage.roomJob({ store throws(StorageError) in try store.entrants(ofRoom: name) }) { result in
             switch result {
             case .success(let list?):
-                done(.success(list.merge))
+                arrived(.success(list.merge))
             case .success(nil):
-                done(.failure(.noPlayers(warnings: [])))
+                arrived(.failure(.noPlayers(warnings: [])))
             case .failure(let error):
                 logger.error("could not read a room's entrants", metadata: ["room": "\(name)", "error": "\(error)"])
-                done(.failure(.storageFailure))
+                arrived(.failure(.storageFailure))
             }
         }
         if !submitted { done(.failure(.storageFailure)) }

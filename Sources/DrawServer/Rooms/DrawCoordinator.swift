@@ -113,10 +113,10 @@ final class DrawCoordinator {
         }
     }
 
-    /// What comes back to `runner` when attempt `attempt`'s players are loaded, from any thread.
+    /// What `runner` does when attempt `attempt`'s players are loaded, on the service thread.
     func playersArrived(for runner: DrawRunner, attempt: UInt64, in room: Room)
-        -> @Sendable (Result<MergeResult, DrawError>) -> Void {
-        executor.continuation { [unowned self] result in
+        -> (Result<MergeResult, DrawError>) -> Void {
+        { [unowned self] result in
             runner.playersLoaded(attempt: attempt, result)
             directory.roomActivity(room)
         }
