@@ -4,7 +4,7 @@ and kill -9 of the node running a draw. Real redis-server and real nodes, as in 
 import time
 
 from helpers import draw, http
-from helpers.redis import launch_node, start_when_watched, wait_until
+from helpers.redis import launch_node, start_when_watched, started_through, wait_until
 from helpers.wsclient import WSClient, run
 from test_cluster import _viewer_at_round
 
@@ -48,9 +48,7 @@ def test_kill_9_of_the_running_node_ends_its_draw_as_interrupted_on_the_other(la
     async def scenario():
         viewer = await WSClient.open(b.ws_url(room), name="viewer-b")
         try:
-            await start_when_watched(redis, room, [viewer], 1, a, key)
-            started, _ = await viewer.wait_for(lambda m: m.type == "started", 10)
-            await viewer.wait_for(lambda m: m.type == "round" and m["round"] == 3, 10)
+            started = await started_through(redis, room, viewer, a, key, at_round=3)
             a.kill()
             killed_at = time.monotonic()
             end = await viewer.collect_draw(timeout=15)

@@ -135,3 +135,12 @@ async def start_when_watched(redis, room: str, viewers, nodes: int, starter=None
     if starter is not None:
         resp = await asyncio.to_thread(http.start_draw, starter, room, key)
         assert resp.status == 202, resp.body
+
+
+async def started_through(redis, room: str, viewer, starter, key: str, at_round: int):
+    """Starts a draw of `room` through `starter` once `viewer`'s node listens to the room, and
+    waits until `viewer` has seen round `at_round`; returns the draw's `started` message."""
+    await start_when_watched(redis, room, [viewer], 1, starter, key)
+    started, _ = await viewer.wait_for(lambda m: m.type == "started", 10)
+    await viewer.wait_for(lambda m: m.type == "round" and m["round"] == at_round, 10)
+    return started
