@@ -72,8 +72,15 @@ extension SQLiteDrawStore {
                 }
                 continue
             }
+            // The row is shared by every later draw of the same list, which stores the canonical
+            // bytes its hash commits to: a record written otherwise (no release did) is kept in
+            // that form, or the next draw of its list would be refused as a conflict.
+            let players = try StoredJSON.entrants(from: json)
+            guard EntrantsEncoding.hash(players) == hash else {
+                throw StoredJSON.Invalid(description: "draw \(draw.id)'s entrants do not match its entrants hash; refused")
+            }
             do {
-                try keepEntrantList(json, hash: hash, in: db)
+                try keepEntrantList(StoredJSON.entrants(players), hash: hash, in: db)
             } catch is EntrantListConflict {
                 throw EntrantListConflict(hash: hash, detail: "draw \(draw.id) stored different bytes "
                                           + "than an earlier draw with the same entrants hash")

@@ -35,7 +35,8 @@ extension StorageTests {
                 let crowd = StoreEntrantListTests.crowd(300)
                 let same = (1...20).map { StoreFixtures.plan($0, players: crowd) }
                 let other = StoreFixtures.plan(30)
-                // Valid JSON, not the canonical form: whatever bytes a record holds, it keeps.
+                // Valid JSON, not the canonical form (no release wrote one): kept as the canonical
+                // bytes its hash commits to, so a later draw of the same list shares the row.
                 let spaced = StoreFixtures.plan(31, players: [StoreFixtures.player(1, "A", "a", "2020-01-01", void: false)])
                 let spacedJSON = #"[ {"userId": 1, "name": "A", "username": "a", "regDate": "2020-01-01", "void": false} ]"#
                 let failedId = StoreFixtures.drawId(32)
@@ -71,8 +72,11 @@ extension StorageTests {
                     #expect(record.verify()?.isValid == true)
                     #expect(record.roundsShown == plan.rounds.count)
                 }
-                #expect(try Self.storedList(of: spaced.drawId, in: store) == spacedJSON)
+                #expect(try Self.storedList(of: spaced.drawId, in: store) == StoredJSON.entrants(spaced.entrants))
                 #expect(try store.record(id: spaced.drawId)?.entrants == spaced.entrants)
+                let again = StoreFixtures.plan(33, players: spaced.entrants)
+                try StoreFixtures.runToEnd(StoreFixtures.started(again), in: store)
+                #expect(try store.record(id: again.drawId)?.verify()?.isValid == true, "the same list drawn again is kept")
                 let failed = try #require(try store.record(id: failedId))
                 #expect(failed.entrants.isEmpty && failed.failure?.code == "no_players")
                 #expect(try store.entrants(ofRoom: "own")?.players == crowd)
