@@ -12,7 +12,7 @@ import os
 import re
 
 from helpers import http
-from helpers.redis import launch_node, publish_raw, start_when_watched, wait_until
+from helpers.redis import launch_node, publish_raw, start_when_watched
 from helpers.wsclient import close_all, open_many, run
 
 ROUNDS = ["loading", "started"] + ["round"] * 10 + ["finished"]

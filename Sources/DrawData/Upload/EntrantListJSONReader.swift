@@ -118,11 +118,13 @@ private struct Lists {
         try Self.readList(&reader, EntrantListJSONReader.users, asMemberOf: memberOf) { reader throws in
             read.append(try UserFields.read(&reader))
         }
+        users = read
+        // Only when the lottery list is still to come: otherwise the merge after it reads both.
+        guard entries == nil else { return }
         var first: [Int: Int] = [:]
         first.reserveCapacity(read.count)
         for (index, user) in read.enumerated() where first[user.userId] == nil { first[user.userId] = index }
-        users = read
-        if entries == nil { firstUser = first }
+        firstUser = first
     }
 
     /// Reads the lottery member (or document) at the cursor.
