@@ -15,6 +15,15 @@ public struct RedisKeyspace: Sendable, Hashable {
     /// The room's draw lease: a string holding the owner id, with a TTL.
     public func leaseKey(room: String) -> String { "\(prefix)lease:\(room)" }
 
+    /// The room's fencing token: the newest token granted with its lease (a whole number, only
+    /// growing, never expiring). Every shared write of a draw's node carries its token, and a
+    /// script refuses one older than this (issue 27, docs/SCALING.md "Fencing").
+    public func fenceKey(room: String) -> String { "\(prefix)fence:\(room)" }
+
+    /// Who ended draw `drawId` in the shared history: the token whose end was written (a
+    /// takeover claims it when it ends the draw), so a later end with another token is refused.
+    public func drawEndKey(drawId: String) -> String { "\(prefix)draw-end:\(drawId)" }
+
     /// The room's record: a hash of `keyHash` (hex), `createdAt`, `lastActivityAt`, `settings`.
     public func roomKey(room: String) -> String { "\(prefix)room:\(room)" }
 
