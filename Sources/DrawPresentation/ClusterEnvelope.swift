@@ -22,6 +22,8 @@ import Foundation
 /// - `plannedAt` is when the event was due (a round: the draw's start plus the round's offset),
 ///   `sentAt` when the running node sent it; a receiving node measures its lateness against
 ///   `plannedAt` with its own clock.
+/// - `token` (draw events only) is the fencing token of the lease the draw runs under (issue 27):
+///   a receiver drops an event whose token is older than the newest it has seen for the room.
 /// The header is built by `JSONWriter` and read with `JSONDecoder`; a message that does not parse
 /// is dropped by the receiver (`decode` answers `nil`).
 public struct ClusterEnvelope: Sendable, Hashable {
@@ -49,9 +51,11 @@ public struct ClusterEnvelope: Sendable, Hashable {
     /// The draw's entrants (`started` only; empty otherwise) and their hash.
     public var entrants: [UInt8] = []
     public var entrantsHash: String?
+    /// The fencing token of the lease the draw runs under (`nil`: no draw event, or an older node).
+    public var token: UInt64?
 
     public init(node: String, kind: Kind, drawId: String? = nil, index: Int? = nil, plannedAt: Double, sentAt: Double,
-                wire: [UInt8], view: [UInt8] = [], entrants: [UInt8] = [], entrantsHash: String? = nil) {
+                wire: [UInt8], view: [UInt8] = [], entrants: [UInt8] = [], entrantsHash: String? = nil, token: UInt64? = nil) {
         self.node = node
         self.kind = kind
         self.drawId = drawId
@@ -62,6 +66,7 @@ public struct ClusterEnvelope: Sendable, Hashable {
         self.view = view
         self.entrants = entrants
         self.entrantsHash = entrantsHash
+        self.token = token
     }
 
     /// The envelope of `event`, whose wire message the running node encoded as `wire`; `now` is
@@ -104,6 +109,8 @@ public struct ClusterEnvelope: Sendable, Hashable {
         w.field("sentAt", millis: sentAt)
         w.field("wire", wire.count)
         w.field("view", view.count)
+        // Tokens come from Redis integers (signed 64-bit), so they fit an `Int`.
+        if let token, let value = Int(exactly: token) { w.field("token", value) }
         if let entrantsHash, !entrants.isEmpty {
             w.field("entrants", entrants.count)
             w.field("entrantsHash", entrantsHash)
@@ -124,6 +131,7 @@ public struct ClusterEnvelope: Sendable, Hashable {
         let view: Int
         let entrants: Int?
         let entrantsHash: String?
+        let token: UInt64?
     }
 
     private static func isUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
@@ -148,6 +156,6 @@ public struct ClusterEnvelope: Sendable, Hashable {
         return ClusterEnvelope(node: header.node, kind: header.kind, drawId: header.drawId, index: header.index,
                                plannedAt: header.plannedAt, sentAt: header.sentAt,
                                wire: Array(body[..<wireEnd]), view: Array(body[wireEnd..<viewEnd]),
-                               entrants: Array(body[viewEnd...]), entrantsHash: header.entrantsHash)
+                               entrants: Array(body[viewEnd...]), entrantsHash: header.entrantsHash, token: header.token)
     }
 }

@@ -125,7 +125,8 @@ public final class LiveDrawServer: @unchecked Sendable {
         // Cluster mode or not is chosen here, once: the room owners only see the seams.
         let lists = EntrantLists(), seams: RoomOwners.Seams
         if let cluster {
-            let node = ClusterNode(services: cluster, executor: loop.executor, logger: logger)
+            let node = ClusterNode(services: cluster, executor: loop.executor, clock: clock, logger: logger,
+                                   makeTimer: { [unowned loop] action in loop.makeTimer(action) })
             let shared = ClusterRooms(node: node, clock: clock, logger: logger, loop: loop, storage: storage, entrantLists: lists)
             seams = RoomOwners.Seams(gate: shared, shared: shared, bus: ClusterEventBus(rooms: shared))
         } else {

@@ -29,8 +29,8 @@ struct ClusterSetup {
         services = ClusterServices(
             nodeId: nodeId,
             lease: RedisRoomLease(connection: commands),
+            log: RedisFencedDrawLog(connection: commands),
             views: RedisRoomViewStore(connection: commands),
-            escrow: RedisDrawEscrow(connection: commands),
             presence: RedisPresenceBoard(connection: commands),
             records: RedisSharedDrawRecords(connection: rooms),
             seal: seal,

@@ -34,7 +34,7 @@ import Testing
         func publish(_ event: DrawEvent, room: String) { published.append((event, clock.nanos)) }
         func subscribe(room: String, deliver: @escaping (DrawEvent) -> Void) {}
         func unsubscribe(room: String) {}
-        func relay(_ event: DrawEvent, wire: [UInt8], from room: Room) {}
+        func relay(_ event: DrawEvent, wire: [UInt8], from room: Room) -> Bool { true }
 
         /// When each `started`, `round` and the draw's end went out, in order.
         var stepTimes: [UInt64] {

@@ -38,7 +38,9 @@ def test_redis_away_refuses_new_rooms_and_draws_until_it_is_back(nodes, redis):
 
 def test_kill_9_of_the_running_node_ends_its_draw_as_interrupted_on_the_other(launch, redis):
     """The running node dies at round 3: the other node's viewer sees `aborted` with reason
-    `interrupted` and the seed within the lease's TTL (3 s) + 2 s, and the seed verifies every
+    `interrupted` and the seed once the lease has lapsed (TTL 3 s) and been seen free a full TTL
+    more (issue 27: no takeover of a holder that may still be alive), plus two 1-s checks and
+    slack: within 3 + 3 + 2 + 1 s; and the seed verifies every
     round it saw; the dead node's own record, once it restarts, says `interrupted` too."""
     a = launch_node(launch, redis, round_interval_ms=300)
     b = launch_node(launch, redis, round_interval_ms=300)
@@ -63,7 +65,7 @@ def test_kill_9_of_the_running_node_ends_its_draw_as_interrupted_on_the_other(la
     assert aborted.type == "aborted" and aborted["reason"] == "interrupted", [m.raw for m in end]
     assert aborted["drawId"] == started["drawId"]
     print(f"failover: interrupted seen {took:.2f} s after kill -9")
-    assert took <= 3.0 + 2.0, f"the draw ended {took:.2f} s after the kill"
+    assert took <= 3.0 + 3.0 + 2.0 + 1.0, f"the draw ended {took:.2f} s after the kill"
     draw.assert_seed_matches(aborted["seed"], started["commitment"])
     shown = aborted["roundsShown"]
     assert shown >= 3 and [r["round"] for r in rounds] == list(range(1, shown + 1))

@@ -10,16 +10,23 @@
 /// `false`, so a node that lost its lease (it was paused longer than the TTL and another node took
 /// over) can never extend or drop the new owner's lease.
 ///
+/// Fencing (issue 27, docs/SCALING.md "Fencing"): every grant carries a token that only grows,
+/// also across a restart of the shared store (empty or not), and every shared write of the
+/// draw carries it (`FencedDrawLog`): a node paused past its lease, whose lease another node took,
+/// holds an older token than the room's, and its writes are refused.
+///
 /// Synchronous and blocking (a network round trip, bounded by the implementation's timeout): call
 /// it from a thread that may wait, never the service thread. Safe to call from several threads.
 public protocol RoomLease: Sendable {
-    /// Takes the room's lease for `ttlMs` milliseconds if nobody holds it. Returns whether this
-    /// call took it; `false` if it is held, also if `owner` itself holds it (use `renew`).
-    func acquire(room: String, owner: String, ttlMs: Int) throws(CoordinationError) -> Bool
+    /// Takes the room's lease for `ttlMs` milliseconds if nobody holds it. Returns the grant's
+    /// fencing token (greater than any the room had); `nil` if it is held, also if `owner` itself
+    /// holds it (use `renew`).
+    func acquire(room: String, owner: String, ttlMs: Int) throws(CoordinationError) -> UInt64?
 
-    /// Extends the lease to `ttlMs` milliseconds from now if `owner` holds it. Returns `false` if
-    /// it does not (expired, released, or held by another).
-    func renew(room: String, owner: String, ttlMs: Int) throws(CoordinationError) -> Bool
+    /// Extends the lease to `ttlMs` milliseconds from now if `owner` holds it with `token`. A
+    /// lease that lapsed (or was lost with an empty restart of the store) is taken back with the
+    /// same token as long as no newer token was granted for the room meanwhile.
+    func renew(room: String, owner: String, token: UInt64, ttlMs: Int) throws(CoordinationError) -> LeaseRenewal
 
     /// Gives the lease up if `owner` holds it. Returns `false` if it does not (nothing changes).
     @discardableResult
@@ -27,4 +34,14 @@ public protocol RoomLease: Sendable {
 
     /// The owner holding the room's lease now, or `nil` if it is free.
     func owner(ofRoom room: String) throws(CoordinationError) -> String?
+}
+
+/// What `RoomLease.renew` found.
+public enum LeaseRenewal: Sendable, Hashable {
+    /// Still held: extended.
+    case kept
+    /// It had lapsed and nobody was granted the room since: taken back with the same token.
+    case retaken
+    /// Another grant came since (a newer token) or another owner holds it: the lease is lost.
+    case refused
 }

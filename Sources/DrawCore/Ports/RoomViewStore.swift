@@ -1,7 +1,8 @@
 /// What a snapshot shows of a room's draw, kept where every node of a cluster can read it, so a
 /// viewer joining any node mid-draw gets the same snapshot (cluster mode, docs/SCALING.md).
 ///
-/// The node running the draw records each of its events' snapshot parts (`record`); a node whose
+/// The node running the draw records each of its events' snapshot parts (within its fenced entry,
+/// `FencedDrawLog`); a node whose
 /// first viewer joins the room reads the whole view back (`view`). The parts are opaque JSON
 /// fragments to the store (the presentation layer writes and joins them); the store applies the
 /// same folding rules as the receiving nodes: `loading` and `started` begin a draw, a `round`
@@ -10,8 +11,6 @@
 ///
 /// Synchronous and blocking (a network round trip): call it from a thread that may wait.
 public protocol RoomViewStore: Sendable {
-    /// Folds one event of the room's draw into its stored view.
-    func record(room: String, kind: String, drawId: String?, index: Int?, part: [UInt8]) throws(CoordinationError)
 
     /// The room's stored view (empty when nothing was recorded).
     func view(room: String) throws(CoordinationError) -> StoredRoomView
@@ -28,13 +27,17 @@ public struct StoredRoomView: Sendable, Hashable {
     public var loading: Bool
     /// The last draw's result, `nil` when none is kept.
     public var lastResult: [UInt8]?
+    /// The last draw end recorded (any end: finished, failed, aborted, a takeover's), with the
+    /// message its viewers were shown; `nil` when none is kept.
+    public var lastEnd: StoredDrawEnd?
 
     public init(head: [UInt8]? = nil, drawId: String? = nil, rounds: [[UInt8]] = [], loading: Bool = false,
-                lastResult: [UInt8]? = nil) {
+                lastResult: [UInt8]? = nil, lastEnd: StoredDrawEnd? = nil) {
         self.head = head
         self.drawId = drawId
         self.rounds = rounds
         self.loading = loading
         self.lastResult = lastResult
+        self.lastEnd = lastEnd
     }
 }

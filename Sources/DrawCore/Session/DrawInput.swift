@@ -26,3 +26,26 @@ extension DrawInput {
         }
     }
 }
+
+extension DrawInput {
+    /// Whether it stops the draw (`abort`, `shutdown`): such an input is never held back.
+    public var stops: Bool {
+        switch self {
+        case .abort, .shutdown: return true
+        case .startRequested, .playersLoaded, .written, .timerDue: return false
+        }
+    }
+
+    /// The same input as if it happened at `t`: one held back (cluster mode, while the node
+    /// proves it still holds the draw's lease) is fed when it is let through, at that time.
+    public func restamped(at t: DrawInstant) -> DrawInput {
+        switch self {
+        case .startRequested: return .startRequested(at: t)
+        case .playersLoaded(let attempt, let result, _): return .playersLoaded(attempt: attempt, result, at: t)
+        case .written(let write, let error, _): return .written(write, error: error, at: t)
+        case .timerDue: return .timerDue(at: t)
+        case .abort(let reason, _): return .abort(reason: reason, at: t)
+        case .shutdown: return .shutdown(at: t)
+        }
+    }
+}

@@ -79,6 +79,12 @@ public struct DrawSession: Sendable {
         case loading
         /// `started` was published; `shown` holds `sentAt` of every round published.
         case running(DrawPlan, startedAt: Double, shown: [Double])
+
+        /// The running draw's id (`nil` while idle or loading: it has no plan yet).
+        public var drawId: String? {
+            if case .running(let plan, _, _) = self { return plan.drawId }
+            return nil
+        }
     }
 
     /// `aborted.reason` (and `failed.code`) when the record of a draw could not be kept.

@@ -7,7 +7,10 @@ import Foundation
 /// never from the service thread.
 ///
 /// Connects on the first command, and again on the first command after the connection broke (a
-/// command that was cut off is not sent again: it may have run).
+/// command that was cut off is not sent again: it may have run). A connection idle for more than
+/// `idleCheck` is checked with a `PING` before the command: one that sat through a Redis restart
+/// is replaced then, so the command is not the one that finds it dead (issue 27: a joining
+/// viewer was closed because the first read after an empty restart failed).
 /// While Redis is unreachable, commands fail at once with `unavailable` until the backoff delay
 /// has passed, so callers (a draw being refused with 503) do not each wait for a connect timeout.
 public final class RedisConnection: @unchecked Sendable {
@@ -21,6 +24,10 @@ public final class RedisConnection: @unchecked Sendable {
     private var failures = 0
     private var retryAt: ContinuousClock.Instant?
     private var closed = false
+    /// When the last command got its reply (lock held).
+    private var lastReply: ContinuousClock.Instant?
+    /// How long a connection may sit idle before it is checked first.
+    static let idleCheck: Duration = .seconds(1)
     /// Set by `retryNow` (its own lock: `lock` may be held through a command's timeout).
     private let hintLock = NSLock()
     private var retryHint = false
@@ -35,9 +42,17 @@ public final class RedisConnection: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !closed else { throw .closed }
-        let context = try connected()
+        var context = try connected()
+        if let last = lastReply, ContinuousClock.now - last > Self.idleCheck,
+           (try? context.command([Array("PING".utf8)])) == nil {
+            // Dead while idle (Redis restarted or the link dropped): a fresh one, at once.
+            self.context = nil
+            context = try connected()
+        }
         do {
-            return try context.command(arguments)
+            let reply = try context.command(arguments)
+            lastReply = ContinuousClock.now
+            return reply
         } catch {
             // The stream is out of step (or gone): never reuse it. No backoff yet: a connection
             // that sat idle through a Redis restart fails once, and the next command should

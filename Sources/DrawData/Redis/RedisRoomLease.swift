@@ -1,16 +1,41 @@
 import DrawCore
 
-/// `RoomLease` on Redis: the lease is a key holding the owner id with a TTL (`leaseKey`).
+/// `RoomLease` on Redis: the lease is a key holding the owner id with a TTL (`leaseKey`), and
+/// the room's fencing token a key of its own that never expires (`fenceKey`).
 ///
-/// `acquire` is `SET key owner NX PX ttl`: atomic, so of two nodes racing exactly one wins, and
-/// Redis itself expires the key. `renew` and `release` must check the owner and act in one step,
-/// or a lease that expired and was taken by another node between the check and the act would be
-/// extended or deleted for the wrong owner; a small Lua script (`EVAL`) does both atomically.
+/// Every call is one Lua script (`EVAL`), so checking and acting are one atomic step: of two
+/// nodes racing for a free lease exactly one wins, and a lease that expired and was taken by
+/// another node is never extended or deleted for the wrong owner.
+///
+/// The token of a grant is the larger of the Redis server's clock in microseconds (`TIME`) and
+/// the room's last token plus one. The stored token alone would restart from zero when Redis
+/// restarts empty, and hand a new holder a token an old one already has; the clock keeps
+/// growing across the restart (as long as the Redis host's clock does not step back), so a token
+/// granted after any restart is greater than every token granted before it. Scripts replicate
+/// their effects (Redis 7), so the AOF keeps the token as written, not the `TIME` call.
 public struct RedisRoomLease: RoomLease {
-    /// Extends the key's TTL only if it still holds this owner.
+    /// KEYS: lease, fence. ARGV: owner, TTL. Answers the new token, or nil when the lease is held.
+    static let acquireScript = """
+        if redis.call('EXISTS', KEYS[1]) == 1 then return false end
+        local t = redis.call('TIME')
+        local token = math.max(tonumber(t[1]) * 1000000 + tonumber(t[2]), tonumber(redis.call('GET', KEYS[2]) or '0') + 1)
+        redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+        redis.call('SET', KEYS[2], string.format('%d', token))
+        return token
+        """
+    /// KEYS: lease, fence. ARGV: owner, TTL, token. 1 kept, 2 taken back, 0 refused.
     static let renewScript = """
-        if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-        return 0
+        local fence = tonumber(redis.call('GET', KEYS[2]) or '0')
+        if fence > tonumber(ARGV[3]) then return 0 end
+        local holder = redis.call('GET', KEYS[1])
+        if holder == ARGV[1] then
+          redis.call('PEXPIRE', KEYS[1], ARGV[2])
+          return 1
+        end
+        if holder then return 0 end
+        redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+        redis.call('SET', KEYS[2], ARGV[3])
+        return 2
         """
     /// Deletes the key only if it still holds this owner.
     static let releaseScript = """
@@ -26,18 +51,26 @@ public struct RedisRoomLease: RoomLease {
         self.keyspace = keyspace
     }
 
-    public func acquire(room: String, owner: String, ttlMs: Int) throws(CoordinationError) -> Bool {
+    public func acquire(room: String, owner: String, ttlMs: Int) throws(CoordinationError) -> UInt64? {
         try Self.check(owner: owner, ttlMs: ttlMs)
-        switch try run(["SET", keyspace.leaseKey(room: room), owner, "NX", "PX", String(ttlMs)]) {
-        case .status("OK"): return true
-        case .null: return false
-        case let other: throw .unexpectedReply("SET NX PX answered \(other)")
+        switch try run(["EVAL", Self.acquireScript, "2", keyspace.leaseKey(room: room), keyspace.fenceKey(room: room),
+                        owner, String(ttlMs)]) {
+        case .integer(let token) where token > 0: return UInt64(token)
+        case .null: return nil
+        case let other: throw .unexpectedReply("the lease grant answered \(other)")
         }
     }
 
-    public func renew(room: String, owner: String, ttlMs: Int) throws(CoordinationError) -> Bool {
+    public func renew(room: String, owner: String, token: UInt64, ttlMs: Int) throws(CoordinationError) -> LeaseRenewal {
         try Self.check(owner: owner, ttlMs: ttlMs)
-        return try flag(run(["EVAL", Self.renewScript, "1", keyspace.leaseKey(room: room), owner, String(ttlMs)]), "renew")
+        let reply = try run(["EVAL", Self.renewScript, "2", keyspace.leaseKey(room: room), keyspace.fenceKey(room: room),
+                             owner, String(ttlMs), String(token)])
+        switch reply {
+        case .integer(1): return .kept
+        case .integer(2): return .retaken
+        case .integer(0): return .refused
+        default: throw .unexpectedReply("renew answered \(reply)")
+        }
     }
 
     @discardableResult

@@ -14,8 +14,9 @@ final class ClusterEventBus: RoomEventBus {
     func subscribe(room: String, deliver: @escaping (DrawEvent) -> Void) { local.subscribe(room: room, deliver: deliver) }
     func unsubscribe(room: String) { local.unsubscribe(room: room) }
 
-    /// Before this node's viewers see it, the event goes to the other nodes (off this thread).
-    func relay(_ event: DrawEvent, wire: [UInt8], from room: Room) {
+    /// Before this node's viewers see it, the event goes to the other nodes (off this thread);
+    /// not at all, nor to this node's viewers, once the cluster refused the draw.
+    func relay(_ event: DrawEvent, wire: [UInt8], from room: Room) -> Bool {
         rooms.publishToCluster(event, wire: wire, room: room)
     }
 }

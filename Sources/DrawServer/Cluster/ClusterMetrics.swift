@@ -11,6 +11,9 @@ final class ClusterMetrics {
     /// Events of a draw this node already saw end (a woken node's late rounds, its own end after a
     /// takeover): dropped, not shown (`DrawTombstones`).
     private let stale = Counter(label: "livedraw_cluster_stale_events_dropped_total")
+    /// Entries or lease renewals of this node's draws the cluster refused (a newer lease holds the
+    /// room): the first stops the draw here (issue 27, fencing).
+    private let fenced = Counter(label: "livedraw_cluster_fenced_out_total")
     /// Messages on a room's channel shown to nobody: `unauthenticated` (the cluster's MAC is
     /// missing or wrong) or `malformed` (not an envelope this version reads).
     private let droppedUnauthenticated = Counter(label: "livedraw_cluster_events_dropped_total",
@@ -28,6 +31,7 @@ final class ClusterMetrics {
     func publishFailed() { publishFailures.increment() }
     func resynced() { resyncs.increment() }
     func staleEventDropped() { stale.increment() }
+    func fencedOut() { fenced.increment() }
     func droppedEvent(_ why: DroppedEnvelope) {
         switch why {
         case .unauthenticated: droppedUnauthenticated.increment()

@@ -23,7 +23,4 @@ extension ClusterNode {
             publish(end.envelope, room: room, escrow: end.change)
         }
     }
-
-    /// Whether takeovers may be tried now.
-    func takeoversAllowed(nowMs: Double) -> Bool { nowMs >= takeoversPausedUntilMs }
 }

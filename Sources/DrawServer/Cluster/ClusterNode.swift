@@ -4,8 +4,8 @@ import DrawTransport
 import Logging
 
 /// This node's part in a cluster: the room event channel (subscribed to the rooms with viewers
-/// here), the leases it holds for the draws it runs, and the worker thread that makes the
-/// blocking calls. Service thread only; results come back as service-thread jobs (`ServiceExecutor`).
+/// here), the leases it holds for the draws it runs (`ClusterLeases`), and the worker thread that
+/// makes the blocking calls. Service thread only; results come back as service-thread jobs (`ServiceExecutor`).
 final class ClusterNode {
     let services: ClusterServices
     let metrics = ClusterMetrics()
@@ -17,20 +17,27 @@ final class ClusterNode {
     let logger: Logger
     /// Rooms whose channel this node listens to: those with viewers here.
     private(set) var subscribed: Set<String> = []
-    /// Leases this node holds: room → owner id (`<node>/<n>`).
-    private(set) var leases: [String: String] = [:]
-    private var nextLease: UInt64 = 0
+    /// The draw leases this node holds, with their fencing tokens.
+    let leases: ClusterLeases
     /// `services.linkUps()` as the last housekeeping tick saw it (`rebuildAfterReconnect`).
     var seenLinkUps = 0
     /// The end of a draw of this node (`finished`, `failed`, `aborted`) that could not be
     /// published (Redis away), by room: published again once the link is back, so the other
     /// nodes' viewers get the outcome (and the escrow is cleared) after all.
-    var unpublishedEnds: [String: (envelope: ClusterEnvelope, change: EscrowChange)] = [:]
+    var unpublishedEnds: [String: (envelope: ClusterEnvelope, change: FencedEntry.EscrowChange)] = [:]
     /// No takeover before this (epoch ms): after a reconnect, a node that ran a draw through the
     /// outage must get its chance to publish the end first (`pauseTakeovers`).
     var takeoversPausedUntilMs: Double = 0
-    /// Renews `leases` every `leaseRenewMs`; made with the first lease.
-    var renewTimer: (any ServiceTimer)?
+    /// An entry of this node's draw in `room` was refused: a newer lease holds the room (the
+    /// cluster ended the draw, or started another). `end`: the last end the cluster recorded
+    /// there. Service thread.
+    var fencedOut: (_ room: String, _ drawId: String?, _ end: StoredDrawEnd?) -> Void = { _, _, _ in }
+    /// When the link to Redis last came up (monotonic ns), `nil` while it is down: takeovers wait
+    /// until it has been up a lease TTL (`takeoversAllowed`).
+    var linkUpSince: UInt64?
+    /// Rooms whose lease was seen free, and since when (monotonic ns): a takeover waits until it
+    /// has been free a full TTL (`ClusterNode+Takeover`).
+    var leaseFreeSince: [String: UInt64] = [:]
 
     /// A message on a room's channel (another node's event), on the service thread.
     var eventArrived: (_ room: String, _ payload: [UInt8]) -> Void {
@@ -49,13 +56,19 @@ final class ClusterNode {
         get { events.confirmed }
         set { events.confirmed = newValue }
     }
+    /// This node ended `draw`, which a node that is gone left running in `room`, under lease
+    /// `token`, at `endedAt` (epoch ms): its end is owed to the shared history. Service thread.
+    var tookOver: (_ room: String, _ draw: EscrowedDraw, _ token: UInt64, _ endedAt: Double) -> Void = { _, _, _, _ in }
     /// A room's view read back after a takeover found nothing to end, on the service thread.
     var viewArrived: (_ room: String, _ view: StoredRoomView) -> Void = { _, _ in }
 
-    init(services: ClusterServices, executor: ServiceExecutor, logger: Logger) {
+    init(services: ClusterServices, executor: ServiceExecutor, clock: any DrawClock, logger: Logger,
+         makeTimer: @escaping (@escaping () -> Void) -> any ServiceTimer) {
         self.services = services
         self.executor = executor
         self.logger = logger
+        leases = ClusterLeases(services: services, worker: worker, executor: executor, clock: clock, logger: logger,
+                               makeTimer: makeTimer)
         // The channel's thread checks each message's MAC (off the service thread) and hands it
         // over to the service thread (rule 2).
         let sink = LoopBound(events, thread: executor.thread), seal = services.seal
@@ -83,43 +96,32 @@ final class ClusterNode {
 
     /// Ends the channel and the worker (after the jobs queued, lease releases included).
     func close() {
-        renewTimer?.cancel()
+        leases.close()
         channel.stop()
         worker.finish()
     }
 
     // MARK: events
 
-    /// What a published event does to the room's seed escrow.
-    enum EscrowChange: Sendable {
-        case keep
-        case deposit(EscrowedDraw)
-        case clear
-    }
-
-    /// Publishes one event of a draw running here to the other nodes (in order, off this thread),
-    /// after folding it into the room's stored view and escrow.
-    func publish(_ envelope: ClusterEnvelope, room: String, escrow change: EscrowChange = .keep,
+    /// Publishes one event of a draw running here to the other nodes (in order, off this thread):
+    /// a draw event as one fenced entry with its lease's token (view, escrow, end and publish in
+    /// one step, `FencedDrawLog`); a `room` or `deleted` notice, which is no draw's, plainly.
+    func publish(_ envelope: ClusterEnvelope, room: String, escrow change: FencedEntry.EscrowChange = .keep,
                  entrants: (drawId: String, list: SharedEntrantList)? = nil) {
-        let publisher = self.publisher, back = self.back, views = services.views
-        let escrow = services.escrow, records = services.records
+        let publisher = self.publisher, back = self.back, log = services.log, records = services.records
         let queued = worker.submit {
             do throws(CoordinationError) {
                 // The list before the event: a node that hears `started` can serve it.
                 if let entrants { try records?.keepEntrants(drawId: entrants.drawId, entrants.list) }
-                // The view first: a node that reads it and then hears the event folds it once.
-                // A `room` change is no draw event: the view (the running draw, the last result) stays.
-                if envelope.kind != .room {
-                    try views?.record(room: room, kind: envelope.kind.rawValue, drawId: envelope.drawId,
-                                      index: envelope.index, part: envelope.view)
+                guard let token = envelope.token else {
+                    try publisher.publish(envelope, toRoom: room)
+                    return back { $0.published(room) }
                 }
-                switch change {
-                case .keep: break
-                case .deposit(let draw): try escrow?.deposit(room: room, draw: draw)
-                case .clear: try escrow?.clear(room: room)
+                switch try log.append(publisher.entry(envelope, room: room, token: token, escrow: change)) {
+                case .accepted: back { $0.published(room) }
+                case .refused(_, let end), .alreadyEnded(let end):
+                    back { $0.refused(room, envelope, end) }
                 }
-                try publisher.publish(envelope, toRoom: room)
-                back { $0.published(room) }
             } catch {
                 back { $0.publishFailed(room, error.description, envelope, change) }
             }
@@ -133,7 +135,13 @@ final class ClusterNode {
         unpublishedEnds[room] = nil
     }
 
-    private func publishFailed(_ room: String, _ reason: String, _ envelope: ClusterEnvelope, _ change: EscrowChange) {
+    /// The cluster refused an entry of this node's draw: a newer lease holds the room.
+    private func refused(_ room: String, _ envelope: ClusterEnvelope, _ end: StoredDrawEnd?) {
+        if unpublishedEnds[room]?.envelope.drawId == envelope.drawId { unpublishedEnds[room] = nil }
+        fencedOut(room, envelope.drawId, end)
+    }
+
+    private func publishFailed(_ room: String, _ reason: String, _ envelope: ClusterEnvelope, _ change: FencedEntry.EscrowChange) {
         switch envelope.kind {
         case .finished, .failed, .aborted: unpublishedEnds[room] = (envelope, change)
         case .loading, .started, .round, .deleted, .room: break
@@ -164,73 +172,6 @@ final class ClusterNode {
             guard let view = try? views.view(room: room) else { return }
             back(view)
         }
-    }
-
-    // MARK: leases
-
-    /// What `acquireLease` found.
-    enum LeaseAnswer: Sendable {
-        case acquired
-        case heldElsewhere
-        case unavailable(String)
-    }
-
-    /// Takes the room's lease on the worker; `then` runs here with the answer. Acquired, the lease
-    /// is this node's until `releaseLease` and is renewed meanwhile.
-    func acquireLease(room: String, then answer: @escaping (LeaseAnswer) -> Void) {
-        nextLease += 1
-        let owner = "\(nodeId)/\(nextLease)", lease = services.lease, ttl = services.leaseTTLMs
-        let back = executor.continuation { [unowned self] (result: LeaseAnswer) in
-            if case .acquired = result { held(room: room, owner: owner) }
-            answer(result)
-        }
-        let queued = worker.submit {
-            let result: LeaseAnswer
-            do throws(CoordinationError) {
-                result = try lease.acquire(room: room, owner: owner, ttlMs: ttl) ? .acquired : .heldElsewhere
-            } catch {
-                result = .unavailable(error.description)
-            }
-            back(result)
-        }
-        if !queued { answer(.unavailable("the cluster worker's queue is full")) }
-    }
-
-    private func held(room: String, owner: String) {
-        leases[room] = owner
-        // The first lease arms the timer; `renewLeases` re-arms it while any is held (arming it
-        // again here would postpone renewals for as long as draws keep starting).
-        guard leases.count == 1 else { return }
-        renewTimer?.schedule(afterNanos: UInt64(services.leaseRenewMs) * 1_000_000)
-    }
-
-    /// Gives the room's lease back, if this node holds it.
-    func releaseLease(room: String) {
-        guard let owner = leases.removeValue(forKey: room) else { return }
-        let lease = services.lease
-        worker.submit { _ = try? lease.release(room: room, owner: owner) }
-    }
-
-    func holdsLease(room: String) -> Bool { leases[room] != nil }
-
-    /// The renew timer fired: extend every lease held, then wait for the next turn.
-    func renewLeases() {
-        guard !leases.isEmpty else { return }
-        let lease = services.lease, ttl = services.leaseTTLMs, back = self.back
-        for (room, owner) in leases {
-            worker.submit {
-                let kept: Bool
-                do throws(CoordinationError) { kept = try lease.renew(room: room, owner: owner, ttlMs: ttl) } catch {
-                    // Redis away: nobody else can take the lease either; try again next turn.
-                    return
-                }
-                // Redis restarted empty: take the lease again (`SET NX`), or another node has it.
-                if !kept, (try? lease.acquire(room: room, owner: owner, ttlMs: ttl)) != true {
-                    back { $0.logger.error("lost a draw's lease to another node", metadata: ["room": "\(room)"]) }
-                }
-            }
-        }
-        renewTimer?.schedule(afterNanos: UInt64(services.leaseRenewMs) * 1_000_000)
     }
 }
 

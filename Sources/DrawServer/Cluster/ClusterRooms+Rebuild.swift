@@ -24,6 +24,7 @@ extension ClusterRooms {
         guard cameBack else { return }
         cluster.catchUp(nowMs: clock.epochMillis())
         resyncWatchedRooms(cluster)
+        restoreOwnViews(cluster)
         let now = clock.epochMillis()
         let records = directory.registry.all.filter { $0.name != RoomName.lobby && !$0.deleting }
             .map { RoomRecord(name: $0.name, keyHash: $0.keyHash, createdAt: now) }
@@ -50,6 +51,33 @@ extension ClusterRooms {
             case .failure(let error):
                 logger.warning("could not write rooms back after Redis came back", metadata: ["error": "\(error)"])
             }
+        }
+    }
+
+    /// Writes back the view and seed escrow of every draw running here, fenced by its lease (a
+    /// Redis that restarted empty lost them: a joiner on another node would read the room idle,
+    /// and no node could end the draw if this one died). Nothing is published: the other nodes'
+    /// viewers have the draw; this is for those who read it. A Redis that kept them gets the
+    /// same values again (the rounds' fold only appends the next one).
+    private func restoreOwnViews(_ cluster: ClusterNode) {
+        for room in directory.registry.all {
+            guard let token = cluster.leases.token(of: room.name),
+                  case .running(let plan, let startedAt, let shown)? = room.runner?.session.visible else { continue }
+            let escrow = EscrowedDraw(drawId: plan.drawId, seedHex: plan.seed.hex, roundsShown: shown.count,
+                                      node: cluster.nodeId)
+            var entries = [FencedEntry(room: room.name, token: token, kind: ClusterEnvelope.Kind.started.rawValue,
+                                       drawId: plan.drawId, index: nil,
+                                       viewPart: WireMessages.snapshotDrawHead(plan, startedAt: startedAt),
+                                       escrow: .deposit(escrow), endWire: nil, payload: [])]
+            for (index, sentAt) in shown.enumerated() {
+                entries.append(FencedEntry(room: room.name, token: token, kind: ClusterEnvelope.Kind.round.rawValue,
+                                           drawId: plan.drawId, index: index,
+                                           viewPart: WireMessages.snapshotRound(plan, index: index, sentAt: sentAt),
+                                           escrow: .keep, endWire: nil, payload: []))
+            }
+            let log = cluster.services.log, all = entries
+            // On the worker, in order with the draw's own entries.
+            cluster.worker.submit { for entry in all { _ = try? log.append(entry) } }
         }
     }
 

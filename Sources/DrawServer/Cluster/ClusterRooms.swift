@@ -24,6 +24,9 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     private var tombstones = DrawTombstones()
     /// Viewers' lookups waiting for their room's subscription (`prepareViewer`).
     private let subscriptions: SubscriptionWaits
+    /// Rooms whose draw the cluster refused while this node stops it: its events are neither
+    /// published nor shown (`publishToCluster`).
+    private var silenced: Set<String> = []
     /// The rooms this node last reported viewers in (so it reports 0 once).
     private var reportedPresence: [String: Int] = [:]
     /// Envelopes dropped since the last warning, and when that was (monotonic ns): one line per
@@ -51,6 +54,10 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         node.eventArrived = { [unowned self] room, payload in clusterEvent(room: room, payload) }
         node.eventDropped = { [unowned self] room, why in dropped(room: room, why) }
         node.viewArrived = { [unowned self] room, view in clusterView(room: room, view) }
+        node.fencedOut = { [unowned self] room, drawId, end in fencedOut(room: room, drawId: drawId, end: end) }
+        node.leases.lost = { [unowned self] room in
+            fencedOut(room: room, drawId: registry[room]?.runner?.session.visible.drawId, end: nil)
+        }
         node.subscriptionConfirmed = { [unowned self] room in subscriptions.confirmed(room) }
     }
 
@@ -94,18 +101,19 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
             if let why { return answer(why) }
             if let why = refusal() { return answer(why) }
             guard !room.leasePending, room.runner?.session.canStart ?? true else { return answer(.drawRunning) }
-            if cluster.renewTimer == nil {
-                cluster.renewTimer = loop.makeTimer { [unowned cluster] in cluster.renewLeases() }
-            }
             room.awaitLease(true)
-            cluster.acquireLease(room: room.name) { [unowned self, unowned room] result in
+            cluster.leases.acquire(room.name) { [unowned self, unowned room] result in
                 room.awaitLease(false)
                 defer { directory.roomActivity(room) }
                 switch result {
-                case .acquired:
+                case .acquired(let token, let leftover):
+                    tombstones.saw(token, in: room.name)
+                    // A draw its holder never ended (it is gone, and no takeover came yet): ended
+                    // first, under this lease, so one draw runs at a time (the worker keeps order).
+                    if let leftover { endLeftover(leftover, in: room.name, token: token) }
                     let why: ClientErrorCode? = phase.shuttingDown ? .shuttingDown : room.deleting ? .drawRunning : start()
                     guard why == nil else {
-                        cluster.releaseLease(room: room.name)
+                        cluster.leases.release(room.name)
                         return answer(phase.shuttingDown ? .shuttingDown : why)
                     }
                     answer(nil)
@@ -145,6 +153,10 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
                 room.adopt(record)
                 if let view { adoptView(view, in: room) }
                 done(nil)
+            case .success(nil) where node.services.linkUps() > 1 && node.services.linkUps() != node.seenLinkUps:
+                // Redis came back (maybe empty) and this node has not written its rooms back yet
+                // (`rebuildAfterReconnect`, next tick): not gone, just not there yet.
+                done(.clusterUnavailable)
             case .success(nil):
                 if !room.deleting, !room.hasWork, registry[name] === room { directory.finishDeletion(of: room) }
                 return done(.unknownRoom)
@@ -160,9 +172,24 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         }
     }
 
+    /// Ends a leftover draw of a gone holder under `token` (on the worker, before anything of the
+    /// new draw), and owes its end to the history.
+    private func endLeftover(_ draw: EscrowedDraw, in room: String, token: UInt64) {
+        let cluster = node, clock = self.clock, log = cluster.services.log, publisher = cluster.publisher
+        let back = cluster.back, nodeId = cluster.nodeId
+        cluster.worker.submit {
+            guard let endedAt = ClusterNode.endLeftover(draw, room: room, node: nodeId, token: token, clock: clock,
+                                                        log: log, publisher: publisher) else { return }
+            back { $0.tookOver(room, draw, token, endedAt) }
+        }
+    }
+
     /// Sends an event of a draw running here to the other nodes: its wire bytes, the snapshot
-    /// part it changes, and when it was due (`ClusterEventBus.relay`).
-    func publishToCluster(_ event: DrawEvent, wire: [UInt8], room: Room) {
+    /// part it changes, when it was due, and its lease's token (`ClusterEventBus.relay`).
+    /// Returns whether this node's viewers are shown it: not the events of a draw the cluster
+    /// refused, which this node is stopping (`fencedOut`).
+    func publishToCluster(_ event: DrawEvent, wire: [UInt8], room: Room) -> Bool {
+        guard !silenced.contains(room.name) else { return false }
         let cluster = node
         var due: Double?
         if case .round(let plan, let index, _) = event, plan.rounds.indices.contains(index),
@@ -179,14 +206,16 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
             let list = entrantLists.list(for: plan)
             shared = (drawId: plan.drawId, list: SharedEntrantList(hash: list.hash, json: list.json))
         }
-        cluster.publish(ClusterEnvelope(event: event, wire: wire, node: cluster.nodeId, now: clock.epochMillis(),
-                                        roundDueAt: due, entrants: shared?.list.json ?? []),
-                        room: room.name, escrow: escrowChange(for: event, node: cluster.nodeId), entrants: shared)
+        var envelope = ClusterEnvelope(event: event, wire: wire, node: cluster.nodeId, now: clock.epochMillis(),
+                                       roundDueAt: due, entrants: shared?.list.json ?? [])
+        envelope.token = cluster.leases.token(of: room.name)
+        cluster.publish(envelope, room: room.name, escrow: escrowChange(for: event, node: cluster.nodeId), entrants: shared)
+        return true
     }
 
     /// The seed escrow follows the draw: deposited once the plan is public, its count moved at
     /// each round, cleared at the end.
-    private func escrowChange(for event: DrawEvent, node: String) -> ClusterNode.EscrowChange {
+    private func escrowChange(for event: DrawEvent, node: String) -> FencedEntry.EscrowChange {
         switch event {
         case .loading: return .keep
         case .started(let plan, _):
@@ -266,11 +295,14 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         guard let envelope = ClusterEnvelope.decode(payload) else { return dropped(room: name, .malformed) }
         guard envelope.node != cluster.nodeId, let room = registry[name] else { return }
         // One draw, one end: once this node saw a draw end (a takeover's `interrupted` included),
-        // a node that wakes up after a pause past its lease cannot show more of it here.
-        if let id = envelope.drawId, tombstones.hasEnded(id, in: name) {
+        // a node that wakes up after a pause past its lease cannot show more of it here; nor
+        // anything under a lease older than the newest this node saw for the room; nor a round
+        // of a draw other than the one the room shows.
+        if tombstones.isStale(envelope, showing: room.remote.drawId, in: name) {
             cluster.metrics.staleEventDropped()
-            logger.debug("dropped an event of a draw that already ended", metadata: [
-                "room": "\(name)", "drawId": "\(id)", "kind": "\(envelope.kind.rawValue)", "node": "\(envelope.node)",
+            logger.debug("dropped a stale event of another node: its draw ended, its lease is older, or it is not the draw shown", metadata: [
+                "room": "\(name)", "drawId": "\(envelope.drawId ?? "-")", "kind": "\(envelope.kind.rawValue)",
+                "node": "\(envelope.node)", "token": "\(envelope.token.map(String.init) ?? "-")",
             ])
             return
         }
@@ -286,6 +318,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
             }
         }
         guard !room.isBusy else { return }
+        if let token = envelope.token { tombstones.saw(token, in: name) }
         if let id = envelope.drawId, let hash = envelope.entrantsHash, !envelope.entrants.isEmpty {
             entrantLists.keep(EntrantList(hash: hash, json: envelope.entrants), drawId: id)
         }
@@ -329,9 +362,13 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     /// After any activity: a lease whose draw is over (finished, failed, aborted, recorded) is
     /// given back.
     func activity(in room: Room) {
-        guard node.holdsLease(room: room.name), !room.leasePending, !room.isBusy else { return }
-        node.releaseLease(room: room.name)
+        guard node.leases.holds(room.name), !room.leasePending, !room.isBusy else { return }
+        node.leases.release(room.name)
     }
+
+    func mayShow(_ room: String) -> Bool { node.leases.mayShow(room) }
+
+    func awaitShow(_ room: String, then: @escaping (Bool) -> Void) { node.leases.awaitShow(room, then: then) }
 
     /// Puts a draw's history line and record where every node's history API finds them, once
     /// the step is on this node's disk (read on the storage thread, kept from the rooms' thread, which may wait for
@@ -354,6 +391,38 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         }
     }
 
+    /// The cluster refused an entry of this node's draw `drawId` in the room, or its lease: a
+    /// newer lease holds the room (a takeover ended the draw, or another draw began). The draw
+    /// stops here at once and its own end is shown to nobody (`silenced`); this node's viewers
+    /// get the end the cluster recorded (`end`, or the view's) — the same one every other node's
+    /// viewers got — or, if it recorded none of this draw, a fresh snapshot. Logged once.
+    private func fencedOut(room name: String, drawId: String?, end: StoredDrawEnd?) {
+        node.metrics.fencedOut()
+        node.leases.forget(name)
+        guard let room = registry[name] else { return }
+        if let runner = room.runner, runner.isBusy, drawId == nil || runner.session.visible.drawId == drawId {
+            logger.error("the cluster refused this node's draw: a newer lease holds the room; the draw stops here",
+                         metadata: ["room": "\(name)", "drawId": "\(drawId ?? "-")"])
+            silenced.insert(name)
+            runner.abort(reason: ClusterNode.interruptedReason)
+            silenced.remove(name)
+        }
+        defer { directory.roomActivity(room) }
+        guard let drawId, !tombstones.hasEnded(drawId, in: name) else { return }
+        if let end, end.drawId == drawId { return showEnd(end, in: room) }
+        node.readView(room: name) { [weak self, weak room] view in
+            guard let self, let room, !tombstones.hasEnded(drawId, in: name) else { return }
+            if let end = view.lastEnd, end.drawId == drawId { return showEnd(end, in: room) }
+            resync(room, with: view, emptyToo: true)
+        }
+    }
+
+    /// Shows this node's viewers the end the cluster recorded for the draw they were watching.
+    private func showEnd(_ end: StoredDrawEnd, in room: Room) {
+        tombstones.end(end.drawId, in: room.name)
+        broadcaster.broadcast(end.wire, in: room)
+    }
+
     /// A room's view read back after a takeover found nothing to end.
     private func clusterView(room name: String, _ view: StoredRoomView) {
         // The draw is over (its lease was free, nothing escrowed): whatever the view says, even
@@ -364,11 +433,14 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     /// Housekeeping, once a second: the link state for `/metrics`; the leases of the rooms whose
     /// running draw is another node's, so a dead node's draw is ended (`checkOrphans`).
     func tick() {
-        let cluster = node
-        cluster.metrics.link(up: cluster.linkUp)
+        let cluster = node, up = cluster.linkUp, now = clock.monotonicNanos()
+        cluster.metrics.link(up: up)
+        cluster.noteLink(up: up, nowNanos: now)
         rebuildAfterReconnect(cluster)
         let watched = cluster.subscribed.filter { registry[$0]?.remote.isActive == true }
-        if cluster.takeoversAllowed(nowMs: clock.epochMillis()) { cluster.checkOrphans(Array(watched), clock: clock) }
+        if cluster.takeoversAllowed(nowMs: clock.epochMillis(), nowNanos: now) {
+            cluster.checkOrphans(Array(watched), clock: clock)
+        }
         reportPresence(cluster)
     }
 

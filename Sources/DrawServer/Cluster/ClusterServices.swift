@@ -40,8 +40,8 @@ public struct ClusterServices: Sendable {
     /// Where the running node keeps what a snapshot shows, for joiners on other nodes; `nil`:
     /// a node learns a draw only from the events it receives.
     public var views: (any RoomViewStore)?
-    /// The running draws' seeds, so another node can end a dead node's draw; `nil`: no takeover.
-    public var escrow: (any DrawEscrow)?
+    /// Every shared write of a draw, fenced by its lease's token: view, seed escrow, end, publish.
+    public var log: any FencedDrawLog
     /// Viewer counts summed across nodes; `nil`: each node shows its own count.
     public var presence: (any PresenceBoard)?
     /// Ended draws' records readable from every node; `nil`: each node serves its own.
@@ -52,7 +52,7 @@ public struct ClusterServices: Sendable {
     public var seal: EnvelopeSeal?
 
     public init(nodeId: String, lease: any RoomLease, leaseTTLMs: Int = 3_000, leaseRenewMs: Int = 1_000,
-                views: (any RoomViewStore)? = nil, escrow: (any DrawEscrow)? = nil,
+                log: any FencedDrawLog, views: (any RoomViewStore)? = nil,
                 presence: (any PresenceBoard)? = nil, records: (any SharedDrawRecords)? = nil, seal: EnvelopeSeal? = nil,
                 makeEvents: @escaping @Sendable (_ deliver: @escaping @Sendable (_ room: String, _ payload: [UInt8]) -> Void)
                     -> any ClusterEventChannel,
@@ -66,7 +66,7 @@ public struct ClusterServices: Sendable {
         self.linkUp = linkUp
         self.linkUps = linkUps
         self.views = views
-        self.escrow = escrow
+        self.log = log
         self.presence = presence
         self.records = records
         self.seal = seal

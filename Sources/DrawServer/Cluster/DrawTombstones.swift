@@ -14,6 +14,27 @@ struct DrawTombstones {
     static let perRoom = 8
 
     private var ended: [String: [String]] = [:]
+    /// The newest fencing token seen for each room (its own leases' and other nodes' events').
+    private var newest: [String: UInt64] = [:]
+
+    /// Whether another node's `envelope` must not be shown in `room` (which shows draw
+    /// `current`): an event of a draw seen ending, one under a lease older than the newest seen
+    /// for the room, or a round of a draw other than the one shown.
+    func isStale(_ envelope: ClusterEnvelope, showing current: String?, in room: String) -> Bool {
+        switch envelope.kind {
+        case .deleted, .room: return false
+        case .loading, .started, .round, .finished, .failed, .aborted: break
+        }
+        if let id = envelope.drawId, hasEnded(id, in: room) { return true }
+        if let token = envelope.token, let seen = newest[room], token < seen { return true }
+        if envelope.kind == .round, let current, envelope.drawId != current { return true }
+        return false
+    }
+
+    /// A lease with `token` holds `room` (this node's, or another node's event said so).
+    mutating func saw(_ token: UInt64, in room: String) {
+        newest[room] = max(newest[room] ?? 0, token)
+    }
 
     /// Whether `drawId` has ended in `room` as far as this node knows.
     func hasEnded(_ drawId: String, in room: String) -> Bool {
@@ -46,5 +67,6 @@ struct DrawTombstones {
     /// `room` left memory (or was deleted): what was kept for it goes.
     mutating func forget(_ room: String) {
         ended[room] = nil
+        newest[room] = nil
     }
 }

@@ -10,8 +10,26 @@ struct EnvelopePublisher: Sendable {
     let seal: EnvelopeSeal?
 
     func publish(_ envelope: ClusterEnvelope, toRoom room: String) throws(CoordinationError) {
+        try channel.publish(sealed(envelope, room: room), toRoom: room)
+    }
+
+    /// The bytes that go out for `envelope` on `room`'s channel.
+    func sealed(_ envelope: ClusterEnvelope, room: String) -> [UInt8] {
         let bytes = envelope.encode()
-        try channel.publish(seal.map { $0.seal(bytes, room: room) } ?? bytes, toRoom: room)
+        return seal.map { $0.seal(bytes, room: room) } ?? bytes
+    }
+
+    /// A draw event as one fenced entry (`FencedDrawLog`): the view part it adds, the escrow
+    /// change, and for an end the message every viewer is shown, which claims the draw's end.
+    func entry(_ envelope: ClusterEnvelope, room: String, token: UInt64, escrow: FencedEntry.EscrowChange) -> FencedEntry {
+        let ends: Bool
+        switch envelope.kind {
+        case .finished, .aborted, .failed: ends = true
+        case .loading, .started, .round, .deleted, .room: ends = false
+        }
+        return FencedEntry(room: room, token: token, kind: envelope.kind.rawValue, drawId: envelope.drawId,
+                           index: envelope.index, viewPart: envelope.view, escrow: escrow,
+                           endWire: ends ? envelope.wire : nil, payload: sealed(envelope, room: room))
     }
 }
 

@@ -86,7 +86,7 @@ final class DrawCoordinator {
         precondition(loop.isRunning, "draws start while the server runs")
         // The closures below reach the runner made after them; it lives as long as its room keeps it.
         weak var made: DrawRunner?
-        let deps = DrawRunner.Dependencies(
+        var deps = DrawRunner.Dependencies(
             bus: bus, clock: clock, planner: PlanDraw(random: random, schedule: config.schedule),
             metrics: metrics, logger: logger, random: random, sources: sources,
             beginLoading: { [unowned self, unowned room] _, attempt in
@@ -95,6 +95,9 @@ final class DrawCoordinator {
             record: storage.recordsDraws ? { [unowned self, unowned room] write in
                 if let runner = made { record(write, of: runner, in: room) }
             } : nil)
+        let name = room.name
+        deps.mayShow = { [unowned gate] in gate.mayShow(name) }
+        deps.awaitShow = { [unowned gate] then in gate.awaitShow(name, then: then) }
         let runner = DrawRunner(room: room.name, dependencies: deps)
         made = runner
         runner.timer = loop.makeTimer { [unowned runner] in runner.timerFired() }

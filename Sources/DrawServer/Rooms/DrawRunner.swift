@@ -28,6 +28,10 @@ final class DrawRunner {
         /// Hands a write to the storage thread; its result must come back through the inbox as
         /// `.recorded(room:_:error:)`. `nil` when the server keeps no records.
         let record: ((DrawWrite) -> Void)?
+        /// Whether the draw's next step may be shown now (`DrawStartGate.mayShow`), and a way to
+        /// wait until it may (true) or never will (false).
+        var mayShow: () -> Bool = { true }
+        var awaitShow: (@escaping (Bool) -> Void) -> Void = { $0(true) }
     }
 
     let room: String
@@ -40,6 +44,9 @@ final class DrawRunner {
     var wakeDueNanos: UInt64?
     /// When the result's write was handed off, for `livedraw_result_write_seconds`.
     var resultWriteSince: UInt64?
+    /// Inputs held back while the node cannot show the draw's next step (cluster mode: it cannot
+    /// prove it still holds the lease), fed in order once it can (`feed`).
+    private var held: [DrawInput] = []
 
     init(room: String, dependencies: Dependencies) {
         self.room = room
@@ -103,8 +110,25 @@ final class DrawRunner {
         feed(.shutdown(at: deps.clock.instant()))
     }
 
+    /// Feeds `input` to the session and performs what it asks — unless the draw's next step may
+    /// not be shown now: then the input waits, with those after it, until the gate answers
+    /// (`Dependencies.awaitShow`). An input that stops the draw is never held.
     private func feed(_ input: DrawInput) {
+        if !input.stops, !held.isEmpty || (session.isBusy && !deps.mayShow()) {
+            held.append(input)
+            if held.count == 1 { deps.awaitShow { [weak self] mayGoOn in self?.release(mayGoOn) } }
+            return
+        }
         let effects = session.handle(input)
         perform(effects, for: input)
+    }
+
+    /// The gate answered: the held inputs are fed now, at this time. When the draw may not go on
+    /// (another node holds its lease) and nobody stopped it meanwhile, it is aborted first.
+    private func release(_ mayGoOn: Bool) {
+        let inputs = held
+        held = []
+        if !mayGoOn, session.isBusy { abort(reason: "interrupted") }
+        for input in inputs { feed(input.restamped(at: deps.clock.instant())) }
     }
 }

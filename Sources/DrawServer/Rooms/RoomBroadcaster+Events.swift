@@ -13,7 +13,7 @@ extension RoomBroadcaster {
         defer { directory.roomActivity(room) }
         keepEntrants(of: event, in: room)
         let bytes = room.apply(event)
-        bus.relay(event, wire: bytes, from: room)
+        guard bus.relay(event, wire: bytes, from: room) else { return }
         show(bytes, loading: Self.isLoading(event), in: room)
         switch event {
         case .round:

@@ -28,8 +28,9 @@ protocol RoomEventBus: AnyObject {
     func subscribe(room: String, deliver: @escaping (DrawEvent) -> Void)
     func unsubscribe(room: String)
     /// A subscriber of this node encoded `event` as `wire` for `room`'s viewers and is about to
-    /// show it: a bus that spans nodes sends it on to the others.
-    func relay(_ event: DrawEvent, wire: [UInt8], from room: Room)
+    /// show it: a bus that spans nodes sends it on to the others. Returns whether this node's
+    /// viewers are shown it (false: the draw is no longer this node's to show, cluster mode).
+    func relay(_ event: DrawEvent, wire: [UInt8], from room: Room) -> Bool
 }
 
 /// The single-process bus: `publish` delivers synchronously, on the service thread, so a
@@ -50,5 +51,5 @@ final class InProcessRoomEventBus: RoomEventBus {
     }
 
     /// One process: nobody else to tell.
-    func relay(_ event: DrawEvent, wire: [UInt8], from room: Room) {}
+    func relay(_ event: DrawEvent, wire: [UInt8], from room: Room) -> Bool { true }
 }

@@ -17,6 +17,12 @@ protocol DrawStartGate: AnyObject {
                then answer: @escaping (ClientErrorCode?) -> Void)
     /// After any activity in `room`: what a finished draw held (a lease) is given back.
     func activity(in room: Room)
+    /// Whether the next step of the draw running here in `room` may be shown now: one node
+    /// always; a cluster while this node can prove it still holds the room's lease.
+    func mayShow(_ room: String) -> Bool
+    /// Calls `then` once the draw in `room` may go on (true), or never will (false: the cluster
+    /// gave the room to another lease).
+    func awaitShow(_ room: String, then: @escaping (Bool) -> Void)
 }
 
 /// What rooms share beyond draw events: their records, views and viewers across nodes.
@@ -71,6 +77,8 @@ final class SingleNodeRooms: DrawStartGate, SharedRooms {
     }
 
     func activity(in room: Room) {}
+    func mayShow(_ room: String) -> Bool { true }
+    func awaitShow(_ room: String, then: @escaping (Bool) -> Void) { then(true) }
 
     func attach(directory: RoomDirectory, broadcaster: RoomBroadcaster) {}
     var unavailable: ClientErrorCode? { nil }

@@ -3,45 +3,10 @@ import DrawCore
 import Foundation
 import Testing
 
-/// The rest of cluster mode's shared state on a real redis-server: the room view a late joiner
-/// reads, the seed escrow only one node can withdraw, and presence summed across nodes.
+/// The rest of cluster mode's shared state on a real redis-server: presence summed across nodes
+/// (the view and the escrow: `RedisFencedDrawLogTests`).
 @Suite(.enabled(if: RedisServerProcess.isInstalled, RedisServerProcess.skipMessage))
 struct RedisClusterStateTests {
-    @Test func theViewFoldsEventsAsTheWatchingNodesDo() throws {
-        let server = try RedisServerProcess()
-        let views = RedisRoomViewStore(connection: RedisConnection(configuration: server.configuration()))
-        defer { views.connection.close() }
-        #expect(try views.view(room: "quiz") == StoredRoomView())
-        try views.record(room: "quiz", kind: "loading", drawId: nil, index: nil, part: [])
-        #expect(try views.view(room: "quiz").loading)
-        try views.record(room: "quiz", kind: "started", drawId: "d1", index: nil, part: Array("HEAD".utf8))
-        try views.record(room: "quiz", kind: "round", drawId: "d1", index: 0, part: Array("R0".utf8))
-        try views.record(room: "quiz", kind: "round", drawId: "d1", index: 2, part: Array("R2".utf8))   // gap: ignored
-        try views.record(room: "quiz", kind: "round", drawId: "d0", index: 1, part: Array("X".utf8))    // other draw
-        try views.record(room: "quiz", kind: "round", drawId: "d1", index: 1, part: Array("R1".utf8))
-        #expect(try views.view(room: "quiz") == StoredRoomView(head: Array("HEAD".utf8), drawId: "d1",
-                                                                rounds: [Array("R0".utf8), Array("R1".utf8)]))
-        try views.record(room: "quiz", kind: "finished", drawId: "d1", index: nil, part: Array("RESULT".utf8))
-        #expect(try views.view(room: "quiz") == StoredRoomView(lastResult: Array("RESULT".utf8)))
-        try views.record(room: "quiz", kind: "started", drawId: "d2", index: nil, part: Array("H2".utf8))
-        try views.record(room: "quiz", kind: "aborted", drawId: "d2", index: nil, part: [])
-        #expect(try views.view(room: "quiz") == StoredRoomView(lastResult: Array("RESULT".utf8)))
-    }
-
-    @Test func onlyOneNodeWithdrawsTheEscrow() throws {
-        let server = try RedisServerProcess()
-        let a = RedisDrawEscrow(connection: RedisConnection(configuration: server.configuration()))
-        let b = RedisDrawEscrow(connection: RedisConnection(configuration: server.configuration()))
-        defer { a.connection.close(); b.connection.close() }
-        let draw = EscrowedDraw(drawId: "d1", seedHex: String(repeating: "ab", count: 32), roundsShown: 3, node: "node-a")
-        try a.deposit(room: "quiz", draw: draw)
-        #expect(try b.withdraw(room: "quiz") == draw)
-        #expect(try a.withdraw(room: "quiz") == nil)
-        try a.deposit(room: "quiz", draw: draw)
-        try a.clear(room: "quiz")
-        #expect(try b.withdraw(room: "quiz") == nil)
-    }
-
     @Test func presenceIsSummedAcrossNodesAndALeftNodeDropsOut() throws {
         let server = try RedisServerProcess()
         let board = RedisPresenceBoard(connection: RedisConnection(configuration: server.configuration()))

@@ -1,0 +1,125 @@
+import DrawCore
+
+/// `FencedDrawLog` on Redis: one Lua script per draw event checks the entry's token against the
+/// room's (`fenceKey`), then folds the event into the view (`viewKey`, `viewRoundsKey`), moves the
+/// seed escrow (`escrowKey`), claims the draw's end (`drawEndKey`) and `PUBLISH`es the envelope.
+/// A script runs atomically, so no other node's write or publish falls between the check and
+/// the acts; that is what makes the token a fence rather than advice (Kleppmann, "How to do
+/// distributed locking").
+public struct RedisFencedDrawLog: FencedDrawLog {
+    public let connection: RedisConnection
+    public let keyspace: RedisKeyspace
+
+    public init(connection: RedisConnection, keyspace: RedisKeyspace = RedisKeyspace()) {
+        self.connection = connection
+        self.keyspace = keyspace
+    }
+
+    /// KEYS: fence, view, view rounds, escrow, draw end. ARGV: token, kind, drawId, index, view
+    /// part, escrow change (keep, deposit, clear, take), seed, rounds shown, node, channel,
+    /// payload ('' publishes nothing), end wire ('' when the entry is no end). Answers {1, receivers} applied,
+    /// {0, newest token, end drawId, end wire} refused, {2, 0, end drawId, end wire} already ended.
+    /// The view follows `RemoteRoomView.apply`'s rules.
+    static let appendScript = """
+        local token = tonumber(ARGV[1])
+        local fence = tonumber(redis.call('GET', KEYS[1]) or '0')
+        local function lastEnd() return redis.call('HMGET', KEYS[2], 'endDrawId', 'endWire') end
+        if fence > token then
+          local e = lastEnd()
+          return {0, fence, e[1], e[2]}
+        end
+        if fence < token then redis.call('SET', KEYS[1], ARGV[1]) end
+        local kind, drawId = ARGV[2], ARGV[3]
+        if ARGV[6] == 'take' and redis.call('HGET', KEYS[4], 'drawId') ~= drawId then
+          local e = lastEnd()
+          return {2, 0, e[1], e[2]}
+        end
+        if ARGV[12] ~= '' and drawId ~= '' then
+          local claim = redis.call('GET', KEYS[5])
+          if claim and claim ~= ARGV[1] then
+            local e = lastEnd()
+            return {2, 0, e[1], e[2]}
+          end
+          redis.call('SET', KEYS[5], ARGV[1])
+          redis.call('HSET', KEYS[2], 'endDrawId', drawId, 'endWire', ARGV[12])
+        end
+        if kind == 'round' then
+          if redis.call('HGET', KEYS[2], 'drawId') == drawId and redis.call('LLEN', KEYS[3]) == tonumber(ARGV[4]) then
+            redis.call('RPUSH', KEYS[3], ARGV[5])
+          end
+        else
+          redis.call('DEL', KEYS[3])
+          redis.call('HDEL', KEYS[2], 'head', 'drawId')
+          redis.call('HSET', KEYS[2], 'loading', kind == 'loading' and '1' or '0')
+          if kind == 'started' then redis.call('HSET', KEYS[2], 'head', ARGV[5], 'drawId', drawId) end
+          if kind == 'finished' then redis.call('HSET', KEYS[2], 'lastResult', ARGV[5]) end
+        end
+        if ARGV[6] == 'deposit' then
+          redis.call('HSET', KEYS[4], 'drawId', drawId, 'seed', ARGV[7], 'roundsShown', ARGV[8], 'node', ARGV[9])
+        elseif ARGV[6] == 'clear' or ARGV[6] == 'take' then
+          redis.call('DEL', KEYS[4])
+        end
+        if ARGV[11] == '' then return {1, 0} end
+        return {1, redis.call('PUBLISH', ARGV[10], ARGV[11])}
+        """
+
+    public func append(_ entry: FencedEntry) throws(CoordinationError) -> FenceAnswer {
+        guard entry.token > 0 else { throw .invalidArgument("a fenced entry needs a token") }
+        let room = entry.room, drawId = entry.drawId ?? ""
+        var change = "keep", seed = "", shown = "", node = ""
+        switch entry.escrow {
+        case .keep: break
+        case .deposit(let draw):
+            guard draw.drawId == drawId else { throw .invalidArgument("an escrow deposit of another draw") }
+            (change, seed, shown, node) = ("deposit", draw.seedHex, String(draw.roundsShown), draw.node)
+        case .clear: change = "clear"
+        case .takeOver(let id):
+            guard id == drawId else { throw .invalidArgument("a takeover of another draw") }
+            change = "take"
+        }
+        let keys = [keyspace.fenceKey(room: room), keyspace.viewKey(room: room), keyspace.viewRoundsKey(room: room),
+                    keyspace.escrowKey(room: room), keyspace.drawEndKey(drawId: drawId)]
+        var arguments: [[UInt8]] = [Array("EVAL".utf8), Array(Self.appendScript.utf8), Array(String(keys.count).utf8)]
+        arguments += keys.map { Array($0.utf8) }
+        arguments += [String(entry.token), entry.kind, drawId, String(entry.index ?? -1)].map { Array($0.utf8) }
+        arguments.append(entry.viewPart)
+        arguments += [change, seed, shown, node, keyspace.eventChannel(room: room)].map { Array($0.utf8) }
+        arguments += [entry.payload, entry.endWire ?? []]
+        return try Self.answer(connection.coordinate(arguments))
+    }
+
+    private static func answer(_ reply: RedisReply) throws(CoordinationError) -> FenceAnswer {
+        guard case .array(let parts) = reply, case .integer(let code)? = parts.first else {
+            throw .unexpectedReply("the fenced append answered \(reply)")
+        }
+        func end() -> StoredDrawEnd? {
+            guard parts.count == 4, let id = parts[2].text, case .string(let wire) = parts[3], !id.isEmpty else { return nil }
+            return StoredDrawEnd(drawId: id, wire: wire)
+        }
+        switch code {
+        case 1:
+            guard parts.count == 2, case .integer(let n) = parts[1], let receivers = Int(exactly: n), receivers >= 0 else {
+                throw .unexpectedReply("the fenced append answered \(reply)")
+            }
+            return .accepted(receivers: receivers)
+        case 0:
+            guard parts.count == 4, case .integer(let newest) = parts[1], newest > 0 else {
+                throw .unexpectedReply("the fenced append answered \(reply)")
+            }
+            return .refused(newest: UInt64(newest), end: end())
+        case 2:
+            return .alreadyEnded(end: end())
+        default:
+            throw .unexpectedReply("the fenced append answered \(reply)")
+        }
+    }
+
+    public func escrowed(room: String) throws(CoordinationError) -> EscrowedDraw? {
+        let reply = try connection.coordinate(["HMGET", keyspace.escrowKey(room: room), "drawId", "seed", "roundsShown", "node"])
+        guard case .array(let f) = reply, f.count == 4 else { throw .unexpectedReply("the escrow answered \(reply)") }
+        guard let drawId = f[0].text, let seed = f[1].text, let shown = f[2].text.flatMap(Int.init), let node = f[3].text else {
+            return nil
+        }
+        return EscrowedDraw(drawId: drawId, seedHex: seed, roundsShown: shown, node: node)
+    }
+}
