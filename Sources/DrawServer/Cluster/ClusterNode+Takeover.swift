@@ -49,6 +49,7 @@ extension ClusterNode {
                 logger.warning("ended the draw of a node that stopped renewing its lease", metadata: [
                     "room": "\(room)", "drawId": "\(draw.drawId)", "node": "\(draw.node)", "roundsShown": "\(draw.roundsShown)",
                 ])
+                back { $0.history?.takeoverEnded(drawId: draw.drawId, room: room, token: 0, seedHex: draw.seedHex, roundsShown: draw.roundsShown, endedAt: now) }
             }
         }
     }

@@ -51,6 +51,9 @@ final class ClusterNode {
     }
     /// A room's view read back after a takeover found nothing to end, on the service thread.
     var viewArrived: (_ room: String, _ view: StoredRoomView) -> Void = { _, _ in }
+    /// Where the history lines this node owes the cluster go (a takeover's among them); `nil`
+    /// without a shared history.
+    var history: HistoryOutbox?
 
     init(services: ClusterServices, executor: ServiceExecutor, logger: Logger) {
         self.services = services

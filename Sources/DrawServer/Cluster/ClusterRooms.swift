@@ -24,6 +24,9 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     private var tombstones = DrawTombstones()
     /// Viewers' lookups waiting for their room's subscription (`prepareViewer`).
     private let subscriptions: SubscriptionWaits
+    /// The history lines this node owes the shared history (`nil` without one, or without a
+    /// draw store).
+    let history: HistoryOutbox?
     /// The rooms this node last reported viewers in (so it reports 0 once).
     private var reportedPresence: [String: Int] = [:]
     /// Envelopes dropped since the last warning, and when that was (monotonic ns): one line per
@@ -41,6 +44,8 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         self.storage = storage
         self.entrantLists = entrantLists
         subscriptions = SubscriptionWaits(loop: loop)
+        history = HistoryOutbox.make(node: node, storage: storage, loop: loop, clock: clock, logger: logger)
+        node.history = history
     }
 
     /// Wires the owners in (they are made after this one, which they are handed) and starts
@@ -52,6 +57,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         node.eventDropped = { [unowned self] room, why in dropped(room: room, why) }
         node.viewArrived = { [unowned self] room, view in clusterView(room: room, view) }
         node.subscriptionConfirmed = { [unowned self] room in subscriptions.confirmed(room) }
+        history?.resume()
     }
 
     private var phase: ServerPhase { loop.phase }
@@ -69,13 +75,18 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         node.forget(room: room)
         tombstones.forget(room)
     }
-    func close() { node.close() }
+    func close() {
+        history?.close()
+        node.close()
+    }
 
     /// A step of a draw is on this node's disk: one that changes its history line (rounds only
-    /// move `roundsShown`, which the end carries) is shared with the cluster.
+    /// move `roundsShown`, which the end carries) is owed to the shared history, through the
+    /// durable outbox. Token 0 until leases carry fencing tokens (issue 27's fencing).
     func recorded(_ write: DrawWrite, room: String) {
         switch write {
-        case .started, .startedAt, .finish, .failed: shareRecord(write.drawId, room: room)
+        case .started, .startedAt: history?.owe(drawId: write.drawId, room: room, token: 0, final: false)
+        case .finish, .failed: history?.owe(drawId: write.drawId, room: room, token: 0, final: true)
         case .round: break
         }
     }
@@ -331,27 +342,6 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     func activity(in room: Room) {
         guard node.holdsLease(room: room.name), !room.leasePending, !room.isBusy else { return }
         node.releaseLease(room: room.name)
-    }
-
-    /// Puts a draw's history line and record where every node's history API finds them, once
-    /// the step is on this node's disk (read on the storage thread, kept from the rooms' thread, which may wait for
-    /// Redis). Kept when the draw is planned, started, ended or failed.
-    private func shareRecord(_ drawId: String, room: String) {
-        guard let records = node.services.records else { return }
-        let logger = self.logger
-        // Read and encoded on the SQLite thread, kept in Redis on the rooms' thread.
-        _ = storage.drawJob({ store throws(StorageError) -> (summary: [UInt8], body: [UInt8])? in
-            try store.record(id: drawId).map { (RecordMessages.summary(DrawSummary(record: $0)), RecordMessages.record($0)) }
-        }) { [unowned self] read in
-            guard case .success(let made?) = read else { return }
-            _ = storage.sharedJob({
-                do throws(CoordinationError) {
-                    try records.keep(drawId: drawId, room: room, summary: made.summary, body: made.body)
-                } catch {
-                    logger.warning("could not share a draw's record with the cluster", metadata: ["drawId": "\(drawId)", "error": "\(error)"])
-                }
-            }) { _ in }
-        }
     }
 
     /// A room's view read back after a takeover found nothing to end.
