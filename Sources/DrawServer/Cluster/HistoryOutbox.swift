@@ -84,9 +84,12 @@ final class HistoryOutbox {
         }
     }
 
-    /// Redis came back, maybe empty: this node's newest `limit` draws that the shared store has
-    /// no record of are owed again (token 0: an end another node recorded meanwhile wins).
+    /// Redis came back, maybe empty: what waits for a retry is sent at once (not after the rest
+    /// of its backoff), and this node's newest `limit` draws that the shared store has no record
+    /// of are owed again (token 0: an end another node recorded meanwhile wins).
     func restore(limit: Int = HistoryOutbox.restoreLimit) {
+        queue.retryNow()
+        pump()
         guard let rows = backend.rows else { return }
         let records = backend.records, onShared = backend.onShared
         let back = loop.executor.continuation { [weak self] (missing: [(drawId: String, room: String)]) in

@@ -138,6 +138,12 @@ struct HistoryOutboxQueue {
         return false
     }
 
+    /// The shared store is reachable again: what waits is due at once, and the backoff starts over.
+    mutating func retryNow() {
+        failures = 0
+        pausedUntil = 0
+    }
+
     /// The wait after `failures` failed rounds: the initial delay doubling, capped.
     func delay(afterFailures failures: Int) -> UInt64 {
         let doublings = UInt64(min(max(failures - 1, 0), 40))

@@ -242,6 +242,21 @@ import Testing
 
     // MARK: Redis came back
 
+    @Test func whenRedisComesBackWhatWaitsIsSentAtOnce() throws {
+        let f = try Fixture()
+        let plan = try f.startDraw(1)
+        f.shared.answer(Array(repeating: .failure(.unavailable("down")), count: 4))
+        f.outbox.owe(drawId: plan.drawId, room: "quiz", token: 0, final: true)
+        f.loop.runJobs()
+        for _ in 0..<3 { f.retry() }
+        #expect(f.timer?.armed == Self.seconds(4), "deep in its backoff")
+        f.shared.setBody([1], drawId: plan.drawId)   // Redis kept the draw: nothing to write back
+        f.outbox.restore()
+        f.loop.runJobs()
+        #expect(f.shared.keeps.count == 5 && f.shared.keeps.last?.final == true, "sent without waiting the 4 s")
+        #expect(try f.store.owed(limit: 10) == [])
+    }
+
     /// Only the newest `limit` draws are asked about, and only those Redis lost are sent (token 0).
     @Test func afterRedisCameBackOnlyTheNewestLostDrawsAreWrittenBack() throws {
         let f = try Fixture()
