@@ -13,8 +13,8 @@ node's `GET /api/draws/ID` and the room's listing agree after a fault:
 import time
 
 from helpers import draw, http
-from helpers.redis import launch_node, started_through, wait_until
-from helpers.wsclient import WSClient, run
+from helpers.redis import killed_at_round, launch_node, wait_until
+from helpers.wsclient import run
 from test_cluster import _viewer_at_round
 
 # docs/SCALING.md, "One history".
@@ -39,18 +39,8 @@ def test_kill_9_mid_draw_every_node_records_it_interrupted_with_the_seed(launch,
     created = http.created_room(b)
     room, key = created["room"], created["hostKey"]
 
-    async def scenario():
-        viewer = await WSClient.open(b.ws_url(room), name="viewer-b")
-        try:
-            started = await started_through(redis, room, viewer, a, key, at_round=3)
-            a.kill()
-            killed_at = time.monotonic()
-            end = await viewer.collect_draw(timeout=15)
-            return started.data, end[-1], killed_at
-        finally:
-            await viewer.close()
-
-    started, aborted, killed_at = run(scenario(), timeout=40)
+    started, end, _, killed_at = run(killed_at_round(redis, room, b, a, key, at_round=3), timeout=40)
+    aborted = end[-1]
     assert aborted.type == "aborted" and aborted["reason"] == "interrupted", aborted.raw
     draw_id, seed = started["drawId"], aborted["seed"]
     draw.assert_seed_matches(seed, started["commitment"])

@@ -81,7 +81,7 @@ extension StorageTests {
                 #expect(storageError { _ = try old.owed(limit: 1) } != nil, "schema 6 has no outbox")
                 old.close()
 
-                let current = try SQLiteDrawStore(path: path)
+                let current = try StoreFixtures.store(at: path, schemaVersion: 7)
                 defer { current.close() }
                 #expect(try current.schemaVersion() == 7)
                 #expect(try current.record(id: plan.drawId) == before)
