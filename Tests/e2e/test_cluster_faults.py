@@ -4,9 +4,8 @@ and kill -9 of the node running a draw. Real redis-server and real nodes, as in 
 import time
 
 from helpers import draw, http
-from helpers.redis import killed_at_round, launch_node, wait_until
+from helpers.redis import killed_at_round, launch_node, redis_stopped_at_round, wait_until
 from helpers.wsclient import run
-from test_cluster import _viewer_at_round
 
 
 def test_redis_away_refuses_new_rooms_and_draws_until_it_is_back(nodes, redis):
@@ -71,15 +70,7 @@ def test_redis_stopped_mid_draw_the_running_node_finishes_it_and_all_recover(lau
     created = http.created_room(a)
     room, key = created["room"], created["hostKey"]
 
-    async def scenario():
-        viewer = await _viewer_at_round(a, a, room, key, 3)
-        try:
-            redis.stop()
-            return await viewer.collect_draw(timeout=20)
-        finally:
-            await viewer.close()
-
-    rest = run(scenario(), timeout=40)
+    rest = run(redis_stopped_at_round(redis, a, room, key, at_round=3), timeout=40)
     assert [m["round"] for m in rest if m.type == "round"] == list(range(4, 11))
     assert rest[-1].type == "finished"
     status, record = http.api(a, "GET", f"/api/draws/{rest[-1]['drawId']}")

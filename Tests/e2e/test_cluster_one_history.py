@@ -13,9 +13,8 @@ node's `GET /api/draws/ID` and the room's listing agree after a fault:
 import time
 
 from helpers import draw, http
-from helpers.redis import killed_at_round, launch_node, wait_until
+from helpers.redis import killed_at_round, launch_node, redis_stopped_at_round, wait_until
 from helpers.wsclient import run
-from test_cluster import _viewer_at_round
 
 # docs/SCALING.md, "One history".
 TAKEOVER_BOUND_S = 3.0 + 1.0 + 1.0
@@ -71,15 +70,7 @@ def test_a_draw_that_ended_while_redis_was_away_is_finished_on_every_node(launch
     created = http.created_room(a)
     room, key = created["room"], created["hostKey"]
 
-    async def scenario():
-        viewer = await _viewer_at_round(a, a, room, key, 3)
-        try:
-            redis.stop()
-            return (await viewer.collect_draw(timeout=20))[-1]
-        finally:
-            await viewer.close()
-
-    finished = run(scenario(), timeout=40)
+    finished = run(redis_stopped_at_round(redis, a, room, key, at_round=3), timeout=40)[-1]
     assert finished.type == "finished"
     draw_id = finished["drawId"]
     # The end could not be shared: the outbox retries it with backoff. The outage then lasts

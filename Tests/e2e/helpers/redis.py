@@ -162,3 +162,17 @@ async def killed_at_round(redis, room: str, viewer_node, runner, key: str, at_ro
         return started.data, end, rounds, killed_at
     finally:
         await viewer.close()
+
+
+async def redis_stopped_at_round(redis, node, room: str, key: str, at_round: int = 3):
+    """A viewer of `room` on `node` watches a draw started through `node`; Redis is stopped once
+    the viewer saw round `at_round`, and the viewer waits for the draw's end, which its node
+    reaches without Redis. Returns the viewer's messages from the stop to the end."""
+    from .wsclient import WSClient
+    viewer = await WSClient.open(node.ws_url(room), name=f"viewer-{node.port}")
+    try:
+        await started_through(redis, room, viewer, node, key, at_round=at_round)
+        redis.stop()
+        return await viewer.collect_draw(timeout=20)
+    finally:
+        await viewer.close()
