@@ -15,7 +15,7 @@ struct ClusterSetup {
     /// The room registry, called on the server's storage thread.
     let roomStore: RedisRoomStore
     /// The leases and the channel, for the server.
-    let services: ClusterServices
+    var services: ClusterServices
 
     init(url: RedisURL, seal: EnvelopeSeal?, random: any RandomSource) {
         self.url = url

@@ -60,7 +60,9 @@ struct LiveDrawApp {
 
         // Cluster mode: rooms live in Redis, shared by every node; this node's draws are still
         // recorded in its own SQLite store (its audit log).
-        let cluster = configuration.redisURL.map { ClusterSetup(url: $0, seal: configuration.clusterSeal, random: random) }
+        var cluster = configuration.redisURL.map { ClusterSetup(url: $0, seal: configuration.clusterSeal, random: random) }
+        // The history lines this node owes the cluster are rows of its own SQLite store.
+        cluster?.services.outbox = store
         if let cluster {
             logger.notice("cluster mode", metadata: ["node": "\(cluster.nodeId)", "redis": "\(cluster.url)"])
         }
@@ -114,7 +116,10 @@ struct LiveDrawApp {
         }
         let store = try SQLiteDrawStore(configuration: .init(dataDirectory: directory))
         do {
-            let recovered = try RecoverInterruptedDraws(store: store, clock: clock).execute()
+            // In cluster mode the reconciled draws are owed to the shared history, which still
+            // says `running` for them (same transaction: a crash now cannot lose that).
+            let outbox: (any HistoryOutboxStore)? = configuration.redisURL == nil ? nil : store
+            let recovered = try RecoverInterruptedDraws(store: store, clock: clock, outbox: outbox).execute()
             if recovered > 0 {
                 logger.notice("marked draws interrupted by an earlier crash", metadata: ["count": "\(recovered)"])
             }

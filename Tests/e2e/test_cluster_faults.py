@@ -4,9 +4,8 @@ and kill -9 of the node running a draw. Real redis-server and real nodes, as in 
 import time
 
 from helpers import draw, http
-from helpers.redis import launch_node, start_when_watched, started_through, wait_until
-from helpers.wsclient import WSClient, run
-from test_cluster import _viewer_at_round
+from helpers.redis import killed_at_round, launch_node, redis_stopped_at_round, wait_until
+from helpers.wsclient import run
 
 
 def test_redis_away_refuses_new_rooms_and_draws_until_it_is_back(nodes, redis):
@@ -47,20 +46,8 @@ def test_kill_9_of_the_running_node_ends_its_draw_as_interrupted_on_the_other(la
     created = http.created_room(b)
     room, key = created["room"], created["hostKey"]
 
-    async def scenario():
-        viewer = await WSClient.open(b.ws_url(room), name="viewer-b")
-        try:
-            started = await started_through(redis, room, viewer, a, key, at_round=3)
-            a.kill()
-            killed_at = time.monotonic()
-            end = await viewer.collect_draw(timeout=15)
-            took = time.monotonic() - killed_at
-            rounds = [m.data for m in viewer.log if m.type == "round"]
-            return started.data, rounds, end, took
-        finally:
-            await viewer.close()
-
-    started, rounds, end, took = run(scenario(), timeout=40)
+    started, end, rounds, killed_at = run(killed_at_round(redis, room, b, a, key, at_round=3), timeout=40)
+    took = time.monotonic() - killed_at
     aborted = end[-1]
     assert aborted.type == "aborted" and aborted["reason"] == "interrupted", [m.raw for m in end]
     assert aborted["drawId"] == started["drawId"]
@@ -85,15 +72,7 @@ def test_redis_stopped_mid_draw_the_running_node_finishes_it_and_all_recover(lau
     created = http.created_room(a)
     room, key = created["room"], created["hostKey"]
 
-    async def scenario():
-        viewer = await _viewer_at_round(a, a, room, key, 3)
-        try:
-            redis.stop()
-            return await viewer.collect_draw(timeout=20)
-        finally:
-            await viewer.close()
-
-    rest = run(scenario(), timeout=40)
+    rest = run(redis_stopped_at_round(redis, a, room, key, at_round=3), timeout=40)
     assert [m["round"] for m in rest if m.type == "round"] == list(range(4, 11))
     assert rest[-1].type == "finished"
     status, record = http.api(a, "GET", f"/api/draws/{rest[-1]['drawId']}")

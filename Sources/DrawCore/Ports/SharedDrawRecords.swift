@@ -11,7 +11,24 @@
 public protocol SharedDrawRecords: Sendable {
     /// Keeps (or replaces) draw `drawId` of `room`: its history line (`summary`, one JSON object
     /// as the listing shows it) and its record (`body`, as `GET /api/draws/ID` returns it).
-    func keep(drawId: String, room: String, summary: [UInt8], body: [UInt8]) throws(CoordinationError)
+    ///
+    /// Fenced per draw, so a draw has one recorded end however many nodes write it and however
+    /// often a write is retried (docs/SCALING.md, "One history"): `final` (the draw's end) is
+    /// accepted when no end is claimed yet, and then claims it with `token`, or when the claim is
+    /// already `token` (a retry, or the takeover's own write after it claimed the end with its
+    /// `aborted`); a write that is not `final` (`running`) only while no end is claimed. Token 0
+    /// ("no lease": a record reconciled after a restart, a history line restored) never matches a
+    /// claim. A write whose line is already kept byte for byte is `.kept` whatever its token (a
+    /// retry whose first answer was lost). The draw keeps the history position its first
+    /// accepted keep gave it.
+    /// - Returns: `.kept`, or `.refused` when the cluster already recorded another end (final, not
+    ///   an error: trying again cannot change it).
+    @discardableResult
+    func keep(drawId: String, room: String, summary: [UInt8], body: [UInt8], token: UInt64,
+              final: Bool) throws(CoordinationError) -> SharedKeepOutcome
+
+    /// Of `drawIds`, those no node kept a record of (lost with an empty Redis), in their order.
+    func missing(drawIds: [String]) throws(CoordinationError) -> [String]
 
     /// The record body of draw `drawId`, or `nil` when no node kept one.
     func body(drawId: String) throws(CoordinationError) -> [UInt8]?
@@ -37,4 +54,13 @@ public struct SharedEntrantList: Sendable, Hashable {
         self.hash = hash
         self.json = json
     }
+}
+
+/// What `SharedDrawRecords.keep` did.
+public enum SharedKeepOutcome: Sendable, Hashable {
+    /// Written (or already written by this same end: a retry).
+    case kept
+    /// Not written: the cluster recorded another end of the draw (another token claimed it), or
+    /// a `running` line came after its end.
+    case refused
 }

@@ -10,17 +10,25 @@ extension DrawRecord {
     /// `nil` unless the record is `running` and `seed` matches its commitment, so this can never
     /// reveal anything but the seed the draw committed to.
     public func aborted(reason: String, finishedAt: Double, seed: Seed) -> DrawRecord? {
-        guard status == .running, let schedule, !entrants.isEmpty, seed.commitment == commitment else { return nil }
+        var sentAt: [Int: Double] = [:]
+        for r in rounds { sentAt[r.round] = r.sentAt }
+        return ended(as: .aborted, reason: reason, finishedAt: finishedAt, seed: seed, sentAt: sentAt)
+    }
+
+    /// This record ended with `status` at `finishedAt`: the seed revealed and every planned round
+    /// recomputed from it, `sentAt` giving the rounds shown. `nil` unless the record is `running`
+    /// and `seed` matches its commitment.
+    func ended(as status: DrawStatus, reason: String?, finishedAt: Double, seed: Seed,
+               sentAt: [Int: Double]) -> DrawRecord? {
+        guard self.status == .running, let schedule, !entrants.isEmpty, seed.commitment == commitment else { return nil }
         guard DrawPlan.isValidWinnerCount(winners, entrants: entrants.count) else { return nil }
         let plan = DrawPlan.make(drawId: drawId, entrants: entrants, warnings: warnings, seed: seed,
                                  schedule: schedule, winners: winners)
-        var sentAt: [Int: Double] = [:]
-        for r in rounds { sentAt[r.round] = r.sentAt }
         let planned = plan.rounds.map {
             RecordedRound(round: $0.round, offsetMs: $0.offsetMs, pickIndex: $0.pickIndex, player: $0.player,
                           sentAt: sentAt[$0.round])
         }
-        return DrawRecord(drawId: drawId, room: room, status: .aborted, createdAt: createdAt, startedAt: startedAt,
+        return DrawRecord(drawId: drawId, room: room, status: status, createdAt: createdAt, startedAt: startedAt,
                           finishedAt: finishedAt, sources: sources, entrants: entrants, warnings: warnings,
                           commitment: commitment, entrantsHash: entrantsHash, schedule: schedule,
                           plannedRounds: planned, plannedDrawn: plan.outcome.drawn, storedSeed: seed,

@@ -10,16 +10,22 @@
 public struct RecoverInterruptedDraws: Sendable {
     private let store: any DrawRecordStore
     private let clock: any DrawClock
+    private let outbox: (any HistoryOutboxStore)?
 
-    public init(store: any DrawRecordStore, clock: any DrawClock) {
+    /// - Parameter outbox: in cluster mode, the node's history outbox (usually `store` itself):
+    ///   the reconciled records are then owed to the shared history, which still says `running`
+    ///   for them, in the same transaction as the marking.
+    public init(store: any DrawRecordStore, clock: any DrawClock, outbox: (any HistoryOutboxStore)? = nil) {
         self.store = store
         self.clock = clock
+        self.outbox = outbox
     }
 
     /// Marks every `running` record `interrupted` as of now. Returns how many there were (for
     /// the startup log). A failure is a `StorageError`: the server must not start then.
     @discardableResult
     public func execute() throws(StorageError) -> Int {
-        try store.markRunningInterrupted(at: clock.epochMillis())
+        if let outbox { return try outbox.markRunningInterruptedOwingLines(at: clock.epochMillis()) }
+        return try store.markRunningInterrupted(at: clock.epochMillis())
     }
 }

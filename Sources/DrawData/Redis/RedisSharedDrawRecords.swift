@@ -16,9 +16,22 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
         self.keyspace = keyspace
     }
 
-    /// KEYS: history, lines, draw, sequence. ARGV: drawId, summary, body. A draw keeps the
-    /// position its first keep gave it; later keeps replace its line and body.
+    /// KEYS: history, lines, draw, sequence, the draw's end claim. ARGV: drawId, summary, body,
+    /// token (decimal), final (`1`/`0`). Answers 1 when kept, 0 when refused
+    /// (`SharedDrawRecords.keep` has the rules): an end is claimed by the first final write and
+    /// only the same non-zero token writes after it; a line already kept byte for byte is
+    /// answered 1 without a write (a retry whose answer was lost). A draw keeps the position its
+    /// first keep gave it; later keeps replace its line and body.
     static let keepScript = """
+        local claim = redis.call('GET', KEYS[5])
+        if claim then
+          if ARGV[5] ~= '1' or ARGV[4] == '0' or claim ~= ARGV[4] then
+            if redis.call('HGET', KEYS[2], ARGV[1]) == ARGV[2] then return 1 end
+            return 0
+          end
+        elseif ARGV[5] == '1' then
+          redis.call('SET', KEYS[5], ARGV[4])
+        end
         if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then
           redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[4]), ARGV[1])
         end
@@ -26,6 +39,18 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
         redis.call('SET', KEYS[3], ARGV[3])
         return 1
         """
+
+    /// KEYS: draws' record keys. Answers the (1-based) positions of those that do not exist.
+    static let missingScript = """
+        local out = {}
+        for i = 1, #KEYS do
+          if redis.call('EXISTS', KEYS[i]) == 0 then out[#out + 1] = i end
+        end
+        return out
+        """
+
+    /// Draw ids asked about per `missing` script, so one script never blocks Redis for long.
+    static let missingBatch = 500
 
     /// KEYS: history, lines. ARGV: the score bound (`(N` below a cursor, `+inf` for the first
     /// page), how many to read. Answers [count of the room's draws, position, line, position,
@@ -40,13 +65,40 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
         return out
         """
 
-    public func keep(drawId: String, room: String, summary: [UInt8], body: [UInt8]) throws(CoordinationError) {
-        _ = try connection.coordinate([
-            Array("EVAL".utf8), Array(Self.keepScript.utf8), Array("4".utf8),
+    @discardableResult
+    public func keep(drawId: String, room: String, summary: [UInt8], body: [UInt8], token: UInt64,
+                     final: Bool) throws(CoordinationError) -> SharedKeepOutcome {
+        let reply = try connection.coordinate([
+            Array("EVAL".utf8), Array(Self.keepScript.utf8), Array("5".utf8),
             Array(keyspace.historyKey(room: room).utf8), Array(keyspace.historyLinesKey(room: room).utf8),
             Array(keyspace.drawKey(drawId: drawId).utf8), Array(keyspace.historySequenceKey.utf8),
-            Array(drawId.utf8), summary, body,
+            Array(keyspace.drawEndKey(drawId: drawId).utf8),
+            Array(drawId.utf8), summary, body, Array(String(token).utf8), Array((final ? "1" : "0").utf8),
         ])
+        switch reply {
+        case .integer(1): return .kept
+        case .integer(0): return .refused
+        default: throw .unexpectedReply("keeping draw \(drawId) answered \(reply)")
+        }
+    }
+
+    public func missing(drawIds: [String]) throws(CoordinationError) -> [String] {
+        var missing: [String] = []
+        var start = 0
+        while start < drawIds.count {
+            let batch = Array(drawIds[start..<min(start + Self.missingBatch, drawIds.count)])
+            start += batch.count
+            let reply = try connection.coordinate(["EVAL", Self.missingScript, String(batch.count)]
+                                                  + batch.map { keyspace.drawKey(drawId: $0) })
+            guard case .array(let positions) = reply else { throw .unexpectedReply("asking for missing draws answered \(reply)") }
+            for position in positions {
+                guard case .integer(let i) = position, batch.indices.contains(Int(i) - 1) else {
+                    throw .unexpectedReply("asking for missing draws answered \(position)")
+                }
+                missing.append(batch[Int(i) - 1])
+            }
+        }
+        return missing
     }
 
     /// KEYS: the draw's entrants, the list. ARGV: hash, JSON. Stores the list unless kept, and

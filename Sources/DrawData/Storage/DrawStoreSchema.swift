@@ -36,6 +36,8 @@ struct SchemaMigration: Sendable {
 /// - Entrant lists (schema 6) are rows of `entrant_lists`, one per distinct list, keyed by the
 ///   SHA-256 of their bytes (a draw's `entrants_hash`): a draw and a room's own list reference
 ///   one, so a list drawn ten thousand times is stored once (`SQLiteDrawStore+EntrantLists`).
+/// - The history outbox (schema 7, cluster mode) is a small table of its own, one row per draw
+///   still owed to the shared history (`SQLiteDrawStore+HistoryOutbox`).
 enum DrawStoreSchema {
     static let migrations: [SchemaMigration] = [
         SchemaMigration(version: 1, sql: """
@@ -143,6 +145,26 @@ enum DrawStoreSchema {
                     AND NOT EXISTS (SELECT 1 FROM draws WHERE entrants_hash = OLD.entrants_sha256)
                     AND NOT EXISTS (SELECT 1 FROM room_entrants WHERE entrants_sha256 = OLD.entrants_sha256);
             END;
+            """),
+        // Cluster mode's durable outbox of shared history lines (issue 27, docs/SCALING.md "One
+        // history"): a row per draw whose line this node still owes the cluster, written once
+        // the draw's step is on disk and deleted only once Redis acknowledged the line, so a
+        // node that dies or loses Redis meanwhile sends it after its restart. `token` is the
+        // fencing token the line is written with (0: reconciled at start, no lease); `final`
+        // whether it is the draw's end. A takeover of another node's draw (not in `draws`) keeps
+        // what its record is made from: the seed, the rounds shown and when it ended, all or
+        // none. No foreign key to `draws` for that reason. Rowid order is the order owed.
+        SchemaMigration(version: 7, sql: """
+            CREATE TABLE history_outbox (
+                draw_id      TEXT    NOT NULL UNIQUE,
+                room         TEXT    NOT NULL,
+                token        INTEGER NOT NULL CHECK (token >= 0),
+                final        INTEGER NOT NULL CHECK (final IN (0, 1)),
+                seed_hex     TEXT    CHECK (seed_hex IS NULL OR length(seed_hex) = 64),
+                rounds_shown INTEGER CHECK (rounds_shown IS NULL OR rounds_shown >= 0),
+                ended_at     REAL,
+                CHECK ((seed_hex IS NULL) = (rounds_shown IS NULL) AND (seed_hex IS NULL) = (ended_at IS NULL))
+            );
             """),
     ]
 

@@ -27,6 +27,9 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     /// Rooms whose draw the cluster refused while this node stops it: its events are neither
     /// published nor shown (`publishToCluster`).
     private var silenced: Set<String> = []
+    /// The history lines this node owes the shared history (`nil` without one, or without a
+    /// draw store).
+    let history: HistoryOutbox?
     /// The rooms this node last reported viewers in (so it reports 0 once).
     private var reportedPresence: [String: Int] = [:]
     /// Envelopes dropped since the last warning, and when that was (monotonic ns): one line per
@@ -44,6 +47,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         self.storage = storage
         self.entrantLists = entrantLists
         subscriptions = SubscriptionWaits(loop: loop)
+        history = HistoryOutbox.make(node: node, storage: storage, loop: loop, clock: clock, logger: logger)
     }
 
     /// Wires the owners in (they are made after this one, which they are handed) and starts
@@ -59,6 +63,11 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
             fencedOut(room: room, drawId: registry[room]?.runner?.session.visible.drawId, end: nil)
         }
         node.subscriptionConfirmed = { [unowned self] room in subscriptions.confirmed(room) }
+        history?.resume()
+        node.tookOver = { [unowned self] room, draw, token, endedAt in
+            history?.takeoverEnded(drawId: draw.drawId, room: room, token: token, seedHex: draw.seedHex,
+                                   roundsShown: draw.roundsShown, endedAt: endedAt)
+        }
     }
 
     private var phase: ServerPhase { loop.phase }
@@ -76,13 +85,20 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         node.forget(room: room)
         tombstones.forget(room)
     }
-    func close() { node.close() }
+    func close() {
+        history?.close()
+        node.close()
+    }
 
     /// A step of a draw is on this node's disk: one that changes its history line (rounds only
-    /// move `roundsShown`, which the end carries) is shared with the cluster.
+    /// move `roundsShown`, which the end carries) is owed to the shared history, through the
+    /// durable outbox. Token 0 until leases carry fencing tokens (issue 27's fencing).
     func recorded(_ write: DrawWrite, room: String) {
         switch write {
-        case .started, .startedAt, .finish, .failed: shareRecord(write.drawId, room: room)
+        // The lease's token: the draw's own end claimed it (`FencedDrawLog`), so its line is
+        // accepted; 0 when no lease is held here (a draw that failed before it took one).
+        case .started, .startedAt: history?.owe(drawId: write.drawId, room: room, token: node.leases.token(of: room) ?? 0, final: false)
+        case .finish, .failed: history?.owe(drawId: write.drawId, room: room, token: node.leases.token(of: room) ?? 0, final: true)
         case .round: break
         }
     }
@@ -369,27 +385,6 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     func mayShow(_ room: String) -> Bool { node.leases.mayShow(room) }
 
     func awaitShow(_ room: String, then: @escaping (Bool) -> Void) { node.leases.awaitShow(room, then: then) }
-
-    /// Puts a draw's history line and record where every node's history API finds them, once
-    /// the step is on this node's disk (read on the storage thread, kept from the rooms' thread, which may wait for
-    /// Redis). Kept when the draw is planned, started, ended or failed.
-    private func shareRecord(_ drawId: String, room: String) {
-        guard let records = node.services.records else { return }
-        let logger = self.logger
-        // Read and encoded on the SQLite thread, kept in Redis on the rooms' thread.
-        _ = storage.drawJob({ store throws(StorageError) -> (summary: [UInt8], body: [UInt8])? in
-            try store.record(id: drawId).map { (RecordMessages.summary(DrawSummary(record: $0)), RecordMessages.record($0)) }
-        }) { [unowned self] read in
-            guard case .success(let made?) = read else { return }
-            _ = storage.sharedJob({
-                do throws(CoordinationError) {
-                    try records.keep(drawId: drawId, room: room, summary: made.summary, body: made.body)
-                } catch {
-                    logger.warning("could not share a draw's record with the cluster", metadata: ["drawId": "\(drawId)", "error": "\(error)"])
-                }
-            }) { _ in }
-        }
-    }
 
     /// The cluster refused an entry of this node's draw `drawId` in the room, or its lease: a
     /// newer lease holds the room (a takeover ended the draw, or another draw began). The draw

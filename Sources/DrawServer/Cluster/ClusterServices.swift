@@ -46,6 +46,9 @@ public struct ClusterServices: Sendable {
     public var presence: (any PresenceBoard)?
     /// Ended draws' records readable from every node; `nil`: each node serves its own.
     public var records: (any SharedDrawRecords)?
+    /// This node's durable outbox of the history lines it owes `records` (its SQLite store, the
+    /// draw store's thread calls it); `nil`: owed lines are kept in memory only.
+    public var outbox: (any HistoryOutboxStore)?
     /// The cluster's shared secret (`--cluster-secret-file`): every envelope published is sealed
     /// with it and every one received must be; `nil`: envelopes go unauthenticated (Redis must
     /// then be private).
@@ -53,7 +56,8 @@ public struct ClusterServices: Sendable {
 
     public init(nodeId: String, lease: any RoomLease, leaseTTLMs: Int = 3_000, leaseRenewMs: Int = 1_000,
                 log: any FencedDrawLog, views: (any RoomViewStore)? = nil,
-                presence: (any PresenceBoard)? = nil, records: (any SharedDrawRecords)? = nil, seal: EnvelopeSeal? = nil,
+                presence: (any PresenceBoard)? = nil, records: (any SharedDrawRecords)? = nil,
+                outbox: (any HistoryOutboxStore)? = nil, seal: EnvelopeSeal? = nil,
                 makeEvents: @escaping @Sendable (_ deliver: @escaping @Sendable (_ room: String, _ payload: [UInt8]) -> Void)
                     -> any ClusterEventChannel,
                 linkUp: @escaping @Sendable () -> Bool, linkUps: @escaping @Sendable () -> Int = { 0 }) {
@@ -69,6 +73,7 @@ public struct ClusterServices: Sendable {
         self.log = log
         self.presence = presence
         self.records = records
+        self.outbox = outbox
         self.seal = seal
     }
 }

@@ -46,7 +46,7 @@ struct RedisClusterStateTests {
         let b = RedisSharedDrawRecords(connection: RedisConnection(configuration: server.configuration()))
         defer { a.connection.close(); b.connection.close() }
         #expect(try b.body(drawId: "d1") == nil)
-        try a.keep(drawId: "d1", room: "quiz", summary: Array("{}".utf8), body: Array(#"{"drawId":"d1"}"#.utf8))
+        try a.keep(drawId: "d1", room: "quiz", summary: Array("{}".utf8), body: Array(#"{"drawId":"d1"}"#.utf8), token: 0, final: false)
         #expect(try b.body(drawId: "d1") == Array(#"{"drawId":"d1"}"#.utf8))
     }
 
@@ -59,11 +59,11 @@ struct RedisClusterStateTests {
         defer { a.connection.close(); b.connection.close() }
         let line = { (id: String, status: String) in Array(#"{"drawId":"\#(id)","status":"\#(status)"}"#.utf8) }
         #expect(try a.page(room: "quiz", request: DrawPageRequest()) == SharedDrawPage(summaries: [], next: nil, roomHasDraws: false))
-        try a.keep(drawId: "d1", room: "quiz", summary: line("d1", "running"), body: [])
-        try b.keep(drawId: "d2", room: "quiz", summary: line("d2", "finished"), body: [])
-        try a.keep(drawId: "d3", room: "quiz", summary: line("d3", "running"), body: [])
-        try b.keep(drawId: "x1", room: "other", summary: line("x1", "finished"), body: [])
-        try a.keep(drawId: "d1", room: "quiz", summary: line("d1", "finished"), body: [])   // its end
+        try a.keep(drawId: "d1", room: "quiz", summary: line("d1", "running"), body: [], token: 0, final: false)
+        try b.keep(drawId: "d2", room: "quiz", summary: line("d2", "finished"), body: [], token: 1, final: true)
+        try a.keep(drawId: "d3", room: "quiz", summary: line("d3", "running"), body: [], token: 0, final: false)
+        try b.keep(drawId: "x1", room: "other", summary: line("x1", "finished"), body: [], token: 1, final: true)
+        try a.keep(drawId: "d1", room: "quiz", summary: line("d1", "finished"), body: [], token: 1, final: true)   // its end
         let first = try b.page(room: "quiz", request: DrawPageRequest(limit: 2))
         #expect(first.summaries == [line("d3", "running"), line("d2", "finished")])
         #expect(try a.page(room: "quiz", request: DrawPageRequest(limit: 2)) == first)

@@ -62,7 +62,8 @@ extension StorageTests {
                 let before = try StoreEntrantListTests.fileBytes(old, path: path)
                 old.close()
 
-                let store = try SQLiteDrawStore(path: path)
+                // Exactly step 6, as the release that brought it: later steps have tests of their own.
+                let store = try StoreFixtures.store(at: path, schemaVersion: 6)
                 defer { store.close() }
                 #expect(try store.schemaVersion() == 6)
                 for plan in same + [other] {

@@ -144,3 +144,35 @@ async def started_through(redis, room: str, viewer, starter, key: str, at_round:
     started, _ = await viewer.wait_for(lambda m: m.type == "started", 10)
     await viewer.wait_for(lambda m: m.type == "round" and m["round"] == at_round, 10)
     return started
+
+
+async def killed_at_round(redis, room: str, viewer_node, runner, key: str, at_round: int = 3):
+    """A viewer of `room` on `viewer_node` watches a draw started through `runner`, which is
+    killed (SIGKILL) once the viewer saw round `at_round`; the viewer then waits for the draw's
+    end. Returns the `started` message's data, the messages up to the end, the rounds the viewer
+    saw, and when the kill was (time.monotonic())."""
+    from .wsclient import WSClient
+    viewer = await WSClient.open(viewer_node.ws_url(room), name=f"viewer-{viewer_node.port}")
+    try:
+        started = await started_through(redis, room, viewer, runner, key, at_round=at_round)
+        runner.kill()
+        killed_at = time.monotonic()
+        end = await viewer.collect_draw(timeout=15)
+        rounds = [m.data for m in viewer.log if m.type == "round"]
+        return started.data, end, rounds, killed_at
+    finally:
+        await viewer.close()
+
+
+async def redis_stopped_at_round(redis, node, room: str, key: str, at_round: int = 3):
+    """A viewer of `room` on `node` watches a draw started through `node`; Redis is stopped once
+    the viewer saw round `at_round`, and the viewer waits for the draw's end, which its node
+    reaches without Redis. Returns the viewer's messages from the stop to the end."""
+    from .wsclient import WSClient
+    viewer = await WSClient.open(node.ws_url(room), name=f"viewer-{node.port}")
+    try:
+        await started_through(redis, room, viewer, node, key, at_round=at_round)
+        redis.stop()
+        return await viewer.collect_draw(timeout=20)
+    finally:
+        await viewer.close()

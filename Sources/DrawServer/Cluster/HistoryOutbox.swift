@@ -1,0 +1,253 @@
+import DrawCore
+import DrawPresentation
+import Logging
+
+/// Cluster mode's one history (docs/SCALING.md, "One history"): every history line this node
+/// owes the cluster (a step of its own draw on its disk, a draw it reconciled at start, the end
+/// of another node's draw it took over) goes through a durable outbox, a row in its SQLite store,
+/// and is sent to the shared history until Redis acknowledged it; only then is the row deleted.
+/// A node restarted after a crash resumes what its outbox holds (`resume`), and after Redis came
+/// back it writes back the lines Redis lost (`restore`).
+///
+/// Exactly once per draw: the shared store fences each draw's end (`SharedDrawRecords.keep`), so
+/// a retry is idempotent and an end another node recorded first refuses this one (the row goes,
+/// with one notice).
+///
+/// Service thread only, like the other owners; blocking work runs on the storage threads
+/// (`Backend`), and its results come back through the inbox. State lives in `HistoryOutboxQueue`.
+final class HistoryOutbox {
+    /// Where the blocking work runs, injected so tests run it inline.
+    struct Backend {
+        /// The shared history (Redis).
+        let records: any SharedDrawRecords
+        /// The durable rows; `nil`: the outbox lives in memory only (no data directory).
+        let rows: (any HistoryOutboxStore)?
+        /// This node's own record of a draw; called on the storage thread.
+        let localRecord: @Sendable (_ drawId: String) throws(StorageError) -> DrawRecord?
+        /// Runs a job on the draw store's thread; false when that thread takes no more work.
+        let onStore: (@escaping @Sendable () -> Void) -> Bool
+        /// Runs a job on the shared store's thread; false when that thread takes no more work.
+        let onShared: (@escaping @Sendable () -> Void) -> Bool
+    }
+
+    /// How many of its own newest draws a node writes back after Redis came back without them.
+    static let restoreLimit = 1_000
+    /// How many rows one `resume` reads; more are read once those are sent.
+    static let resumeBatch = 1_000
+
+    private let backend: Backend
+    private unowned let loop: any RoomLoop
+    private let clock: any DrawClock
+    private let logger: Logger
+    private(set) var queue: HistoryOutboxQueue
+    private let resumeBatch: Int
+    private var timer: (any ServiceTimer)?
+    /// The last `resume` read a full batch: read again once the queue is empty.
+    private var moreToResume = false
+    private var closed = false
+
+    init(backend: Backend, loop: any RoomLoop, clock: any DrawClock, logger: Logger,
+         queue: HistoryOutboxQueue = HistoryOutboxQueue(), resumeBatch: Int = HistoryOutbox.resumeBatch) {
+        self.backend = backend
+        self.loop = loop
+        self.clock = clock
+        self.logger = logger
+        self.queue = queue
+        self.resumeBatch = resumeBatch
+    }
+
+    // MARK: What is owed
+
+    /// A step of this node's own draw that changes its history line is on its disk (`final`: the
+    /// draw's end). The line is read from the store when it is sent, so it is the newest then.
+    func owe(drawId: String, room: String, token: UInt64, final: Bool) {
+        add(OwedHistoryLine(drawId: drawId, room: room, token: token, final: final), durably: true)
+    }
+
+    /// The one entry point of the takeover (`ClusterNode+Takeover`): this node ended another
+    /// node's draw as `interrupted` with its escrowed seed, so it owes the draw's history line,
+    /// made from the shared `running` record and written with the takeover's `token`.
+    func takeoverEnded(drawId: String, room: String, token: UInt64, seedHex: String, roundsShown: Int, endedAt: Double) {
+        let end = OwedHistoryLine.TakeoverEnd(seedHex: seedHex, roundsShown: roundsShown, endedAt: endedAt)
+        add(OwedHistoryLine(drawId: drawId, room: room, token: token, final: true, takeover: end), durably: true)
+    }
+
+    /// At start: what the outbox still holds (lines of an earlier run, reconciled draws).
+    func resume() {
+        guard let rows = backend.rows else { return }
+        let batch = resumeBatch
+        let back = loop.executor.continuation { [weak self] (read: Result<[OwedHistoryLine], StorageError>) in
+            self?.resumed(read)
+        }
+        _ = backend.onStore {
+            do throws(StorageError) { back(.success(try rows.owed(limit: batch))) } catch { back(.failure(error)) }
+        }
+    }
+
+    /// Redis came back, maybe empty: what waits for a retry is sent at once (not after the rest
+    /// of its backoff), and this node's newest `limit` draws that the shared store has no record
+    /// of are owed again (token 0: an end another node recorded meanwhile wins).
+    func restore(limit: Int = HistoryOutbox.restoreLimit) {
+        queue.retryNow()
+        pump()
+        guard let rows = backend.rows else { return }
+        let records = backend.records, onShared = backend.onShared
+        let back = loop.executor.continuation { [weak self] (missing: [(drawId: String, room: String)]) in
+            self?.restored(missing)
+        }
+        let asked = loop.executor.continuation { (draws: [(drawId: String, room: String)]) in
+            _ = onShared {
+                guard let missing = try? records.missing(drawIds: draws.map(\.drawId)) else { return }
+                let wanted = Set(missing)
+                back(draws.filter { wanted.contains($0.drawId) })
+            }
+        }
+        _ = backend.onStore {
+            guard let draws = try? rows.newestDraws(limit: limit), !draws.isEmpty else { return }
+            asked(draws)
+        }
+    }
+
+    /// Stops retrying (the server is closing); what is still owed stays in the outbox.
+    func close() {
+        closed = true
+        timer?.cancel()
+    }
+
+    private func resumed(_ read: Result<[OwedHistoryLine], StorageError>) {
+        switch read {
+        case .success(let lines):
+            moreToResume = lines.count >= resumeBatch
+            if !lines.isEmpty {
+                logger.notice("resuming the history lines owed to the cluster", metadata: ["lines": "\(lines.count)"])
+            }
+            for line in lines { add(line, durably: false) }
+        case .failure(let error):
+            logger.warning("could not read the history outbox", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func restored(_ missing: [(drawId: String, room: String)]) {
+        guard !missing.isEmpty else { return }
+        logger.notice("writing draws' history lines back to the cluster", metadata: ["draws": "\(missing.count)"])
+        for draw in missing { add(OwedHistoryLine(drawId: draw.drawId, room: draw.room, token: 0, final: false), durably: true) }
+    }
+
+    private func add(_ line: OwedHistoryLine, durably: Bool) {
+        queue.owe(line)
+        if durably, let rows = backend.rows {
+            // Queued before the send's own storage step, so the row is on disk before the line
+            // can reach Redis (one serial thread).
+            let logger = self.logger
+            _ = backend.onStore {
+                do throws(StorageError) { try rows.owe(line) } catch {
+                    logger.warning("could not keep a history line in the outbox; it is sent from memory",
+                                   metadata: ["drawId": "\(line.drawId)", "error": "\(error)"])
+                }
+            }
+        }
+        pump()
+    }
+
+    // MARK: Sending
+
+    /// Sends what is due, and arms the timer for what waits.
+    private func pump() {
+        guard !closed else { return }
+        let now = clock.monotonicNanos()
+        for line in queue.takeDue(now: now) { send(line) }
+        if queue.isEmpty, moreToResume {
+            moreToResume = false
+            resume()
+        }
+        guard let next = queue.nextDue(now: now), next > now else { return }
+        if timer == nil { timer = loop.makeTimer { [unowned self] in pump() } }
+        timer?.schedule(afterNanos: next - now)
+    }
+
+    /// Step one, on the draw store's thread: this node's record of the draw (a takeover's draw
+    /// is not there, and passes). Step two, on the shared store's thread: the keep.
+    private func send(_ line: OwedHistoryLine) {
+        let localRecord = backend.localRecord
+        let stored = loop.executor.continuation { [weak self] (read: LocalRead) in self?.stored(line, read) }
+        let taken = backend.onStore {
+            guard line.takeover == nil else { return stored(.takeover) }
+            do throws(StorageError) {
+                guard let record = try localRecord(line.drawId) else { return stored(.missing) }
+                stored(.record(summary: RecordMessages.summary(DrawSummary(record: record)),
+                               body: RecordMessages.record(record), ended: record.status.isEnded))
+            } catch {
+                stored(.failed(error.description))
+            }
+        }
+        if !taken { answered(line, .failed("the storage thread takes no more work")) }
+    }
+
+    private func stored(_ line: OwedHistoryLine, _ read: LocalRead) {
+        let records = backend.records
+        let done = loop.executor.continuation { [weak self] (sent: HistoryLineSend.Outcome) in self?.answered(line, sent) }
+        let job: @Sendable () -> Void
+        switch read {
+        case .missing: return answered(line, .unusable("this node's store has no record of the draw"))
+        case .failed(let why): return answered(line, .failed(why))
+        case .record(let summary, let body, let ended):
+            job = { done(HistoryLineSend.keep(line, summary: summary, body: body, final: line.final || ended, in: records)) }
+        case .takeover:
+            job = { done(HistoryLineSend.endTakeover(line, in: records)) }
+        }
+        if !backend.onShared(job) { answered(line, .failed("the shared store's thread takes no more work")) }
+    }
+
+    private func answered(_ line: OwedHistoryLine, _ sent: HistoryLineSend.Outcome) {
+        let id = line.drawId
+        switch sent {
+        case .kept:
+            if queue.acknowledged(id) == .settle { settle(id) }
+        case .refused:
+            logger.notice("the cluster already recorded another end for this draw", metadata: [
+                "drawId": "\(id)", "room": "\(line.room)", "token": "\(line.token)",
+            ])
+            queue.drop(id)
+            settle(id)
+        case .unusable(let why):
+            logger.warning("dropped a history line that cannot be made", metadata: ["drawId": "\(id)", "reason": "\(why)"])
+            queue.drop(id)
+            settle(id)
+        case .bodyMissing:
+            if queue.bodyMissing(id, now: clock.monotonicNanos()) {
+                logger.warning("gave up the history line of a draw taken over: the cluster has no record of it",
+                               metadata: ["drawId": "\(id)", "room": "\(line.room)"])
+                settle(id)
+            }
+        case .failed(let why):
+            let first = queue.failures == 0
+            queue.failed(id, now: clock.monotonicNanos())
+            // One line per outage, not one per line and retry.
+            if first {
+                logger.warning("could not share history lines with the cluster; retrying",
+                               metadata: ["drawId": "\(id)", "error": "\(why)"])
+            }
+        }
+        pump()
+    }
+
+    /// The row of `drawId` goes (acknowledged, or never to be sent).
+    private func settle(_ drawId: String) {
+        guard let rows = backend.rows else { return }
+        let logger = self.logger
+        _ = backend.onStore {
+            do throws(StorageError) { try rows.settle(drawId: drawId) } catch {
+                logger.warning("could not delete a settled line from the history outbox",
+                               metadata: ["drawId": "\(drawId)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// What step one read.
+    private enum LocalRead: Sendable {
+        case record(summary: [UInt8], body: [UInt8], ended: Bool)
+        case missing
+        case takeover
+        case failed(String)
+    }
+}

@@ -1,0 +1,76 @@
+import DrawCore
+import DrawPresentation
+import Foundation
+import Testing
+
+/// A record body read back (`RecordBodyDecoder`): whatever `RecordMessages.record` wrote comes
+/// back as the record it was written from, and anything else is refused.
+struct RecordBodyDecoderTests {
+    typealias R = RecordMessagesTests
+
+    static let failed = DrawRecord(drawId: "ffeeddccbbaa99887766554433221100", room: "team-a", status: .failed,
+                                   createdAt: 900.5, startedAt: nil, finishedAt: 1_000.125, sources: R.sources,
+                                   entrants: [], warnings: [.duplicateName(userId: 7, firstUserId: 3)], commitment: nil,
+                                   entrantsHash: nil, schedule: nil, plannedRounds: [], plannedDrawn: nil, storedSeed: nil,
+                                   failure: DrawFailure(code: "source_unreachable", message: "users: \"timeout\" ✗"),
+                                   abortReason: nil)
+
+    static let decelerating = DrawPlan.make(
+        drawId: Fixtures.plan.drawId, entrants: Fixtures.players, warnings: StoreLikeWarnings.all, seed: Fixtures.seed,
+        schedule: RoundSchedule(rounds: 7, pace: .decelerating(firstMs: 100, lastMs: 900), countdownMs: 3_000)!)
+
+    static let threeWinners = DrawPlan.make(drawId: Fixtures.voidPlan.drawId, entrants: Fixtures.players,
+                                            seed: Fixtures.voidPlan.seed, schedule: .original, winners: 3)
+
+    static var everyKind: [DrawRecord] {
+        [R.record(.finished, shown: 10), R.record(.finished, shown: 10, plan: Fixtures.voidPlan),
+         R.record(.finished, shown: 10, plan: threeWinners), R.record(.running, shown: 0), R.record(.running, shown: 4),
+         R.record(.running, shown: 4, plan: decelerating), R.record(.aborted, shown: 2),
+         R.record(.interrupted, shown: 5, plan: threeWinners), R.record(.interrupted, shown: 0, plan: decelerating), failed]
+    }
+
+    @Test(arguments: everyKind)
+    func aBodyReadsBackAsItsRecord(_ record: DrawRecord) throws {
+        let decoded = try #require(RecordBodyDecoder.decode(RecordMessages.record(record)))
+        #expect(decoded == record)
+        #expect(RecordMessages.record(decoded) == RecordMessages.record(record), "and writes the same bytes again")
+    }
+
+    static let malformed: [String] = [
+        "", "null", "[]", #"{"drawId":"x"}"#, "{not json",
+    ]
+
+    @Test(arguments: malformed)
+    func notARecordIsRefused(_ body: String) {
+        #expect(RecordBodyDecoder.decode(Array(body.utf8)) == nil)
+    }
+
+    /// One field of a real body changed at a time: each is refused, not guessed at.
+    @Test(arguments: [
+        (#""status":"running""#, #""status":"paused""#),
+        (#""round":2"#, #""round":3"#),
+        (#""index":3,"userId":182"#, #""index":1,"userId":182"#),
+        (#""regDate":"2020-10-19""#, #""regDate":"2020-13-19""#),
+        (#""offsetsMs":[400,800,"#, #""offsetsMs":[400,900,"#),
+        (#""code":"unknown_user""#, #""code":"strange""#),
+        (#""createdAt":900.500"#, #""createdAt":"900.5""#),
+    ])
+    func aChangedFieldIsRefused(_ change: (String, String)) throws {
+        let body = Fixtures.text(RecordMessages.record(R.record(.running, shown: 4)))
+        #expect(body.contains(change.0), "the change applies")
+        #expect(RecordBodyDecoder.decode(Array(body.replacingOccurrences(of: change.0, with: change.1).utf8)) == nil)
+    }
+
+    @Test func aRunningBodyCarryingASeedIsRefused() throws {
+        let body = Fixtures.text(RecordMessages.record(R.record(.running, shown: 4)))
+        #expect(body.contains(#""seed":null"#))
+        let leaked = body.replacingOccurrences(of: #""seed":null"#, with: #""seed":"\#(Fixtures.seed.hex)""#)
+        #expect(RecordBodyDecoder.decode(Array(leaked.utf8)) == nil)
+    }
+}
+
+/// Every kind of merge warning, so each one's message is read back.
+enum StoreLikeWarnings {
+    static let all: [MergeWarning] = [.unknownUser(userId: 999), .duplicateEntry(userId: 22), .duplicateUser(userId: 4),
+                                      .duplicateName(userId: 7, firstUserId: 3)]
+}
