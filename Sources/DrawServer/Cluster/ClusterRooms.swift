@@ -24,6 +24,9 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     private var tombstones = DrawTombstones()
     /// Viewers' lookups waiting for their room's subscription (`prepareViewer`).
     private let subscriptions: SubscriptionWaits
+    /// The lease token each draw running here was started under, until its end is owed to the
+    /// history (`recorded`).
+    private var drawTokens: [String: UInt64] = [:]
     /// Rooms whose draw the cluster refused while this node stops it: its events are neither
     /// published nor shown (`publishToCluster`).
     private var silenced: Set<String> = []
@@ -95,10 +98,13 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     /// durable outbox. Token 0 until leases carry fencing tokens (issue 27's fencing).
     func recorded(_ write: DrawWrite, room: String) {
         switch write {
-        // The lease's token: the draw's own end claimed it (`FencedDrawLog`), so its line is
-        // accepted; 0 when no lease is held here (a draw that failed before it took one).
-        case .started, .startedAt: history?.owe(drawId: write.drawId, room: room, token: node.leases.token(of: room) ?? 0, final: false)
-        case .finish, .failed: history?.owe(drawId: write.drawId, room: room, token: node.leases.token(of: room) ?? 0, final: true)
+        // The token of the lease the draw ran under: its own end claimed it (`FencedDrawLog`), so
+        // its line is accepted (the lease itself may be given back by now); 0 for a draw that
+        // never held one here.
+        case .started, .startedAt:
+            history?.owe(drawId: write.drawId, room: room, token: drawTokens[write.drawId] ?? 0, final: false)
+        case .finish, .failed:
+            history?.owe(drawId: write.drawId, room: room, token: drawTokens.removeValue(forKey: write.drawId) ?? 0, final: true)
         case .round: break
         }
     }
@@ -225,6 +231,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         var envelope = ClusterEnvelope(event: event, wire: wire, node: cluster.nodeId, now: clock.epochMillis(),
                                        roundDueAt: due, entrants: shared?.list.json ?? [])
         envelope.token = cluster.leases.token(of: room.name)
+        if case .started(let plan, _) = event, let token = envelope.token { drawTokens[plan.drawId] = token }
         cluster.publish(envelope, room: room.name, escrow: escrowChange(for: event, node: cluster.nodeId), entrants: shared)
         return true
     }

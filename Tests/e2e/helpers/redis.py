@@ -164,10 +164,13 @@ async def killed_at_round(redis, room: str, viewer_node, runner, key: str, at_ro
         await viewer.close()
 
 
-async def redis_stopped_at_round(redis, node, room: str, key: str, at_round: int = 3):
+async def redis_stopped_at_round(redis, node, room: str, key: str, at_round: int = 9):
     """A viewer of `room` on `node` watches a draw started through `node`; Redis is stopped once
     the viewer saw round `at_round`, and the viewer waits for the draw's end, which its node
-    reaches without Redis. Returns the viewer's messages from the stop to the end."""
+    reaches without Redis — as long as what is left of the draw fits in the time the node can
+    still prove it holds the lease (docs/SCALING.md "Fencing": the TTL, 3 s, less a margin, from
+    its last renewal, at most 1 s before): the last but one round of a 200 ms draw. Returns the
+    viewer's messages from the stop to the end."""
     from .wsclient import WSClient
     viewer = await WSClient.open(node.ws_url(room), name=f"viewer-{node.port}")
     try:
