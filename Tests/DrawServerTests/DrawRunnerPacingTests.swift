@@ -60,14 +60,16 @@ import Testing
 
     /// The same, on the given bus, clock and timer (`DrawRunnerShellTests` too).
     static func runner(bus: any RoomEventBus, clock: any DrawClock, timer: any ServiceTimer,
-                       record: ((DrawWrite) -> Void)?) -> DrawRunner {
+                       record: ((DrawWrite) -> Void)?,
+                       gate: (mayShow: () -> Bool, awaitShow: (@escaping (Bool) -> Void) -> Void)? = nil) -> DrawRunner {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let schedule = RoundSchedule(rounds: 4, pace: .fixed(intervalMs: 100))!
-        let deps = DrawRunner.Dependencies(
+        var deps = DrawRunner.Dependencies(
             bus: bus, clock: clock, planner: PlanDraw(random: SystemTestRandom(), schedule: schedule),
             metrics: ServerMetrics(), logger: logger, random: SystemTestRandom(), sources: RunningServer.sources,
             beginLoading: { _, _ in }, record: record)
+        if let gate { (deps.mayShow, deps.awaitShow) = (gate.mayShow, gate.awaitShow) }
         let runner = DrawRunner(room: "r", dependencies: deps)
         runner.timer = timer
         return runner

@@ -115,6 +115,8 @@ final class DrawRunner {
     /// (`Dependencies.awaitShow`). An input that stops the draw is never held.
     private func feed(_ input: DrawInput) {
         if !input.stops, !held.isEmpty || (session.isBusy && !deps.mayShow()) {
+            // One wake-up held is the wake-up: a second would show two steps at once.
+            if case .timerDue = input, held.contains(where: { if case .timerDue = $0 { true } else { false } }) { return }
             held.append(input)
             if held.count == 1 { deps.awaitShow { [weak self] mayGoOn in self?.release(mayGoOn) } }
             return

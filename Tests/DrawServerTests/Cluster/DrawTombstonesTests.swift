@@ -1,4 +1,5 @@
 @testable import DrawServer
+import DrawPresentation
 import Testing
 
 /// Which draws a node has seen end, per room (`DrawTombstones`): the rule that keeps a woken
@@ -35,5 +36,28 @@ import Testing
         #expect(t.hasEnded("d\(DrawTombstones.perRoom)", in: "r"))
         t.forget("r")
         #expect(!t.hasEnded("d\(DrawTombstones.perRoom)", in: "r"))
+    }
+
+    /// Receivers are strict (issue 27): an event under a lease older than the newest seen for the
+    /// room, an event of an ended draw, or a round of a draw not the one shown, is stale; a room's
+    /// `deleted` or `room` notice never is.
+    @Test func olderTokensEndedDrawsAndOtherDrawsRoundsAreStale() {
+        var t = DrawTombstones()
+        func envelope(_ kind: ClusterEnvelope.Kind, _ id: String?, token: UInt64?) -> ClusterEnvelope {
+            ClusterEnvelope(node: "n", kind: kind, drawId: id, index: 0, plannedAt: 0, sentAt: 0, wire: [], token: token)
+        }
+        #expect(!t.isStale(envelope(.round, "x", token: 5), showing: "x", in: "r"))
+        t.saw(7, in: "r")
+        #expect(t.isStale(envelope(.round, "x", token: 5), showing: "x", in: "r"), "an older lease")
+        #expect(t.isStale(envelope(.finished, "x", token: 6), showing: "x", in: "r"), "its end too")
+        #expect(!t.isStale(envelope(.started, "y", token: 7), showing: nil, in: "r"))
+        #expect(!t.isStale(envelope(.round, "y", token: 9), showing: "y", in: "r"), "a newer lease")
+        #expect(t.isStale(envelope(.round, "z", token: 9), showing: "y", in: "r"), "a round of another draw")
+        #expect(!t.isStale(envelope(.round, "x", token: 5), showing: "x", in: "other"), "per room")
+        t.end("y", in: "r")
+        #expect(t.isStale(envelope(.round, "y", token: 9), showing: "y", in: "r"), "after its end")
+        #expect(!t.isStale(envelope(.deleted, nil, token: 1), showing: "y", in: "r"))
+        t.forget("r")
+        #expect(!t.isStale(envelope(.round, "x", token: 5), showing: "x", in: "r"), "forgotten with the room")
     }
 }
