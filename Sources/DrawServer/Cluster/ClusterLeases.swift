@@ -94,10 +94,18 @@ final class ClusterLeases {
         }
         let queued = worker.submit {
             let sent = clock.monotonicNanos()
+            let token: UInt64
             do throws(CoordinationError) {
-                guard let token = try lease.acquire(room: room, owner: owner, ttlMs: ttl) else { return back((.heldElsewhere, sent)) }
+                guard let granted = try lease.acquire(room: room, owner: owner, ttlMs: ttl) else { return back((.heldElsewhere, sent)) }
+                token = granted
+            } catch {
+                return back((.unavailable(error.description), sent))
+            }
+            do throws(CoordinationError) {
                 back((.acquired(token: token, leftover: try log.escrowed(room: room)), sent))
             } catch {
+                // Whether a draw is left over is unknown: no start on a guess; the lease goes back.
+                _ = try? lease.release(room: room, owner: owner)
                 back((.unavailable(error.description), sent))
             }
         }
@@ -163,11 +171,12 @@ final class ClusterLeases {
             held[room] = lease
             answerWaiting(room, true)
         case .refused?:
-            held[room] = nil
             logger.error("lost a draw's lease: another node was granted the room; this node stops the draw and shows nothing more of it",
                          metadata: ["room": "\(room)"])
-            answerWaiting(room, false)
+            // `lost` stops the draw (silently) and forgets the lease, answering whoever waits.
+            held[room] = lease
             lost(room)
+            forget(room)
         case nil:
             held[room] = lease
         }

@@ -211,8 +211,10 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     /// Returns whether this node's viewers are shown it: not the events of a draw the cluster
     /// refused, which this node is stopping (`fencedOut`).
     func publishToCluster(_ event: DrawEvent, wire: [UInt8], room: Room) -> Bool {
-        guard !silenced.contains(room.name) else { return false }
         let cluster = node
+        // Without its lease (refused, or never granted) a draw's event is shown to nobody: every
+        // one of them goes out fenced, or not at all.
+        guard !silenced.contains(room.name), let token = cluster.leases.token(of: room.name) else { return false }
         var due: Double?
         if case .round(let plan, let index, _) = event, plan.rounds.indices.contains(index),
            case .running(_, let startedAt, _)? = room.runner?.session.visible {
@@ -230,8 +232,8 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         }
         var envelope = ClusterEnvelope(event: event, wire: wire, node: cluster.nodeId, now: clock.epochMillis(),
                                        roundDueAt: due, entrants: shared?.list.json ?? [])
-        envelope.token = cluster.leases.token(of: room.name)
-        if case .started(let plan, _) = event, let token = envelope.token { drawTokens[plan.drawId] = token }
+        envelope.token = token
+        if case .started(let plan, _) = event { drawTokens[plan.drawId] = token }
         cluster.publish(envelope, room: room.name, escrow: escrowChange(for: event, node: cluster.nodeId), entrants: shared)
         return true
     }
@@ -400,15 +402,19 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     /// viewers got — or, if it recorded none of this draw, a fresh snapshot. Logged once.
     private func fencedOut(room name: String, drawId: String?, end: StoredDrawEnd?) {
         node.metrics.fencedOut()
-        node.leases.forget(name)
-        guard let room = registry[name] else { return }
-        if let runner = room.runner, runner.isBusy, drawId == nil || runner.session.visible.drawId == drawId {
+        // Silenced before the lease is forgotten: a draw waiting for it is told no, and aborts.
+        silenced.insert(name)
+        defer { silenced.remove(name) }
+        let room = registry[name]
+        if let runner = room?.runner, runner.isBusy {
+            // An older draw's owed end refused while a newer draw of this node runs: not this one.
+            guard drawId == nil || runner.session.visible.drawId == drawId else { return }
             logger.error("the cluster refused this node's draw: a newer lease holds the room; the draw stops here",
                          metadata: ["room": "\(name)", "drawId": "\(drawId ?? "-")"])
-            silenced.insert(name)
             runner.abort(reason: ClusterNode.interruptedReason)
-            silenced.remove(name)
         }
+        node.leases.forget(name)
+        guard let room else { return }
         defer { directory.roomActivity(room) }
         guard let drawId, !tombstones.hasEnded(drawId, in: name) else { return }
         if let end, end.drawId == drawId { return showEnd(end, in: room) }
