@@ -27,13 +27,16 @@ public final class RedisConnection: @unchecked Sendable {
     /// When the last command got its reply (lock held).
     private var lastReply: ContinuousClock.Instant?
     /// How long a connection may sit idle before it is checked first.
-    static let idleCheck: Duration = .seconds(1)
+    let idleCheck: Duration
     /// Set by `retryNow` (its own lock: `lock` may be held through a command's timeout).
     private let hintLock = NSLock()
     private var retryHint = false
 
-    public init(configuration: RedisConfiguration) {
+    /// `idleCheck`: how long the connection may sit idle before a command checks it with a
+    /// `PING` first.
+    public init(configuration: RedisConfiguration, idleCheck: Duration = .seconds(1)) {
         self.configuration = configuration
+        self.idleCheck = idleCheck
     }
 
     /// Sends one command (any bytes per argument) and returns its reply. An error reply is a
@@ -43,7 +46,7 @@ public final class RedisConnection: @unchecked Sendable {
         defer { lock.unlock() }
         guard !closed else { throw .closed }
         var context = try connected()
-        if let last = lastReply, ContinuousClock.now - last > Self.idleCheck,
+        if let last = lastReply, ContinuousClock.now - last > idleCheck,
            (try? context.command([Array("PING".utf8)])) == nil {
             // Dead while idle (Redis restarted or the link dropped): a fresh one, at once.
             self.context = nil

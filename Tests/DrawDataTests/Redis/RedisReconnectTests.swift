@@ -28,6 +28,23 @@ struct RedisReconnectTests {
         #expect(try connection.command("PING") == .status("PONG"))
     }
 
+    /// Issue 27: after a Redis restart, the first command of a connection that sat idle through
+    /// it found the socket dead and failed (a joining viewer was closed with 1013). A connection
+    /// idle past `idleCheck` is checked with a PING first and replaced, so the command gets through.
+    @Test func aConnectionIdleThroughARestartIsReplacedBeforeTheCommand() throws {
+        let server = try RedisServerProcess()
+        let connection = RedisConnection(configuration: server.configuration(), idleCheck: .milliseconds(50))
+        let busy = RedisConnection(configuration: server.configuration(), idleCheck: .seconds(3_600))
+        defer { connection.close(); busy.close() }
+        #expect(try connection.command("SET", "k", "v") == .status("OK"))
+        #expect(try busy.command("PING") == .status("PONG"))
+        try server.restart()
+        usleep(100_000)   // idle past the 50 ms check (the fault is the restart above)
+        #expect(try connection.command("GET", "k") == .null, "the command went to the new Redis")
+        // Without the check (an hour here) the first command after the restart is the one that fails.
+        #expect(throws: RedisError.self) { try busy.command("PING") }
+    }
+
     @Test func subscriberReconnectsAndResubscribesAfterARedisRestart() throws {
         let server = try RedisServerProcess(password: "restart-pw")
         let backoffMaxMs = 400
