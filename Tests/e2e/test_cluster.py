@@ -77,8 +77,9 @@ def test_one_draw_reaches_viewers_on_both_nodes_in_order(nodes, redis):
     draw_id = draws[0][-1]["drawId"]
     on_a = http.request(a, "GET", f"/api/draws/{draw_id}")
     assert on_a.status == 200
-    wait_until(lambda: http.request(b, "GET", f"/api/draws/{draw_id}").status == 200, 10, "the record on B")
-    assert http.request(b, "GET", f"/api/draws/{draw_id}").body == on_a.body
+    # The shared history takes the finished line once A's outbox sent it (docs/SCALING.md "One
+    # history": bounded); until then B may serve the `running` line shared at the start.
+    wait_until(lambda: http.request(b, "GET", f"/api/draws/{draw_id}").body == on_a.body, 10, "the same record on B")
 
 
 def test_a_host_on_one_node_starts_a_room_created_on_the_other_and_a_second_start_is_refused(nodes, redis):

@@ -24,12 +24,8 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     private var tombstones = DrawTombstones()
     /// Viewers' lookups waiting for their room's subscription (`prepareViewer`).
     private let subscriptions: SubscriptionWaits
-    /// The lease token each draw running here was started under, until its end is owed to the
-    /// history (`recorded`).
-    private var drawTokens: [String: UInt64] = [:]
-    /// Rooms whose draw the cluster refused while this node stops it: its events are neither
-    /// published nor shown (`publishToCluster`).
-    private var silenced: Set<String> = []
+    /// This node's own draws as they go out to the cluster, fenced (and stopped when refused).
+    let ownDraws: FencedDraws
     /// The history lines this node owes the shared history (`nil` without one, or without a
     /// draw store).
     let history: HistoryOutbox?
@@ -50,6 +46,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         self.storage = storage
         self.entrantLists = entrantLists
         subscriptions = SubscriptionWaits(loop: loop)
+        ownDraws = FencedDraws(node: node, clock: clock, logger: logger, entrantLists: entrantLists)
         history = HistoryOutbox.make(node: node, storage: storage, loop: loop, clock: clock, logger: logger)
     }
 
@@ -61,10 +58,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         node.eventArrived = { [unowned self] room, payload in clusterEvent(room: room, payload) }
         node.eventDropped = { [unowned self] room, why in dropped(room: room, why) }
         node.viewArrived = { [unowned self] room, view in clusterView(room: room, view) }
-        node.fencedOut = { [unowned self] room, drawId, end in fencedOut(room: room, drawId: drawId, end: end) }
-        node.leases.lost = { [unowned self] room in
-            fencedOut(room: room, drawId: registry[room]?.runner?.session.visible.drawId, end: nil)
-        }
+        ownDraws.attach(directory: directory) { [unowned self] room, drawId, end in showClusterEnd(of: drawId, end, in: room) }
         node.subscriptionConfirmed = { [unowned self] room in subscriptions.confirmed(room) }
         history?.resume()
         node.tookOver = { [unowned self] room, draw, token, endedAt in
@@ -102,9 +96,9 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         // its line is accepted (the lease itself may be given back by now); 0 for a draw that
         // never held one here.
         case .started, .startedAt:
-            history?.owe(drawId: write.drawId, room: room, token: drawTokens[write.drawId] ?? 0, final: false)
+            history?.owe(drawId: write.drawId, room: room, token: ownDraws.token(ofDraw: write.drawId) ?? 0, final: false)
         case .finish, .failed:
-            history?.owe(drawId: write.drawId, room: room, token: drawTokens.removeValue(forKey: write.drawId) ?? 0, final: true)
+            history?.owe(drawId: write.drawId, room: room, token: ownDraws.ended(drawId: write.drawId) ?? 0, final: true)
         case .round: break
         }
     }
@@ -132,7 +126,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
                     tombstones.saw(token, in: room.name)
                     // A draw its holder never ended (it is gone, and no takeover came yet): ended
                     // first, under this lease, so one draw runs at a time (the worker keeps order).
-                    if let leftover { endLeftover(leftover, in: room.name, token: token) }
+                    if let leftover { ownDraws.endLeftover(leftover, in: room.name, token: token) }
                     let why: ClientErrorCode? = phase.shuttingDown ? .shuttingDown : room.deleting ? .drawRunning : start()
                     guard why == nil else {
                         cluster.leases.release(room.name)
@@ -191,63 +185,6 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         if !submitted {
             room.awaitShared(false)
             done(.clusterUnavailable)
-        }
-    }
-
-    /// Ends a leftover draw of a gone holder under `token` (on the worker, before anything of the
-    /// new draw), and owes its end to the history.
-    private func endLeftover(_ draw: EscrowedDraw, in room: String, token: UInt64) {
-        let cluster = node, clock = self.clock, log = cluster.services.log, publisher = cluster.publisher
-        let back = cluster.back, nodeId = cluster.nodeId
-        cluster.worker.submit {
-            guard let endedAt = ClusterNode.endLeftover(draw, room: room, node: nodeId, token: token, clock: clock,
-                                                        log: log, publisher: publisher) else { return }
-            back { $0.tookOver(room, draw, token, endedAt) }
-        }
-    }
-
-    /// Sends an event of a draw running here to the other nodes: its wire bytes, the snapshot
-    /// part it changes, when it was due, and its lease's token (`ClusterEventBus.relay`).
-    /// Returns whether this node's viewers are shown it: not the events of a draw the cluster
-    /// refused, which this node is stopping (`fencedOut`).
-    func publishToCluster(_ event: DrawEvent, wire: [UInt8], room: Room) -> Bool {
-        let cluster = node
-        // Without its lease (refused, or never granted) a draw's event is shown to nobody: every
-        // one of them goes out fenced, or not at all.
-        guard !silenced.contains(room.name), let token = cluster.leases.token(of: room.name) else { return false }
-        var due: Double?
-        if case .round(let plan, let index, _) = event, plan.rounds.indices.contains(index),
-           case .running(_, let startedAt, _)? = room.runner?.session.visible {
-            due = startedAt + Double(plan.rounds[index].offsetMs)
-        }
-        var endsWithResult = false
-        if case .finished = event { endsWithResult = true }
-        room.remote.supersededLocally(resultToo: endsWithResult)
-        // The list goes to Redis (the entrants endpoint of every node) and along with `started`
-        // (the nodes with viewers, for their v1 clients); v2's `wire` no longer carries it.
-        var shared: (drawId: String, list: SharedEntrantList)?
-        if case .started(let plan, _) = event {
-            let list = entrantLists.list(for: plan)
-            shared = (drawId: plan.drawId, list: SharedEntrantList(hash: list.hash, json: list.json))
-        }
-        var envelope = ClusterEnvelope(event: event, wire: wire, node: cluster.nodeId, now: clock.epochMillis(),
-                                       roundDueAt: due, entrants: shared?.list.json ?? [])
-        envelope.token = token
-        if case .started(let plan, _) = event { drawTokens[plan.drawId] = token }
-        cluster.publish(envelope, room: room.name, escrow: escrowChange(for: event, node: cluster.nodeId), entrants: shared)
-        return true
-    }
-
-    /// The seed escrow follows the draw: deposited once the plan is public, its count moved at
-    /// each round, cleared at the end.
-    private func escrowChange(for event: DrawEvent, node: String) -> FencedEntry.EscrowChange {
-        switch event {
-        case .loading: return .keep
-        case .started(let plan, _):
-            return .deposit(EscrowedDraw(drawId: plan.drawId, seedHex: plan.seed.hex, roundsShown: 0, node: node))
-        case .round(let plan, let index, _):
-            return .deposit(EscrowedDraw(drawId: plan.drawId, seedHex: plan.seed.hex, roundsShown: index + 1, node: node))
-        case .finished, .failed, .aborted: return .clear
         }
     }
 
@@ -393,30 +330,15 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
 
     func mayShow(_ room: String) -> Bool { node.leases.mayShow(room) }
 
+
     func awaitShow(_ room: String, then: @escaping (Bool) -> Void) { node.leases.awaitShow(room, then: then) }
 
-    /// The cluster refused an entry of this node's draw `drawId` in the room, or its lease: a
-    /// newer lease holds the room (a takeover ended the draw, or another draw began). The draw
-    /// stops here at once and its own end is shown to nobody (`silenced`); this node's viewers
-    /// get the end the cluster recorded (`end`, or the view's) — the same one every other node's
-    /// viewers got — or, if it recorded none of this draw, a fresh snapshot. Logged once.
-    private func fencedOut(room name: String, drawId: String?, end: StoredDrawEnd?) {
-        node.metrics.fencedOut()
-        // Silenced before the lease is forgotten: a draw waiting for it is told no, and aborts.
-        silenced.insert(name)
-        defer { silenced.remove(name) }
-        let room = registry[name]
-        if let runner = room?.runner, runner.isBusy {
-            // An older draw's owed end refused while a newer draw of this node runs: not this one.
-            guard drawId == nil || runner.session.visible.drawId == drawId else { return }
-            logger.error("the cluster refused this node's draw: a newer lease holds the room; the draw stops here",
-                         metadata: ["room": "\(name)", "drawId": "\(drawId ?? "-")"])
-            runner.abort(reason: ClusterNode.interruptedReason)
-        }
-        node.leases.forget(name)
-        guard let room else { return }
-        defer { directory.roomActivity(room) }
-        guard let drawId, !tombstones.hasEnded(drawId, in: name) else { return }
+    /// This node's draw `drawId` in the room was stopped because the cluster refused it: its
+    /// viewers get the end the cluster recorded (`end`, or the view's) — the same one every other
+    /// node's viewers got — or, if it recorded none of this draw, a fresh snapshot. Once.
+    private func showClusterEnd(of drawId: String, _ end: StoredDrawEnd?, in room: Room) {
+        let name = room.name
+        guard !tombstones.hasEnded(drawId, in: name) else { return }
         if let end, end.drawId == drawId { return showEnd(end, in: room) }
         node.readView(room: name) { [weak self, weak room] view in
             guard let self, let room, !tombstones.hasEnded(drawId, in: name) else { return }
