@@ -4,6 +4,7 @@
 import { announcement } from './announce.js';
 import { byId, setText } from './dom.js';
 import { renderEntrantsPanel, setUpEntrantsPanel } from './entrants-panel.js';
+import { renderGiveaway } from './giveaway.js';
 import { renderHost, setUpHost } from './host.js';
 import { renderEntrantList, setUpEntrantList } from './entrant-list.js';
 import { renderLastResult, setUpLastResult } from './last-result.js';
@@ -34,6 +35,7 @@ function dispatch(event) {
 
 function render(prev, s) {
   renderView(prev, s);
+  renderGiveaway(s);
   renderHost(s);
   renderNextDraw(s);
   renderEntrantsPanel(s);
