@@ -56,7 +56,9 @@ export function renderHost(s) {
     setText(el.error, s.hostError.message);
     el.error.dataset.code = s.hostError.code;
   }
-  show(el.warningsBox, s.warnings.length > 0);
+  // Not while the draw runs: a box of "void entry" and "unknown user" lines there would tell the
+  // audience on a projected page which names cannot win. The Entrants panel sums them up before.
+  show(el.warningsBox, s.warnings.length > 0 && !BUSY.has(s.phase));
   renderWarnings(s);
 }
 
