@@ -5,6 +5,7 @@ import { announcement } from './announce.js';
 import { byId, setText } from './dom.js';
 import { renderEntrantsPanel, setUpEntrantsPanel } from './entrants-panel.js';
 import { renderGiveaway } from './giveaway.js';
+import { fitOverlayNames } from './overlay-fit.js';
 import { renderHost, setUpHost } from './host.js';
 import { renderEntrantList, setUpEntrantList } from './entrant-list.js';
 import { renderLastResult, setUpLastResult } from './last-result.js';
@@ -36,6 +37,7 @@ function dispatch(event) {
 function render(prev, s) {
   renderView(prev, s);
   renderGiveaway(s);
+  fitOverlayNames();
   renderHost(s);
   renderNextDraw(s);
   renderEntrantsPanel(s);
