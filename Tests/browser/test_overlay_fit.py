@@ -58,3 +58,17 @@ def test_a_short_name_is_never_broken_inside_a_word(server):
         assert m["right"] <= m["width"]
     finally:
         page.driver.quit()
+
+
+def test_the_host_finds_the_overlay_in_add_to_your_stream(server, open_page):
+    room = created_room(server)
+    host = open_page(room["room"], room["hostKey"])
+    viewer = open_page(room["room"])
+    host.wait(lambda d: host.visible("stream"), "the stream panel")
+    url = f"{server.base_url}/?room={room['room']}&view=overlay"
+    assert host.el("stream-link").get_attribute("value") == url  # the viewer view: no key in it
+    assert host.el("stream-preview").get_attribute("href") == url
+    assert "1920 × 1080" in host.text("stream")
+    host.el("stream-copy").click()
+    host.wait(lambda d: host.text("stream") and host.driver.find_element("id", "stream-copied").text != "", "copied")
+    assert not viewer.visible("stream")

@@ -17,6 +17,7 @@ import { readRoute } from './route.js';
 import { noteMessage } from './server-clock.js';
 import { renderSettingsPanel, setUpSettingsPanel } from './settings-panel.js';
 import { renderShare, setUpShare } from './share.js';
+import { renderStreamPanel, setUpStreamPanel } from './stream-panel.js';
 import { playFor, setUpSound } from './sound.js';
 import { initialState, reduce } from './state.js';
 import { clearReport, setUpVerifyPanel, verifyAndShow } from './verify-panel.js';
@@ -46,6 +47,7 @@ function render(prev, s) {
   renderEntrantList(s);
   renderRooms(s);
   renderShare(s);
+  renderStreamPanel(s);
   playFor(prev, s);
   const said = announcement(prev, s);
   if (said) setText(announcer, said);
@@ -86,6 +88,7 @@ setUpLastResult();
 setUpEntrantList();
 setUpRooms();
 setUpShare();
+setUpStreamPanel();
 setUpSound();
 byId('offer-create').addEventListener('click', () => offerRoomCreation({ focus: true }));
 // Pasting another room's host link only changes the fragment; start over with the new address.
