@@ -4,6 +4,7 @@
 // shown as a step of its own ("save this link"), with copy buttons, and kept in this browser
 // (my-rooms.js). In the lobby's host view this card comes first and says why it is there.
 
+import { copyField } from './copy.js';
 import { byId, setText, show } from './dom.js';
 import { hostRequest } from './host-api.js';
 import { rememberRoom, renderMyRooms } from './my-rooms.js';
@@ -59,7 +60,7 @@ export function setUpRooms() {
     }
   });
   for (const button of el.section.querySelectorAll('[data-copy]')) {
-    button.addEventListener('click', () => copyField(byId(button.dataset.copy)));
+    button.addEventListener('click', () => copyField(byId(button.dataset.copy), el.copied));
   }
 }
 
@@ -113,15 +114,4 @@ function showLinks(created, title) {
 function showError(message) {
   setText(el.error, message);
   show(el.error, true);
-}
-
-async function copyField(input) {
-  try {
-    await navigator.clipboard.writeText(input.value);
-    setText(el.copied, 'Copied.');
-  } catch {
-    // Without clipboard access, a selected field is one Ctrl+C away.
-    input.select();
-    setText(el.copied, 'Selected: press Ctrl+C (⌘C) to copy.');
-  }
 }

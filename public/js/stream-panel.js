@@ -2,21 +2,14 @@
 // browser source, with a copy button, the size to give the source, and a preview. For hosts: the
 // overlay is the room's viewer view, so its address holds no key.
 
-import { byId, setText, show } from './dom.js';
+import { copyField } from './copy.js';
+import { byId, show } from './dom.js';
 
 const el = { card: byId('stream'), link: byId('stream-link'), copy: byId('stream-copy'), copied: byId('stream-copied'),
   preview: byId('stream-preview') };
 
 export function setUpStreamPanel() {
-  el.copy.addEventListener('click', async () => {
-    try {
-      await navigator.clipboard.writeText(el.link.value);
-      setText(el.copied, 'Copied.');
-    } catch {
-      el.link.select();
-      setText(el.copied, 'Selected: press Ctrl+C (⌘C) to copy.');
-    }
-  });
+  el.copy.addEventListener('click', () => copyField(el.link, el.copied));
 }
 
 export function renderStreamPanel(s) {
