@@ -121,7 +121,7 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .sourceURLInvalid: return "A room's list URLs must be http:// or https:// URLs."
         case .sourceHostNotAllowed: return "That host is not one this server fetches room lists from."
         case .sourceAddressRefused: return "That address is private, loopback or otherwise internal; this server fetches room lists only from public addresses."
-        case .invalidSettings: return "The settings are not valid: rounds, intervalMs, decelerateToMs, winners and countdownMs are whole numbers within the server's limits."
+        case .invalidSettings: return "The settings are not valid: rounds, intervalMs, decelerateToMs, winners and countdownMs are whole numbers within the server's limits; title and prize are one line of text each (up to 80 and 160 characters)."
         }
     }
 

@@ -42,8 +42,9 @@ public enum RoomInfoJSON {
         w.field("allVoid", entrants?.allVoid ?? false)
     }
 
-    /// `{"rounds","intervalMs","decelerateToMs","winners","countdownMs"}` in effect: `schedule` is
-    /// the one the room's next draw follows (`RoomSettings.schedule(defaults:)`).
+    /// `{"rounds","intervalMs","decelerateToMs","winners","countdownMs","title","prize"}` in
+    /// effect: `schedule` is the one the room's next draw follows (`RoomSettings.schedule(defaults:)`);
+    /// `title` and `prize` are `null` when the host set none.
     public static func writeSettings(_ settings: RoomSettings, schedule: RoundSchedule, into w: inout JSONWriter) {
         w.beginObject()
         w.field("rounds", schedule.rounds)
@@ -52,6 +53,8 @@ public enum RoomInfoJSON {
         if case .decelerating(_, let last) = schedule.pace { w.int(last) } else { w.null() }
         w.field("winners", settings.winnerCount)
         w.field("countdownMs", schedule.countdownMs)
+        w.field("title", orNull: settings.title)
+        w.field("prize", orNull: settings.prize)
         w.endObject()
     }
 }

@@ -22,6 +22,17 @@ struct RoomSettingsTests {
         #expect(RoomSettings(winners: 3).winnerCount == 3)
     }
 
+    @Test func aTitleAndPrizeAreOneLineWithinTheirLengths() {
+        let limits = RoomSettingsLimits.standard
+        #expect(limits.violation(in: RoomSettings(title: "Spring Giveaway", prize: "A signed book")) == nil)
+        // Counted in code points, as openapi.yaml's maxLength: 80 accented letters fit, not 160 bytes.
+        #expect(limits.violation(in: RoomSettings(title: String(repeating: "é", count: 80))) == nil)
+        #expect(limits.violation(in: RoomSettings(title: String(repeating: "a", count: 81)))
+                == "title must be at most 80 characters; got 81.")
+        #expect(limits.violation(in: RoomSettings(prize: String(repeating: "b", count: 161)))?.hasPrefix("prize") == true)
+        #expect(limits.violation(in: RoomSettings(title: "Two\nlines"))?.contains("control characters") == true)
+    }
+
     @Test func anOperatorsDeceleratingPaceStaysUnlessTheRoomChoosesAGap() throws {
         let decelerating = RoundSchedule(rounds: 5, pace: .decelerating(firstMs: 100, lastMs: 500))!
         #expect(RoomSettings(rounds: 3).schedule(defaults: decelerating)?.pace == decelerating.pace)

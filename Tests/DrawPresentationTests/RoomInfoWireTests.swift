@@ -28,12 +28,26 @@ struct RoomInfoWireTests {
         let view = RoomView(room: "r", viewers: 0, current: .idle, lastResult: nil,
                             info: RoomInfo(settings: RoomSettings(), schedule: even, entrants: nil))
         let text = Fixtures.text(WireMessages.snapshot(view, serverTime: 1, asMessage: false))
-        #expect(text.hasSuffix(#""settings":{"rounds":10,"intervalMs":400,"decelerateToMs":null,"winners":1,"countdownMs":0},"entrants":null,"warnings":[],"allVoid":false}"#))
+        #expect(text.hasSuffix(#""settings":{"rounds":10,"intervalMs":400,"decelerateToMs":null,"winners":1,"countdownMs":0,"title":null,"prize":null},"entrants":null,"warnings":[],"allVoid":false}"#))
     }
 
     @Test func aSnapshotWithoutInfoIsAsBefore() {
         let view = RoomView(room: "r", viewers: 0, current: .idle, lastResult: nil)
         #expect(Fixtures.text(WireMessages.snapshot(view, serverTime: 1)).hasSuffix(#""draw":null,"lastResult":null}"#))
+    }
+
+    @Test func theTitleAndPrizeAreReadAsTextAndShownInTheSnapshot() throws {
+        let read = try RoomSettingsRequest.parse(Array(#"{"title":"Spring Giveaway","prize":"","winners":3}"#.utf8)).get()
+        #expect(read == RoomSettings(winners: 3, title: "Spring Giveaway"))
+        guard case .failure(let why) = RoomSettingsRequest.parse(Array(#"{"title":7}"#.utf8)) else {
+            Issue.record("a number was taken as a title")
+            return
+        }
+        #expect(why.code == .invalidSettings && why.message == "title must be text or null.")
+        let info = RoomInfo(settings: read, schedule: Self.schedule, entrants: nil)
+        let view = RoomView(room: "spring-giveaway", viewers: 0, current: .idle, lastResult: nil, info: info)
+        let settings = try #require(try Fixtures.object(WireMessages.snapshot(view, serverTime: 1))["settings"] as? [String: Any])
+        #expect(settings["title"] as? String == "Spring Giveaway" && settings["prize"] is NSNull)
     }
 
     @Test func theUploadAnswerListsEveryWarning() throws {

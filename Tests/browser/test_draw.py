@@ -108,6 +108,10 @@ def test_wrong_host_key_is_refused_visibly(server, open_page):
 def test_merge_warnings_are_shown_to_the_host_only(server, source, open_page):
     source.set_json(LOTTERY, lottery([*WINNERS_ONLY, {"userId": 999, "void": False}]))  # 999 is in no user list
     host, viewer = host_starts_in_new_room(server, open_page)
+    # Not while the draw runs (a projected host page would tell the room which names cannot win,
+    # issue 28): once it has ended.
+    host.wait(lambda d: host.phase() == "live", "the draw running")
+    assert not host.visible("warnings")
     host.wait(lambda d: host.visible("warnings"), "the merge warning")
     [(code, text)] = host.warnings()
     assert code == "unknown_user"

@@ -72,7 +72,7 @@ async function load() {
   }
   if (shown?.drawId !== drawId) return; // another draw came meanwhile
   // Lower-cased once, so each search is one pass of `includes`.
-  const keys = entrants.map((p) => `${p.name}\u0000@${p.username}`.toLowerCase());
+  const keys = entrants.map((p) => (p.username ? `${p.name}\u0000@${p.username}` : p.name).toLowerCase());
   list = { drawId, entrants, keys };
   applySearch();
 }
@@ -117,9 +117,13 @@ function row(index) {
   const name = document.createElement('bdi');
   name.className = 'entrant-name';
   name.textContent = p.name;
-  const username = document.createElement('span');
-  username.className = 'entrant-username';
-  username.textContent = `@${p.username}`;
-  li.append(position, name, username);
+  li.append(position, name);
+  // A pasted list has no usernames: no lone "@" after each name.
+  if (p.username) {
+    const username = document.createElement('span');
+    username.className = 'entrant-username';
+    username.textContent = `@${p.username}`;
+    li.append(username);
+  }
   return li;
 }

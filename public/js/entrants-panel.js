@@ -5,6 +5,7 @@
 
 import { byId, setText, show } from './dom.js';
 import { hostRequest } from './host-api.js';
+import { blockingProblems, noteNameLimit, recheck, setUpListProblems } from './list-problems.js';
 import { showOutcome } from './panel-lines.js';
 import { entrantsText, listRefusalText, warningCodesText, warningText } from './room-words.js';
 
@@ -13,7 +14,7 @@ const el = {
   warningsBox: byId('list-warnings-box'), warnings: byId('list-warnings'), codes: byId('list-warning-codes'),
   form: byId('entrants-form'), input: byId('entrants-input'), file: byId('entrants-file'),
   fileNote: byId('entrants-file-note'), busyNote: byId('entrants-busy'),
-  save: byId('entrants-save'), useDefault: byId('entrants-default'),
+  save: byId('entrants-save'), useDefault: byId('entrants-default'), load: byId('entrants-load'),
   status: byId('entrants-status'), error: byId('entrants-error'), detail: byId('entrants-error-detail'),
 };
 
@@ -41,6 +42,8 @@ export function setUpEntrantsPanel({ room, hostKey, dispatch }) {
       return;
     }
     say('', answer.error);
+    // The limit the refusal names marks every line past it, each to fix or skip.
+    if (answer.error.code === 'name_too_long') noteNameLimit(Number(/than (\d+)/.exec(answer.error.message ?? '')?.[1]));
     if (answer.error.code === 'forbidden') dispatch({ type: 'host-error', error: answer.error });
     if (last) renderEntrantsPanel(last); // the state did not change: enable the buttons here
   };
@@ -48,6 +51,9 @@ export function setUpEntrantsPanel({ room, hostKey, dispatch }) {
     ev.preventDefault();
     const request = listRequest();
     if (typeof request === 'string') return say('', { code: 'local', message: request }, request);
+    if (!chosenJson && blockingProblems().length > 0) {
+      return say('', null, 'Some lines are longer than this server takes: fix or skip the lines marked below, then save.');
+    }
     send(request, (body) => {
       dispatch({ type: 'room-changed', what: 'entrants', answer: body });
       say(`Saved: this room now draws from its own list of ${entrantsText(body.entrants)}.`, null);
@@ -58,6 +64,20 @@ export function setUpEntrantsPanel({ room, hostKey, dispatch }) {
     say("Saved: this room now draws from the server's default lists.", null);
   }));
   el.input.addEventListener('input', () => forgetFiles());
+  setUpListProblems(el.input);
+  el.load.addEventListener('click', async () => {
+    if (busy) return;
+    say('Loading the saved list…', null);
+    const answer = await hostRequest(room, '/entrants', hostKey, { method: 'GET' });
+    if (!answer.ok) return say('', answer.error);
+    const players = answer.body?.entrants ?? [];
+    forgetFiles();
+    el.input.value = players.map((p) => p.name).join('\n');
+    recheck();
+    const fromFiles = players.some((p) => p.username !== '');
+    say(`The saved list is in the box: ${entrantsText(players.length)}, one per line.`
+      + (fromFiles ? ' It came from JSON files: saving it from the box keeps the names only.' : ' Edit it, then save.'), null);
+  });
   el.file.addEventListener('change', () => readFiles([...el.file.files]));
 }
 
@@ -120,7 +140,7 @@ function say(status, error, local = null) {
 
 function setBusy(value) {
   busy = value;
-  for (const button of [el.save, el.useDefault]) button.setAttribute('aria-disabled', String(value));
+  for (const button of [el.save, el.useDefault, el.load]) button.setAttribute('aria-disabled', String(value));
   el.input.readOnly = value;
   el.file.disabled = value;
 }
@@ -138,6 +158,7 @@ export function renderEntrantsPanel(s) {
     ? `This room draws from its own list: ${entrantsText(list.count)}.`
     : "This room draws from the server's default lists. Paste names or choose a file to use your own.");
   show(el.useDefault, list !== null);
+  show(el.load, list !== null);
   const counts = list?.warnings ?? [];
   show(el.warningsBox, counts.length > 0);
   el.warnings.replaceChildren(...counts.map((c) => {

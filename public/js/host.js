@@ -45,6 +45,10 @@ export function renderHost(s) {
   const cutOff = s.connection === 'retrying';
   busy = BUSY.has(s.phase) || s.startPending || s.connection === 'unknown-room' || cutOff;
   el.start.setAttribute('aria-disabled', String(busy));
+  // The lobby draws from the server's sample names; a host's own giveaway is a room of its own.
+  setText(el.hint, s.room === 'lobby'
+    ? "This is the lobby's host link: Start draws from the server's sample names. For your own names, make a giveaway room."
+    : 'You opened the private host link of this room.');
   setText(el.start, s.startPending ? 'Starting…' : cutOff ? 'Reconnecting…'
     : busy ? 'Draw in progress' : 'Start the draw');
   show(el.error, s.hostError !== null);
@@ -52,7 +56,9 @@ export function renderHost(s) {
     setText(el.error, s.hostError.message);
     el.error.dataset.code = s.hostError.code;
   }
-  show(el.warningsBox, s.warnings.length > 0);
+  // Not while the draw runs: a box of "void entry" and "unknown user" lines there would tell the
+  // audience on a projected page which names cannot win. The Entrants panel sums them up before.
+  show(el.warningsBox, s.warnings.length > 0 && !BUSY.has(s.phase));
   renderWarnings(s);
 }
 

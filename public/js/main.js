@@ -4,6 +4,8 @@
 import { announcement } from './announce.js';
 import { byId, setText } from './dom.js';
 import { renderEntrantsPanel, setUpEntrantsPanel } from './entrants-panel.js';
+import { renderGiveaway } from './giveaway.js';
+import { fitOverlayNames } from './overlay-fit.js';
 import { renderHost, setUpHost } from './host.js';
 import { renderEntrantList, setUpEntrantList } from './entrant-list.js';
 import { renderLastResult, setUpLastResult } from './last-result.js';
@@ -15,6 +17,7 @@ import { readRoute } from './route.js';
 import { noteMessage } from './server-clock.js';
 import { renderSettingsPanel, setUpSettingsPanel } from './settings-panel.js';
 import { renderShare, setUpShare } from './share.js';
+import { renderStreamPanel, setUpStreamPanel } from './stream-panel.js';
 import { playFor, setUpSound } from './sound.js';
 import { initialState, reduce } from './state.js';
 import { clearReport, setUpVerifyPanel, verifyAndShow } from './verify-panel.js';
@@ -34,6 +37,8 @@ function dispatch(event) {
 
 function render(prev, s) {
   renderView(prev, s);
+  renderGiveaway(s);
+  fitOverlayNames();
   renderHost(s);
   renderNextDraw(s);
   renderEntrantsPanel(s);
@@ -42,6 +47,7 @@ function render(prev, s) {
   renderEntrantList(s);
   renderRooms(s);
   renderShare(s);
+  renderStreamPanel(s);
   playFor(prev, s);
   const said = announcement(prev, s);
   if (said) setText(announcer, said);
@@ -82,6 +88,7 @@ setUpLastResult();
 setUpEntrantList();
 setUpRooms();
 setUpShare();
+setUpStreamPanel();
 setUpSound();
 byId('offer-create').addEventListener('click', () => offerRoomCreation({ focus: true }));
 // Pasting another room's host link only changes the fragment; start over with the new address.

@@ -12,8 +12,11 @@ const el = {
   panel: byId('settings-panel'), form: byId('settings-form'), save: byId('settings-save'),
   status: byId('settings-status'), error: byId('settings-error'), detail: byId('settings-error-detail'),
 };
-// Form field → setting; the countdown is asked in seconds, sent in milliseconds.
+// Form field → setting; the countdown is asked in seconds, sent in milliseconds; the title and
+// prize are text (trimmed; empty is none).
 const FIELDS = [
+  { input: byId('setting-title'), key: 'title', label: 'The title', text: true },
+  { input: byId('setting-prize'), key: 'prize', label: 'The prize', text: true },
   { input: byId('setting-winners'), key: 'winners', label: 'Winners' },
   { input: byId('setting-rounds'), key: 'rounds', label: 'Rounds' },
   { input: byId('setting-interval'), key: 'intervalMs', label: 'The time between flips' },
@@ -61,6 +64,10 @@ function readForm() {
   const settings = {};
   for (const f of FIELDS) {
     const raw = f.input.value.trim();
+    if (f.text) {
+      settings[f.key] = raw === '' ? null : raw.replace(/\s+/g, ' ');
+      continue;
+    }
     if (raw === '') {
       settings[f.key] = null;
       continue;
@@ -94,7 +101,7 @@ export function renderSettingsPanel(s) {
   if (edited) return;
   for (const f of FIELDS) {
     const value = s.settings[f.key];
-    const text = value === null || value === undefined ? '' : String(value / (f.scale ?? 1));
+    const text = value === null || value === undefined ? '' : f.text ? value : String(value / (f.scale ?? 1));
     if (f.input.value !== text) f.input.value = text;
   }
 }

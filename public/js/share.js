@@ -1,7 +1,8 @@
 // The share card: the room's link and its QR code (drawn by the server, GET
 // /api/rooms/ROOM/qr.svg), so people in the room can join from a phone.
 
-import { byId, setText, show } from './dom.js';
+import { copyField } from './copy.js';
+import { byId, show } from './dom.js';
 
 const el = {
   card: byId('share'), qr: byId('share-qr'), link: byId('share-link'),
@@ -9,15 +10,7 @@ const el = {
 };
 
 export function setUpShare() {
-  el.copy.addEventListener('click', async () => {
-    try {
-      await navigator.clipboard.writeText(el.link.value);
-      setText(el.copied, 'Copied.');
-    } catch {
-      el.link.select(); // without clipboard access, a selected field is one Ctrl+C away
-      setText(el.copied, 'Selected: press Ctrl+C (⌘C) to copy.');
-    }
-  });
+  el.copy.addEventListener('click', () => copyField(el.link, el.copied));
 }
 
 /** Shown once the room is known to exist (the page is connected to it). */

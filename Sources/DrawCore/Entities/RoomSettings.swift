@@ -16,14 +16,21 @@ public struct RoomSettings: Sendable, Hashable {
     public var winners: Int?
     /// The countdown before round 1.
     public var countdownMs: Int?
+    /// The giveaway's title as the host typed it ("Spring Giveaway"): the room's name is only its
+    /// slug, and people recognise the title, so pages, the overlay and the result page show it.
+    public var title: String?
+    /// What the winners get ("A signed copy of the book"), shown with the title.
+    public var prize: String?
 
     public init(rounds: Int? = nil, intervalMs: Int? = nil, decelerateToMs: Int? = nil, winners: Int? = nil,
-                countdownMs: Int? = nil) {
+                countdownMs: Int? = nil, title: String? = nil, prize: String? = nil) {
         self.rounds = rounds
         self.intervalMs = intervalMs
         self.decelerateToMs = decelerateToMs
         self.winners = winners
         self.countdownMs = countdownMs
+        self.title = title
+        self.prize = prize
     }
 
     /// The schedule of the room's next draw: the operator's `defaults`, with what the room chose

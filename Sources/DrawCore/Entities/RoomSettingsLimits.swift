@@ -7,6 +7,11 @@ public struct RoomSettingsLimits: Sendable, Hashable {
     /// Shortest and longest gap between flips (`intervalMs` and `decelerateToMs`).
     public let minIntervalMs: Int
     public let maxIntervalMs: Int
+    /// Longest title and prize, in Unicode code points (as JSON Schema's `maxLength` counts, so
+    /// openapi.yaml states the same limit): a title is a heading on a phone and in a stream
+    /// overlay, not a paragraph.
+    public static let maxTitleLength = 80
+    public static let maxPrizeLength = 160
     /// Longest countdown (`RoundSchedule.countdownLimit`'s upper end).
     public var maxCountdownMs: Int { RoundSchedule.countdownLimit.upperBound }
 
@@ -41,6 +46,20 @@ public struct RoomSettingsLimits: Sendable, Hashable {
         }
         if let c = settings.countdownMs, !(0...maxCountdownMs).contains(c) {
             return "countdownMs must be between 0 and \(maxCountdownMs) ms; got \(c)."
+        }
+        for (field, value, limit) in [("title", settings.title, Self.maxTitleLength), ("prize", settings.prize, Self.maxPrizeLength)] {
+            if let why = value.flatMap({ Self.textViolation($0, limit: limit) }) { return "\(field) \(why)" }
+        }
+        return nil
+    }
+
+    /// Why a title or prize cannot be shown as one line of text: too long, or holding control
+    /// characters (a line break or an escape would change how every page lays it out).
+    private static func textViolation(_ text: String, limit: Int) -> String? {
+        let length = text.unicodeScalars.count
+        if length > limit { return "must be at most \(limit) characters; got \(length)." }
+        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "must be one line of text, without control characters."
         }
         return nil
     }

@@ -42,6 +42,8 @@ enum StoredJSON {
         var decelerateToMs: Int?
         var winners: Int?
         var countdownMs: Int?
+        var title: String?
+        var prize: String?
     }
 
     /// What a room's snapshot shows of its own list (`RoomEntrantsSummary` without its sources,
@@ -95,7 +97,7 @@ enum StoredJSON {
 
     static func settings(_ s: RoomSettings) -> String {
         encode(SettingsJSON(rounds: s.rounds, intervalMs: s.intervalMs, decelerateToMs: s.decelerateToMs,
-                            winners: s.winners, countdownMs: s.countdownMs))
+                            winners: s.winners, countdownMs: s.countdownMs, title: s.title, prize: s.prize))
     }
 
     static func summary(_ s: RoomEntrantsSummary) -> String {
@@ -159,7 +161,7 @@ enum StoredJSON {
     static func settings(from text: String) throws(Invalid) -> RoomSettings {
         let s = try decode(SettingsJSON.self, from: text, what: "room settings")
         return RoomSettings(rounds: s.rounds, intervalMs: s.intervalMs, decelerateToMs: s.decelerateToMs,
-                            winners: s.winners, countdownMs: s.countdownMs)
+                            winners: s.winners, countdownMs: s.countdownMs, title: s.title, prize: s.prize)
     }
 
     static func summary(from text: String, sources: DrawSources) throws(Invalid) -> RoomEntrantsSummary {

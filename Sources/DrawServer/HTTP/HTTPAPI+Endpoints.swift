@@ -27,6 +27,8 @@ extension HTTPAPI {
             return answer(history.drawEntrants(id: id, ifNoneMatch: wsi.header(.ifNoneMatch)), exchange, wsi)
         case .roomQR(let name):
             return roomQR(name, exchange, wsi)
+        case .roomEntrants(let name):
+            return getRoomEntrants(name, exchange, wsi)
         default:
             return .json(404, APIMessages.error(.notFound))
         }

@@ -14,7 +14,8 @@ enum HTTPRoute: Equatable {
     case roomKey(String)
     /// `/api/rooms/ROOM/qr.svg`: the room's viewer link as a QR code.
     case roomQR(String)
-    /// `/api/rooms/ROOM/entrants`: PUT replaces the room's own list, DELETE removes it.
+    /// `/api/rooms/ROOM/entrants`: GET reads the room's own list (host key), PUT replaces it,
+    /// DELETE removes it.
     case roomEntrants(String)
     /// `/api/rooms/ROOM/settings`: PUT replaces the room's settings.
     case roomSettings(String)
@@ -69,7 +70,7 @@ enum HTTPRoute: Equatable {
         case .room: return [.get, .delete]
         case .rooms, .roomKey: return [.post]
         case .draws: return [.get, .post]
-        case .roomEntrants: return [.put, .delete]
+        case .roomEntrants: return [.get, .put, .delete]
         case .roomSettings: return [.put]
         case .unknownAPI: return []
         }
@@ -80,8 +81,8 @@ enum HTTPRoute: Equatable {
     /// docs/openapi.yaml's `security` marks these operations.
     func needsHostKey(_ method: HTTPMethod) -> Bool {
         switch (self, method) {
-        case (.room, .delete), (.roomKey, .post), (.draws, .post), (.roomEntrants, .put), (.roomEntrants, .delete),
-             (.roomSettings, .put):
+        case (.room, .delete), (.roomKey, .post), (.draws, .post), (.roomEntrants, .get), (.roomEntrants, .put),
+             (.roomEntrants, .delete), (.roomSettings, .put):
             return true
         default:
             return false

@@ -30,7 +30,7 @@ struct RedisRoomEntrantsTests {
         let room = try #require(try nodeB.room(named: "quiz"))
         #expect(room.entrants == list.summary && room.lastActivityAt == 2_000)
 
-        let settings = RoomSettings(rounds: 3, winners: 2)
+        let settings = RoomSettings(rounds: 3, winners: 2, title: "Spring Giveaway", prize: "A book")
         #expect(try nodeB.replaceSettings(ofRoom: "quiz", with: settings, at: 3_000))
         #expect(try nodeA.room(named: "quiz")?.settings == settings)
 

@@ -75,7 +75,8 @@ extension StorageTests {
         @Test func settingsAreKeptAndReadBack() throws {
             try StoreFixtures.withStore { store, _ throws in
                 try store.createRoom(StoreRoomTests.room("set"))
-                let settings = RoomSettings(rounds: 4, intervalMs: 80, decelerateToMs: 300, winners: 3, countdownMs: 0)
+                let settings = RoomSettings(rounds: 4, intervalMs: 80, decelerateToMs: 300, winners: 3, countdownMs: 0,
+                                            title: "Spring Giveaway", prize: "Zoë’s book 📚")
                 #expect(try store.replaceSettings(ofRoom: "set", with: settings, at: Self.t0 + 5))
                 #expect(try store.room(named: "set")?.settings == settings)
                 #expect(try store.replaceSettings(ofRoom: "set", with: RoomSettings(), at: Self.t0 + 6))

@@ -13,7 +13,8 @@ struct UploadRouteTests {
     @Test func theRoomsListAndSettingsAreRoutes() {
         #expect(HTTPRoute.match("/api/rooms/team-a/entrants") == .roomEntrants("team-a"))
         #expect(HTTPRoute.match("/api/rooms/team-a/settings") == .roomSettings("team-a"))
-        #expect(HTTPRoute.roomEntrants("x").allowHeader == "PUT, DELETE")
+        #expect(HTTPRoute.roomEntrants("x").allowHeader == "GET, HEAD, PUT, DELETE")
+        #expect(HTTPRoute.roomEntrants("x").needsHostKey(.get))
         #expect(HTTPRoute.roomSettings("x").allowHeader == "PUT")
     }
 
