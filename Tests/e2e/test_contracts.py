@@ -181,6 +181,9 @@ def test_http_responses_match_openapi(launch, data_source):
     call("PUT", entrants, "Ann", {"Content-Type": "text/plain"}, expect=401)
     call("PUT", entrants, "Ann", {**text, "Authorization": "Bearer " + "0" * 48}, expect=403)
     call("PUT", "/api/rooms/no-such-room/entrants", "Ann", text, expect=404)
+    call("GET", entrants, None, bearer, expect=200)
+    call("GET", entrants, None, {}, expect=401)
+    call("GET", "/api/rooms/no-such-room/entrants", None, bearer, expect=404)
     call("PUT", settings, {"winners": 1, "rounds": 3}, bearer, expect=200)
     call("PUT", settings, {"winners": 999}, bearer, expect=422)
     call("PUT", settings, "{", bearer, expect=400)
@@ -295,7 +298,7 @@ def test_a_missing_key_is_401_before_the_type_and_the_room(shared_server):
     """Every operation the document secures answers a request without a key 401, whatever else
     is wrong with it (no Content-Type: was 415; a room that does not exist: was 404)."""
     secured = _secured_operations()
-    assert len(secured) == 6, secured
+    assert len(secured) == 7, secured
     for method, template in secured:
         for room in ("lobby", "no-such-room"):
             resp = http.request(shared_server, method, template.replace("{room}", room))
@@ -326,9 +329,14 @@ def test_settings_bounds_in_the_schema_are_the_servers(shared_server):
     schema = contracts.load("openapi.yaml")["components"]["schemas"]["RoomSettingsRequest"]["properties"]
     path = "/api/rooms/contract-bounds/settings"
     for member, bounds in schema.items():
-        assert "minimum" in bounds and "maximum" in bounds, member
-        for value, status in ((bounds["minimum"], 200), (bounds["maximum"], 200),
-                              (bounds["minimum"] - 1, 422), (bounds["maximum"] + 1, 422)):
+        if "maxLength" in bounds:
+            # A text member (title, prize): its longest is taken, one code point more is not.
+            cases = (("é" * bounds["maxLength"], 200), ("é" * (bounds["maxLength"] + 1), 422))
+        else:
+            assert "minimum" in bounds and "maximum" in bounds, member
+            cases = ((bounds["minimum"], 200), (bounds["maximum"], 200),
+                     (bounds["minimum"] - 1, 422), (bounds["maximum"] + 1, 422))
+        for value, status in cases:
             got = http.api(shared_server, "PUT", path, {member: value}, key=room["hostKey"])
             assert got[0] == status, (member, value, got)
             assert bool(contracts.errors("openapi.yaml", "#/components/schemas/RoomSettingsRequest",

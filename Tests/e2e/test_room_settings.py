@@ -28,7 +28,7 @@ def test_three_winners_distinct_and_verified_by_the_tool(launch):
     resp = put_settings(srv, "three", key, {"winners": 3, "rounds": 5, "intervalMs": 60})
     assert resp.status == 200, resp.body
     assert resp.json["settings"] == {"rounds": 5, "intervalMs": 60, "decelerateToMs": None, "winners": 3,
-                                     "countdownMs": 0}
+                                     "countdownMs": 0, "title": None, "prize": None}
     assert room_snapshot(srv, "three")["settings"]["winners"] == 3
 
     record = run_draw(srv, "three", key)
