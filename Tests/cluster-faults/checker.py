@@ -311,6 +311,14 @@ def _check_history(draws: dict, histories: dict, out: list, seen: set) -> None:
             seed = body.get("seed")
             if seed and body.get("commitment") and _sha(seed) != body["commitment"]:
                 out.append(Violation(4, f"node {node}: the record of {x} reveals a seed that does not match its commitment"))
+            if seed and isinstance(body.get("entrants"), list) and body.get("drawId") == x:
+                try:
+                    ok = verify_draw.verify_document(body)["ok"]
+                except Exception as e:  # noqa: BLE001 - a record the verifier cannot read fails it
+                    ok = False
+                    body = dict(body, _error=repr(e))
+                if not ok:
+                    out.append(Violation(4, f"node {node}: the record of {x} does not verify (tools/verify_draw.py)"))
             if dr.commitment and body.get("commitment") and body["commitment"] != dr.commitment:
                 out.append(Violation(3, f"node {node}: the record of {x} has another commitment than viewers were shown"))
             if body.get("status") in ("finished", "aborted", "interrupted") and body.get("roundsShown") is not None \
