@@ -127,6 +127,7 @@ class Cluster:
         self.room = None
         self.key = None
         self.stopped: set = set()   # indices of SIGSTOPped nodes
+        self.killed: set = set()    # indices of killed nodes not restarted yet
 
     def node_name(self, i: int) -> str:
         return f"n{i}"
@@ -255,6 +256,7 @@ class Cluster:
 
     def kill_node(self, i: int) -> None:
         self.nodes[i].kill()
+        self.killed.add(i)
         self.log(f"kill -9 n{i}")
 
     def restart_node(self, i: int, empty: bool) -> None:
@@ -264,16 +266,21 @@ class Cluster:
             shutil.rmtree(d, ignore_errors=True)
             os.makedirs(d)
         node.restart()
+        self.killed.discard(i)
         wait_until(lambda: http.api(node, "GET", "/healthz")[1].get("cluster") == "up", 20, "the node's Redis link")
         self.log(f"restarted n{i} ({'empty data dir' if empty else 'same data dir'})")
 
     def heal(self) -> None:
-        """Everything running again: every paused process continued."""
+        """Everything running again: every paused process continued, Redis started (from its
+        AOF) if it is down, every killed node restarted on its data directory (a scenario that
+        stalled may have left one down)."""
         for i in list(self.stopped):
             self.resume_node(i)
         self.redis.resume()
         if self.redis.proc is None:
             self.redis.start()
+        for i in sorted(self.killed):
+            self.restart_node(i, empty=False)
 
     def teardown(self) -> None:
         """Never leave a stopped process behind (SIGCONT before the launcher's SIGTERM)."""

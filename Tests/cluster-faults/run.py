@@ -66,7 +66,7 @@ def run_fault(fault: str, seed: int, launch, data_source) -> RunResult:
                 res.notes.append(f"during the fault: {e}")
                 log(f"scenario stalled: {e}")
             finally:
-                c.heal()
+                await asyncio.to_thread(c.heal)   # viewers keep recording meanwhile
             try:
                 await c.wait_healthy()
                 await c.plain_draw()
