@@ -133,6 +133,7 @@ def _walk_segment(viewer: str, si: int, seg: dict, draws: dict, out: list) -> di
     live_last: dict[str, int] = {}      # highest round shown by a `round` message
     snapshot_rounds: dict[tuple, tuple] = {}
     live_ends: set = set()
+    lr_ended: set = set()               # ended by a snapshot's lastResult
     live: set = set()                   # draws this connection got a live started/round/end of
     seen_round_msgs: dict[tuple, tuple] = {}
     witnessed: dict[str, dict] = {}
@@ -160,6 +161,7 @@ def _walk_segment(viewer: str, si: int, seg: dict, draws: dict, out: list) -> di
                 if current == x:
                     current = None
                 ended.add(x)
+                lr_ended.add(x)
             if sd and sd.get("phase") == "running":
                 x = sd["drawId"]
                 if x in ended:
@@ -222,7 +224,8 @@ def _walk_segment(viewer: str, si: int, seg: dict, draws: dict, out: list) -> di
             if d.get("sentAt") is not None:
                 dr.round_sent.append((n, d["sentAt"]))
             if x in ended:
-                out.append(Violation(2, f"{where}: round {n} of draw {x} after that draw's end"))
+                how = "that draw's end" if x in live_ends or x in lr_ended else "a snapshot that showed the room without it"
+                out.append(Violation(2, f"{where}: round {n} of draw {x} after {how}"))
             elif current != x:
                 out.append(Violation(1, f"{where}: round {n} of draw {x} while "
                                         f"{'draw ' + current if current else 'no draw'} was running"))

@@ -175,11 +175,16 @@ FAULTS = {
     "kill-redis-empty": (lambda c, rng: kill_redis(c, rng, from_aof=False),
                          "promise 5: the draw running when Redis came back empty is missing from the "
                          "shared history and unknown (404) to the nodes that did not run it "
-                         "(CHAOS_SEED=92823112)"),
+                         "(CHAOS_SEED=92823112); promises 1 and 2: a node's catch-up snapshot shows the "
+                         "room idle while its draw runs, then its rounds follow (CHAOS_SEED=112294903, "
+                         "883061603); a start answered 404 for 30 s after the restart, so no draw "
+                         "could be run (CHAOS_SEED=798475477)"),
     "kill-redis-aof": (lambda c, rng: kill_redis(c, rng, from_aof=True),
                        "promises 1 and 3: viewers on another node are shown the next draw's `loading` "
                        "and `started` before the end of the draw they missed during the outage, and "
-                       "the shared history can keep that draw `running` (CHAOS_SEED=210116281)"),
+                       "the shared history can keep that draw `running` (CHAOS_SEED=210116281); "
+                       "promise 2: a catch-up snapshot shows the room idle while the next draw runs, "
+                       "then its rounds follow (CHAOS_SEED=211905282)"),
     "kill-node-loading": (lambda c, rng: kill_node(c, rng, "loading", empty_dir=False), None),
     "kill-node-round": (lambda c, rng: kill_node(c, rng, "round", empty_dir=False), _HISTORY_RUNNING),
     "kill-node-round-empty-dir": (lambda c, rng: kill_node(c, rng, "round", empty_dir=True),

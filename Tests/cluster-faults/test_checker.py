@@ -306,3 +306,13 @@ def test_every_rule_has_a_violation_shown_above(rule):
     mod = sys.modules[__name__]
     names = [n for n in dir(mod) if n.startswith("test_") and n.endswith(f"promise_{rule}")]
     assert names, f"no test shows promise {rule} failing"
+
+
+def test_rounds_after_a_snapshot_that_showed_the_room_idle_break_promise_2():
+    """A node's catch-up snapshot says no draw runs, then the running draw's rounds follow."""
+    ts, hs = clean()
+    d = whole_draw(Y, T0 + 5000)
+    ts[1] = viewer("v1", [snapshot()] + whole_draw(X) + d[:3] + [snapshot(None, {k: v for k, v in finished(X).items()
+                                                                              if k != "type"})] + d[3:])
+    found = [v for v in checker.check(ts, hs, 2) if v.rule == 2]
+    assert found and "snapshot that showed the room without it" in found[0].text
