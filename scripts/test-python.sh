@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Runs the Python suites that exist (Tests/tools, Tests/e2e, Tests/fuzz, Tests/browser), one pytest
-# run each.
+# Runs the Python suites that exist (Tests/tools, Tests/e2e, Tests/fuzz, Tests/browser,
+# Tests/cluster-faults), one pytest run each.
 #
 # Tests/fuzz runs for a bounded time (about 80 s; LIVE_DRAW_FUZZ_SECONDS per fuzz test, see
 # Tests/fuzz/README.md) from a fresh seed each run; a failure prints the seed that replays it.
+#
+# Tests/cluster-faults runs one fresh seed of each cluster fault (about 3 minutes; `make chaos`
+# runs 20 of each, see Tests/cluster-faults/README.md); each run prints its CHAOS_SEED.
 #
 # One run per suite, not one run for both: each suite has its own conftest.py and imports from
 # it (`from conftest import ...`); in a single run both load as the module `conftest` and one
@@ -17,7 +20,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 mkdir -p artifacts/screenshots
 
 ran=0 failed=()
-for suite in Tests/tools Tests/e2e Tests/fuzz Tests/browser; do
+for suite in Tests/tools Tests/e2e Tests/fuzz Tests/browser Tests/cluster-faults; do
   if [ ! -d "$suite" ]; then
     echo "test-python: $suite does not exist yet: skipped"
     continue

@@ -2,9 +2,17 @@
 directory, no persistence. `stop()` ends it (as an outage would), `start()` brings it back on the
 same port (empty: nothing was persisted), `close()` ends it and removes the directory.
 
+With `aof=True` (Tests/cluster-faults) it writes an append-only file, fsynced after every write
+(`--appendonly yes --appendfsync always`), so a kill -9 loses nothing acknowledged: `start()`
+then comes back from that file, `start(empty=True)` from nothing (the directory wiped first).
+`pause()`/`resume()` SIGSTOP/SIGCONT the process (a stalled Redis); `stop()` and `close()`
+resume it first, so a paused Redis never outlives its test.
+
 Installed by `scripts/install-deps.sh --test` (Debian's redis-server); tests skip without it.
 """
+import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -29,8 +37,10 @@ def _free_port() -> int:
 
 
 class RedisServer:
-    def __init__(self):
+    def __init__(self, aof: bool = False):
         require_redis()
+        self.aof = aof
+        self.paused = False
         self.port = _free_port()
         self.dir = tempfile.mkdtemp(prefix="live-draw-redis-")
         self.proc: Optional[subprocess.Popen] = None
@@ -40,11 +50,19 @@ class RedisServer:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}"
 
-    def start(self) -> "RedisServer":
+    def start(self, empty: bool = False) -> "RedisServer":
+        """Starts it on its port: from what its directory holds (the AOF, with `aof=True`), or
+        from nothing with `empty=True` (the directory's files removed first)."""
+        if empty:
+            for name in os.listdir(self.dir):
+                path = os.path.join(self.dir, name)
+                shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
+        persistence = ["--appendonly", "yes", "--appendfsync", "always"] if self.aof else ["--appendonly", "no"]
         self.proc = subprocess.Popen(
             [BINARY, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.dir,
-             "--save", "", "--appendonly", "no"],
+             "--save", ""] + persistence,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.paused = False
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             if self.ping():
@@ -67,11 +85,25 @@ class RedisServer:
             s.sendall("".join(parts).encode())
             return s.recv(65536).decode("utf-8", "replace").split("\r\n")[0]
 
-    def stop(self) -> None:
+    def pause(self) -> None:
+        """SIGSTOP: connections stay open, nothing is answered (until resume())."""
         if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGSTOP)
+            self.paused = True
+
+    def resume(self) -> None:
+        if self.proc and self.proc.poll() is None and self.paused:
+            self.proc.send_signal(signal.SIGCONT)
+        self.paused = False
+
+    def stop(self) -> None:
+        """kill -9 (an outage; with `aof=True` the AOF keeps every acknowledged write)."""
+        if self.proc and self.proc.poll() is None:
+            self.resume()
             self.proc.kill()
             self.proc.wait(5)
         self.proc = None
+        self.paused = False
 
     def close(self) -> None:
         self.stop()

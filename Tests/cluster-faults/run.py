@@ -1,0 +1,97 @@
+"""One seeded run of one fault: a fresh redis-server (AOF) and three nodes, six viewers, the
+fault, healing, one more plain draw, the settle time, then the checker over everything."""
+import asyncio
+import json
+import os
+import random
+import time
+from pathlib import Path
+
+import checker
+from cluster import SETTLE_S, Cluster
+from helpers.redis import RedisServer
+from scenarios import FAULTS
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "cluster-faults"
+
+
+class RunResult:
+    def __init__(self, fault, seed):
+        self.fault, self.seed = fault, seed
+        self.violations: list = []
+        self.notes: list = []       # the scenario or the plain draw could not go on
+        self.settle_s = None
+        self.seconds = None
+        self.log: list = []
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations and not self.notes
+
+    def report(self) -> str:
+        head = f"fault {self.fault}, CHAOS_SEED={self.seed}: "
+        if self.ok:
+            return head + f"every promise held (settled in {self.settle_s:.1f} s, run {self.seconds:.1f} s)"
+        lines = [head + f"{len(self.violations)} broken promise(s), {len(self.notes)} stall(s)"]
+        lines += [f"  - {v}" for v in self.violations[:40]]
+        if len(self.violations) > 40:
+            lines.append(f"  … and {len(self.violations) - 40} more")
+        lines += [f"  - could not go on: {n}" for n in self.notes]
+        lines.append(f"  replay: CHAOS_SEED={self.seed} python3 -m pytest Tests/cluster-faults -k '{self.fault}'")
+        return "\n".join(lines)
+
+
+def run_fault(fault: str, seed: int, launch, data_source) -> RunResult:
+    res = RunResult(fault, seed)
+    rng = random.Random(f"{fault}:{seed}")
+    t_start = time.monotonic()
+
+    def log(text):
+        line = f"[{time.monotonic() - t_start:6.2f}s] {text}"
+        res.log.append(line)
+        print(line, flush=True)
+
+    log(f"fault {fault} CHAOS_SEED={seed}")
+    redis = RedisServer(aof=True)
+    c = Cluster(redis, launch, data_source, rng, log)
+    try:
+        c.start_nodes(3)
+        scenario, _ = FAULTS[fault]
+
+        async def main():
+            await c.open_viewers(2)
+            try:
+                await scenario(c, rng)
+            except AssertionError as e:
+                res.notes.append(f"during the fault: {e}")
+                log(f"scenario stalled: {e}")
+            finally:
+                await asyncio.to_thread(c.heal)   # viewers keep recording meanwhile
+            try:
+                await c.wait_healthy()
+                await c.plain_draw()
+            except AssertionError as e:
+                res.notes.append(f"after healing, the cluster did not run a plain draw to every viewer: {e}")
+                log(f"plain draw: {e}")
+            res.settle_s = await c.settle()
+            log(f"settled in {res.settle_s:.1f} s (bound {SETTLE_S:.0f} s)")
+            for v in c.viewers:
+                await v.stop()
+
+        asyncio.run(asyncio.wait_for(main(), 150))
+        transcripts = [v.transcript() for v in c.viewers]
+        histories = c.histories()
+        res.violations = checker.check(transcripts, histories, c.accepted_starts)
+        res.seconds = time.monotonic() - t_start
+        log(res.report())
+        if not res.ok or os.environ.get("CHAOS_KEEP"):
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            path = ARTIFACTS / f"{fault}-{seed}.json"
+            path.write_text(json.dumps({"fault": fault, "seed": seed, "log": res.log, "transcripts": transcripts,
+                                        "histories": histories, "accepted_starts": c.accepted_starts,
+                                        "violations": [str(v) for v in res.violations], "notes": res.notes}))
+            log(f"transcripts and histories: {path}")
+    finally:
+        c.teardown()
+        redis.close()
+    return res

@@ -1,0 +1,196 @@
+"""The faults, one async function each, randomised by the run's `random.Random` (its seed is the
+run's CHAOS_SEED): which node runs the draw, at which round the fault strikes, how long it lasts,
+which node starts the next draw. Each leaves healing to the runner (run.py), which then runs one
+more plain draw, settles and checks.
+
+Waits are for events (a message, a predicate) with deadlines; the only sleeps are a fault's own
+length (how long a process stays stopped or dead), chosen by the seed.
+"""
+import asyncio
+import threading
+import time
+
+from helpers import http
+from helpers.datasource import USERS
+
+from cluster import LEASE_TTL_S, ROUNDS
+
+
+def _watchers(c, *exclude):
+    """The viewers on the nodes not in `exclude` (they see the draw through Redis)."""
+    return [v for v in c.viewers if v.target not in exclude]
+
+
+async def _draw_through(c, r: int, watchers=None) -> str:
+    mark = c.mark()
+    await c.start_draw(r)
+    started = await c.started(mark, viewers=watchers)
+    c.log(f"draw {started['drawId']} runs on n{r}")
+    return started["drawId"]
+
+
+async def pause_node(c, rng, new_draw: bool) -> None:
+    """SIGSTOP of the node running a draw, past the lease (5–10 s against a 3 s TTL), then
+    SIGCONT; with `new_draw`, a new draw is started through another node once the paused one's
+    draw was taken over, and runs while the paused node is still stopped."""
+    r, k, pause = rng.randrange(3), rng.randint(2, 7), rng.uniform(5.0, 10.0)
+    c.log(f"pause n{r} at round {k} for {pause:.1f} s{' with a new draw meanwhile' if new_draw else ''}")
+    watchers = _watchers(c, r)
+    x = await _draw_through(c, r, watchers)
+    await c.at_round(x, k, viewers=watchers)
+    c.pause_node(r)
+    t0 = time.monotonic()
+    if new_draw:
+        s = rng.choice(c.others(r))
+        await c.ended(x, timeout=LEASE_TTL_S + 5, viewers=watchers)   # the takeover
+        c.log(f"takeover seen {time.monotonic() - t0:.1f} s into the pause; next draw through n{s}")
+        mark = c.mark()
+        await c.start_draw_retrying(s, timeout=10)
+        y = (await c.started(mark, viewers=watchers))["drawId"]
+        # The new draw runs a little while the old node is still stopped: the pause lasts at
+        # least until then.
+        await c.at_round(y, rng.randint(1, 4), viewers=watchers)
+    remaining = pause - (time.monotonic() - t0)
+    if remaining > 0:
+        await asyncio.sleep(remaining)   # the fault's length
+    c.resume_node(r)
+    c.log(f"paused {time.monotonic() - t0:.1f} s")
+
+
+async def pause_redis(c, rng) -> None:
+    """SIGSTOP of redis-server for 2–5 s at round k of a draw, then SIGCONT."""
+    r, k, pause = rng.randrange(3), rng.randint(2, 7), rng.uniform(2.0, 5.0)
+    c.log(f"pause redis at round {k} of a draw on n{r} for {pause:.1f} s")
+    x = await _draw_through(c, r)
+    await c.at_round(x, k)
+    c.redis.pause()
+    await asyncio.sleep(pause)           # the fault's length
+    c.redis.resume()
+    await c.ended(x, timeout=25, viewers=c.viewers_on(r))
+
+
+async def kill_redis(c, rng, from_aof: bool) -> None:
+    """kill -9 of redis-server at round k of a draw; started again after 0.3–2 s, from its AOF
+    (fsync always: nothing acknowledged lost) or empty."""
+    r, k, down = rng.randrange(3), rng.randint(2, 7), rng.uniform(0.3, 2.0)
+    c.log(f"kill -9 redis at round {k} of a draw on n{r}, back {'from its AOF' if from_aof else 'empty'} after {down:.1f} s")
+    x = await _draw_through(c, r)
+    await c.at_round(x, k)
+    c.redis.stop()
+    await asyncio.sleep(down)            # the outage's length
+    c.redis.start(empty=not from_aof)
+    c.log("redis back")
+    await c.ended(x, timeout=25, viewers=c.viewers_on(r))
+
+
+async def kill_node(c, rng, when: str, empty_dir: bool) -> None:
+    """kill -9 of the node running a draw: while it loads its lists (held by the list server),
+    at round k, or right after the last round; then the node is started again on its data
+    directory, or on an empty one."""
+    r = rng.randrange(3)
+    watchers = _watchers(c, r)
+    down = rng.uniform(0.0, 2.0)
+    if when == "loading":
+        c.data_source.hold(USERS)
+        try:
+            c.log(f"kill -9 n{r} while its draw loads")
+            mark = c.mark()
+            await c.start_draw(r)
+            await c.wait_msg(lambda d: d.get("type") == "loading", 10, "`loading`", watchers, mark)
+            await asyncio.sleep(rng.uniform(0.0, 1.0))   # how long into the loading
+            c.kill_node(r)
+            await c.wait_msg(lambda d: d.get("type") in ("failed", "started"), LEASE_TTL_S + 6,
+                             "the end of the lost loading", watchers, mark)
+        finally:
+            c.data_source.release()
+    else:
+        k = rng.randint(2, ROUNDS - 1) if when == "round" else ROUNDS
+        c.log(f"kill -9 n{r} at round {k}")
+        x = await _draw_through(c, r, watchers)
+        await c.at_round(x, k, viewers=watchers)
+        c.kill_node(r)
+        await c.ended(x, timeout=LEASE_TTL_S + 8, viewers=watchers)
+    await asyncio.sleep(down)            # how long the node stays dead
+    await asyncio.to_thread(c.restart_node, r, empty_dir)
+
+
+async def simultaneous_starts(c, rng) -> None:
+    """Two starts through two different nodes, their threads released together."""
+    a, b = rng.sample(range(3), 2)
+    c.log(f"simultaneous starts through n{a} and n{b}")
+    barrier = threading.Barrier(2)
+    statuses = {}
+
+    def start(i):
+        barrier.wait(5)
+        statuses[i] = http.start_draw(c.nodes[i], c.room, c.key).status
+
+    mark = c.mark()
+    threads = [threading.Thread(target=start, args=(i,)) for i in (a, b)]
+    for t in threads:
+        t.start()
+    await asyncio.to_thread(lambda: [t.join(10) for t in threads])
+    c.accepted_starts += sum(1 for s in statuses.values() if s == 202)
+    c.log(f"answers: {statuses}")
+    assert sorted(statuses.values()) in ([202, 409],), f"simultaneous starts answered {statuses}"
+    x = (await c.started(mark))["drawId"]
+    await c.ended(x, timeout=15)
+
+
+async def move_viewers(c, rng) -> None:
+    """Viewers moving node mid-draw: 2–4 times, at a random round, a random viewer closes its
+    connection and reopens it on another node."""
+    r = rng.randrange(3)
+    moves = sorted(rng.sample(range(1, ROUNDS + 1), rng.randint(2, 4)))
+    c.log(f"draw on n{r}, viewers move at rounds {moves}")
+    x = await _draw_through(c, r)
+    for k in moves:
+        await c.at_round(x, k)
+        v = rng.choice(c.viewers)
+        to = rng.choice(c.others(v.target))
+        c.log(f"{v.name} moves n{v.target} -> n{to} at round {k}")
+        await v.move(to)
+    await c.ended(x, timeout=15)
+    await c.until(lambda: all(v.connected() for v in c.viewers), 10, "every moved viewer reconnected")
+
+
+# Why a fault is marked xfail on the current server (issue 27; the marks go once its fencing and
+# history outbox are merged): the promises it was seen to break, with a seed that replays it.
+_WOKEN_NODE = ("promises 2 and 3: the woken node's stale rounds and its own `finished` reach its "
+               "own viewers after the takeover's `interrupted` (two ends for one drawId), and the "
+               "history on every node says `finished` while the others were told `interrupted` "
+               "(CHAOS_SEED=783703405)")
+_HISTORY_RUNNING = ("promise 3: the shared history keeps the killed node's draw `running` on every node "
+                    "(GET /api/draws/ID says `interrupted` on the restarted node only), even after it "
+                    "restarts (CHAOS_SEED=677985623)")
+
+# name -> (coroutine factory, xfail reason on the current server or None)
+FAULTS = {
+    "pause-node": (lambda c, rng: pause_node(c, rng, new_draw=False), _WOKEN_NODE),
+    "pause-node-new-draw": (lambda c, rng: pause_node(c, rng, new_draw=True),
+                            "promise 1: two draws in one room (the woken node's rounds of the old draw "
+                            "are sent after the new draw started), and " + _WOKEN_NODE.replace(
+                                "CHAOS_SEED=783703405", "CHAOS_SEED=991951447")),
+    "pause-redis": (pause_redis, None),
+    "kill-redis-empty": (lambda c, rng: kill_redis(c, rng, from_aof=False),
+                         "promise 5: the draw running when Redis came back empty is missing from the "
+                         "shared history and unknown (404) to the nodes that did not run it "
+                         "(CHAOS_SEED=92823112); promises 1 and 2: a node's catch-up snapshot shows the "
+                         "room idle while its draw runs, then its rounds follow (CHAOS_SEED=112294903, "
+                         "883061603); a start answered 404 for 30 s after the restart, so no draw "
+                         "could be run (CHAOS_SEED=798475477)"),
+    "kill-redis-aof": (lambda c, rng: kill_redis(c, rng, from_aof=True),
+                       "promises 1 and 3: viewers on another node are shown the next draw's `loading` "
+                       "and `started` before the end of the draw they missed during the outage, and "
+                       "the shared history can keep that draw `running` (CHAOS_SEED=210116281); "
+                       "promise 2: a catch-up snapshot shows the room idle while the next draw runs, "
+                       "then its rounds follow (CHAOS_SEED=211905282)"),
+    "kill-node-loading": (lambda c, rng: kill_node(c, rng, "loading", empty_dir=False), None),
+    "kill-node-round": (lambda c, rng: kill_node(c, rng, "round", empty_dir=False), _HISTORY_RUNNING),
+    "kill-node-round-empty-dir": (lambda c, rng: kill_node(c, rng, "round", empty_dir=True),
+                                  _HISTORY_RUNNING.replace("677985623", "801055335")),
+    "kill-node-after-last": (lambda c, rng: kill_node(c, rng, "after-last", empty_dir=False),
+                             _HISTORY_RUNNING.replace("677985623", "312098345")),
+    "simultaneous-starts": (simultaneous_starts, None),
+    "move-viewers": (move_viewers, None),
+}
