@@ -56,7 +56,7 @@ def run_fault(fault: str, seed: int, launch, data_source) -> RunResult:
     c = Cluster(redis, launch, data_source, rng, log)
     try:
         c.start_nodes(3)
-        scenario, _ = FAULTS[fault]
+        scenario = FAULTS[fault]
 
         async def main():
             await c.open_viewers(2)

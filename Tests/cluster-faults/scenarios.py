@@ -154,43 +154,18 @@ async def move_viewers(c, rng) -> None:
     await c.until(lambda: all(v.connected() for v in c.viewers), 10, "every moved viewer reconnected")
 
 
-# Why a fault is marked xfail on the current server (issue 27; the marks go once its fencing and
-# history outbox are merged): the promises it was seen to break, with a seed that replays it.
-_WOKEN_NODE = ("promises 2 and 3: the woken node's stale rounds and its own `finished` reach its "
-               "own viewers after the takeover's `interrupted` (two ends for one drawId), and the "
-               "history on every node says `finished` while the others were told `interrupted` "
-               "(CHAOS_SEED=783703405)")
-_HISTORY_RUNNING = ("promise 3: the shared history keeps the killed node's draw `running` on every node "
-                    "(GET /api/draws/ID says `interrupted` on the restarted node only), even after it "
-                    "restarts (CHAOS_SEED=677985623)")
-
-# name -> (coroutine factory, xfail reason on the current server or None)
+# name -> coroutine factory. What each broke before issue 27's fencing and history outbox (with
+# seeds that replayed it then) is in README.md, "Before the fix".
 FAULTS = {
-    "pause-node": (lambda c, rng: pause_node(c, rng, new_draw=False), _WOKEN_NODE),
-    "pause-node-new-draw": (lambda c, rng: pause_node(c, rng, new_draw=True),
-                            "promise 1: two draws in one room (the woken node's rounds of the old draw "
-                            "are sent after the new draw started), and " + _WOKEN_NODE.replace(
-                                "CHAOS_SEED=783703405", "CHAOS_SEED=991951447")),
-    "pause-redis": (pause_redis, None),
-    "kill-redis-empty": (lambda c, rng: kill_redis(c, rng, from_aof=False),
-                         "promise 5: the draw running when Redis came back empty is missing from the "
-                         "shared history and unknown (404) to the nodes that did not run it "
-                         "(CHAOS_SEED=92823112); promises 1 and 2: a node's catch-up snapshot shows the "
-                         "room idle while its draw runs, then its rounds follow (CHAOS_SEED=112294903, "
-                         "883061603); a start answered 404 for 30 s after the restart, so no draw "
-                         "could be run (CHAOS_SEED=798475477)"),
-    "kill-redis-aof": (lambda c, rng: kill_redis(c, rng, from_aof=True),
-                       "promises 1 and 3: viewers on another node are shown the next draw's `loading` "
-                       "and `started` before the end of the draw they missed during the outage, and "
-                       "the shared history can keep that draw `running` (CHAOS_SEED=210116281); "
-                       "promise 2: a catch-up snapshot shows the room idle while the next draw runs, "
-                       "then its rounds follow (CHAOS_SEED=211905282)"),
-    "kill-node-loading": (lambda c, rng: kill_node(c, rng, "loading", empty_dir=False), None),
-    "kill-node-round": (lambda c, rng: kill_node(c, rng, "round", empty_dir=False), _HISTORY_RUNNING),
-    "kill-node-round-empty-dir": (lambda c, rng: kill_node(c, rng, "round", empty_dir=True),
-                                  _HISTORY_RUNNING.replace("677985623", "801055335")),
-    "kill-node-after-last": (lambda c, rng: kill_node(c, rng, "after-last", empty_dir=False),
-                             _HISTORY_RUNNING.replace("677985623", "312098345")),
-    "simultaneous-starts": (simultaneous_starts, None),
-    "move-viewers": (move_viewers, None),
+    "pause-node": lambda c, rng: pause_node(c, rng, new_draw=False),
+    "pause-node-new-draw": lambda c, rng: pause_node(c, rng, new_draw=True),
+    "pause-redis": pause_redis,
+    "kill-redis-empty": lambda c, rng: kill_redis(c, rng, from_aof=False),
+    "kill-redis-aof": lambda c, rng: kill_redis(c, rng, from_aof=True),
+    "kill-node-loading": lambda c, rng: kill_node(c, rng, "loading", empty_dir=False),
+    "kill-node-round": lambda c, rng: kill_node(c, rng, "round", empty_dir=False),
+    "kill-node-round-empty-dir": lambda c, rng: kill_node(c, rng, "round", empty_dir=True),
+    "kill-node-after-last": lambda c, rng: kill_node(c, rng, "after-last", empty_dir=False),
+    "simultaneous-starts": simultaneous_starts,
+    "move-viewers": move_viewers,
 }

@@ -228,10 +228,14 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     }
 
     /// Takes the cluster's stored view of the room as what its snapshot shows, unless a draw of
-    /// this node's own is what it shows.
+    /// this node's own is what it shows. A view whose running draw is another than the one this
+    /// node's viewers were shown (it missed that draw's start) is not taken silently: they get it
+    /// as a snapshot (`resync`), or the rounds that follow would reach them without their draw.
     func adoptView(_ view: StoredRoomView, in room: Room) {
         guard !room.isBusy else { return }
-        room.remote = RemoteRoomView(stored: view)
+        let fresh = RemoteRoomView(stored: view)
+        if room.viewers > 0, fresh.drawId != nil, fresh.drawId != room.remote.drawId { return resync(room, with: view) }
+        room.remote = fresh
     }
 
     /// Tells the other nodes with viewers in the room that it was deleted here, so they close
@@ -280,6 +284,19 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
             }
         }
         guard !room.isBusy else { return }
+        if envelope.kind == .round, let index = envelope.index {
+            // A round of a draw this node's viewers were never shown the start of (it missed
+            // `started`: paused, or busy with its own draw the cluster then refused): not shown
+            // bare; the view is read and the viewers get the draw as a snapshot, rounds so far
+            // included. A round the room already holds (from such a snapshot) is not shown twice.
+            if room.remote.drawId == nil {
+                cluster.metrics.staleEventDropped()
+                return cluster.readView(room: name) { [weak self, weak room] view in
+                    if let self, let room { resync(room, with: view) }
+                }
+            }
+            if index < room.remote.rounds.count { return }
+        }
         if let token = envelope.token { tombstones.saw(token, in: name) }
         if let id = envelope.drawId, let hash = envelope.entrantsHash, !envelope.entrants.isEmpty {
             entrantLists.keep(EntrantList(hash: hash, json: envelope.entrants), drawId: id)

@@ -95,28 +95,36 @@ final class HistoryReads {
 
     /// `GET /api/draws/ID`: the record, with `verified` for an ended draw. A malformed id is a 404
     /// without a look at the store.
+    ///
+    /// Cluster mode reads the shared history first, so every node answers the one recorded end
+    /// (issue 27: a node whose draw the cluster ended by a takeover holds its own `aborted` record,
+    /// while the history says `interrupted`). This node's own record answers when the shared
+    /// history has none yet (its line is on its way) or Redis is out of reach.
     func drawRecord(id: String) -> HistoryAnswer {
         guard DrawIdentifier.isValid(id) else { return .now(.json(404, APIMessages.error(.unknownDraw))) }
         guard let store else { return .now(Self.noHistory) }
-        let logger = self.logger, shared = self.shared
-        return .read(.draws) {
-            do throws(StorageError) {
-                if let record = try store.record(id: id) { return .now(.json(200, RecordMessages.record(record))) }
-            } catch {
-                logger.error("could not read a draw record", metadata: ["drawId": "\(id)", "error": "\(error)"])
-                return .now(.json(503, APIMessages.error(.storageUnavailable)))
-            }
-            // Cluster mode: another node may have run it. Redis out of reach is not "no such
-            // draw": say so, rather than a 404 a client would take as final.
-            guard let shared else { return .now(.json(404, APIMessages.error(.unknownDraw))) }
-            return .read(.shared) {
-                do throws(CoordinationError) {
-                    if let body = try shared.body(drawId: id) { return .now(.json(200, body)) }
+        let logger = self.logger
+        let local = { @Sendable (sharedFailed: Bool) -> HistoryAnswer in
+            .read(.draws) {
+                do throws(StorageError) {
+                    if let record = try store.record(id: id) { return .now(.json(200, RecordMessages.record(record))) }
                 } catch {
-                    return .now(.json(503, APIMessages.error(.clusterUnavailable)))
+                    logger.error("could not read a draw record", metadata: ["drawId": "\(id)", "error": "\(error)"])
+                    return .now(.json(503, APIMessages.error(.storageUnavailable)))
                 }
-                return .now(.json(404, APIMessages.error(.unknownDraw)))
+                // Redis out of reach is not "no such draw": say so, rather than a 404 a client
+                // would take as final.
+                return .now(.json(sharedFailed ? 503 : 404, APIMessages.error(sharedFailed ? .clusterUnavailable : .unknownDraw)))
             }
+        }
+        guard let shared else { return local(false) }
+        return .read(.shared) {
+            do throws(CoordinationError) {
+                if let body = try shared.body(drawId: id) { return .now(.json(200, body)) }
+            } catch {
+                return local(true)
+            }
+            return local(false)
         }
     }
 
