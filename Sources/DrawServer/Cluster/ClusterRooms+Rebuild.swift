@@ -100,11 +100,19 @@ extension ClusterRooms {
     /// knows nothing of the draw) changes nothing unless `emptyToo`: the takeover check ends a
     /// draw left running, with `emptyToo`, once its lease is free.
     func resync(_ room: Room, with view: StoredRoomView, emptyToo: Bool = false) {
-        guard !room.isBusy else { return }
+        guard !room.isBusy, !showsEnded(view, in: room) else { return }
         let fresh = RemoteRoomView(stored: view)
         guard emptyToo || fresh != RemoteRoomView(), fresh != room.remote else { return }
         room.remote = fresh
         node.metrics.resynced()
         broadcaster.broadcast(broadcaster.snapshot(of: room, asMessage: true), in: room)
+    }
+
+    /// Whether `view` shows a draw running that this node knows has ended (its own, whose last
+    /// entries are still on their way to Redis; or one it saw end): such a view is older than
+    /// what the viewers here were shown, and never replaces it.
+    func showsEnded(_ view: StoredRoomView, in room: Room) -> Bool {
+        guard view.head != nil, let id = view.drawId else { return false }
+        return hasEnded(id, in: room.name)
     }
 }

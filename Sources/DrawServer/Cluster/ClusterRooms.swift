@@ -58,7 +58,9 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         node.eventArrived = { [unowned self] room, payload in clusterEvent(room: room, payload) }
         node.eventDropped = { [unowned self] room, why in dropped(room: room, why) }
         node.viewArrived = { [unowned self] room, view in clusterView(room: room, view) }
-        ownDraws.attach(directory: directory) { [unowned self] room, drawId, end in showClusterEnd(of: drawId, end, in: room) }
+        ownDraws.attach(directory: directory, ended: { [unowned self] room, drawId in tombstones.end(drawId, in: room) }) {
+            [unowned self] room, drawId, end in showClusterEnd(of: drawId, end, in: room)
+        }
         node.subscriptionConfirmed = { [unowned self] room in subscriptions.confirmed(room) }
         history?.resume()
         node.tookOver = { [unowned self] room, draw, token, endedAt in
@@ -232,7 +234,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     /// node's viewers were shown (it missed that draw's start) is not taken silently: they get it
     /// as a snapshot (`resync`), or the rounds that follow would reach them without their draw.
     func adoptView(_ view: StoredRoomView, in room: Room) {
-        guard !room.isBusy else { return }
+        guard !room.isBusy, !showsEnded(view, in: room) else { return }
         let fresh = RemoteRoomView(stored: view)
         if room.viewers > 0, fresh.drawId != nil, fresh.drawId != room.remote.drawId { return resync(room, with: view) }
         room.remote = fresh
@@ -360,9 +362,15 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         node.readView(room: name) { [weak self, weak room] view in
             guard let self, let room, !tombstones.hasEnded(drawId, in: name) else { return }
             if let end = view.lastEnd, end.drawId == drawId { return showEnd(end, in: room) }
+            // The cluster recorded no end of it: the draw is over here all the same, and the
+            // viewers get what the view holds now (never that draw as running).
+            tombstones.end(drawId, in: name)
             resync(room, with: view, emptyToo: true)
         }
     }
+
+    /// Whether draw `drawId` ended in `room` as far as this node knows (its own or another's).
+    func hasEnded(_ drawId: String, in room: String) -> Bool { tombstones.hasEnded(drawId, in: room) }
 
     /// Shows this node's viewers the end the cluster recorded for the draw they were watching.
     private func showEnd(_ end: StoredDrawEnd, in room: Room) {

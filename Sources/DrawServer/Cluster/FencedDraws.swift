@@ -19,6 +19,7 @@ final class FencedDraws {
     private var showClusterEnd: (_ room: Room, _ drawId: String, _ end: StoredDrawEnd?) -> Void = { _, _, _ in }
     /// The lease token each draw running here was started under, until its end is owed.
     private var drawTokens: [String: UInt64] = [:]
+    private var ownEnded: (_ room: String, _ drawId: String) -> Void = { _, _ in }
     /// Rooms whose draw the cluster refused while this node stops it: its events are neither
     /// published nor shown (`publish`).
     private var silenced: Set<String> = []
@@ -30,10 +31,13 @@ final class FencedDraws {
         self.entrantLists = entrantLists
     }
 
-    /// Wires the registry in and starts taking the cluster's refusals.
-    func attach(directory: RoomDirectory,
+    /// Wires the registry in and starts taking the cluster's refusals. `ended` is told each draw
+    /// of this node's that ended here (so a view read later, still without its last entries, is
+    /// not shown as if it ran on).
+    func attach(directory: RoomDirectory, ended: @escaping (_ room: String, _ drawId: String) -> Void,
                 showClusterEnd: @escaping (_ room: Room, _ drawId: String, _ end: StoredDrawEnd?) -> Void) {
         self.directory = directory
+        self.ownEnded = ended
         self.showClusterEnd = showClusterEnd
         node.fencedOut = { [unowned self] room, drawId, end in fencedOut(room: room, drawId: drawId, end: end) }
         node.leases.lost = { [unowned self] room in
@@ -74,7 +78,11 @@ final class FencedDraws {
         var envelope = ClusterEnvelope(event: event, wire: wire, node: cluster.nodeId, now: clock.epochMillis(),
                                        roundDueAt: due, entrants: shared?.list.json ?? [])
         envelope.token = token
-        if case .started(let plan, _) = event { drawTokens[plan.drawId] = token }
+        switch event {
+        case .started(let plan, _): drawTokens[plan.drawId] = token
+        case .finished(let plan, _, _), .aborted(let plan, _, _): ownEnded(room.name, plan.drawId)
+        case .loading, .round, .failed: break
+        }
         cluster.publish(envelope, room: room.name, escrow: escrowChange(for: event, node: cluster.nodeId), entrants: shared)
         return true
     }
