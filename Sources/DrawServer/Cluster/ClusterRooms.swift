@@ -248,6 +248,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         case .round(let plan, let index, _):
             return .deposit(EscrowedDraw(drawId: plan.drawId, seedHex: plan.seed.hex, roundsShown: index + 1, node: node))
         case .finished, .failed, .aborted: return .clear
+        case .winner, .nextWinner: return .keep
         }
     }
 
