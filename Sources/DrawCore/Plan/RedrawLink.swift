@@ -25,7 +25,8 @@ public struct RedrawLink: Sendable, Hashable {
 
 /// Why a redraw cannot be made.
 public enum RedrawRefusal: Error, Sendable, Hashable {
-    /// The draw is not a finished draw of this room (still running, stopped, failed, another room).
+    /// The draw is not the room's last finished draw (still running, stopped, failed, older, or
+    /// another room's).
     case notFinished
     /// The entrant named is not one of the draw's winners standing.
     case notAWinner(userId: Int)
@@ -44,7 +45,7 @@ public enum RedrawRefusal: Error, Sendable, Hashable {
     /// One sentence for the host.
     public var message: String {
         switch self {
-        case .notFinished: return "Only a finished draw of this room can have a winner redrawn."
+        case .notFinished: return "Only a winner of this room's last finished draw can be redrawn."
         case .notAWinner(let id): return "Entrant \(id) is not one of this draw's winners."
         case .nobodyLeft: return "Everyone in this draw was drawn already: nobody is left to draw a replacement from."
         }
@@ -52,38 +53,40 @@ public enum RedrawRefusal: Error, Sendable, Hashable {
 }
 
 extension RedrawLink {
-    /// The winners standing after `record`: its own winners (slot order), after the ones it kept
-    /// when it is itself a redraw.
-    public static func standingWinners(of record: DrawRecord) -> [Player] {
-        (record.redrawOf?.kept ?? []) + record.winnerPicks.filter(\.isWinner).map(\.player)
+    /// The winners standing after the draw of `plan`: the ones it kept when it is itself a
+    /// redraw, then its own winners (slot order).
+    public static func standingWinners(of plan: DrawPlan) -> [Player] {
+        (plan.redrawOf?.kept ?? []) + plan.winningPlayers
     }
 
-    /// The entrants a redraw of `record` draws from: its entrants, in order, without every entry
-    /// drawn for its slots.
-    public static func remainingEntrants(of record: DrawRecord) -> [Player] {
-        let drawn = Set(record.winnerPicks.map(\.pickIndex))
-        return record.entrants.enumerated().filter { !drawn.contains($0.offset) }.map(\.element)
+    /// The entrants a redraw of a draw draws from: its entrants, in order, without every entry
+    /// drawn for its slots (`slots`: their entrant indices).
+    public static func remainingEntrants(_ entrants: [Player], slots: [Int]) -> [Player] {
+        let drawn = Set(slots)
+        return entrants.enumerated().filter { !drawn.contains($0.offset) }.map(\.element)
     }
 
-    /// Decides a redraw of `record` removing the standing winner `userId`: the link and the
-    /// players to draw from, or why not.
-    public static func make(redrawing record: DrawRecord, room: String, removing userId: Int)
+    /// Decides a redraw of the finished draw `plan` removing its standing winner `userId`: the
+    /// link and the players to draw from, or why not. The caller passes the room's last result:
+    /// a redraw always follows on from the latest draw, so winners and replacements so far are
+    /// all out of the list.
+    public static func make(redrawing plan: DrawPlan, removing userId: Int)
         -> Result<(link: RedrawLink, players: MergeResult), RedrawRefusal> {
-        guard record.room == room, record.status == .finished else { return .failure(.notFinished) }
-        let standing = standingWinners(of: record)
+        let standing = standingWinners(of: plan)
         guard let removed = standing.first(where: { $0.userId == userId }) else {
             return .failure(.notAWinner(userId: userId))
         }
-        let remaining = remainingEntrants(of: record)
+        let remaining = remainingEntrants(plan.entrants, slots: plan.winnerPicks.map(\.pickIndex))
         guard !remaining.isEmpty else { return .failure(.nobodyLeft) }
-        let link = RedrawLink(drawId: record.drawId, removed: removed, kept: standing.filter { $0 != removed })
+        let link = RedrawLink(drawId: plan.drawId, removed: removed, kept: standing.filter { $0 != removed })
         return .success((link, MergeResult(players: remaining, warnings: [])))
     }
 
-    /// Whether `record` (a redraw) holds exactly the entrants this rule gives for `base`, and
-    /// the removed entrant is not among them.
+    /// Whether `record` (a redraw) holds exactly the entrants §5b gives for the finished draw
+    /// `base` it names, without the removed entrant.
     public static func entrantsMatch(redraw record: DrawRecord, base: DrawRecord) -> Bool {
-        guard let link = record.redrawOf, link.drawId == base.drawId else { return false }
-        return record.entrants == remainingEntrants(of: base) && !record.entrants.contains(link.removed)
+        guard let link = record.redrawOf, link.drawId == base.drawId, base.status == .finished else { return false }
+        let expected = remainingEntrants(base.entrants, slots: base.winnerPicks.map(\.pickIndex))
+        return record.entrants == expected && !record.entrants.contains(link.removed)
     }
 }
