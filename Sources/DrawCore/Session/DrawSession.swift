@@ -218,4 +218,11 @@ public struct RevealProgress: Sendable, Hashable {
     public let revealed: Int
     /// Whether the draw waits for the host's "draw the next winner".
     public let awaitingHost: Bool
+
+    public init(slot: Int, slotStartedAt: Double, revealed: Int, awaitingHost: Bool) {
+        self.slot = slot
+        self.slotStartedAt = slotStartedAt
+        self.revealed = revealed
+        self.awaitingHost = awaitingHost
+    }
 }

@@ -23,7 +23,9 @@ extension SQLiteDrawStore {
 
     public func record(id: String) throws(StorageError) -> DrawRecord? {
         try read("read draw \(id)") { db in
-            let columns = RecordColumn.allCases.map(\.sql).joined(separator: ", ")
+            // A file still at an older schema (tests open one on purpose) has no schema 8 columns.
+            let schema = try db.scalarInt("PRAGMA user_version")
+            let columns = RecordColumn.allCases.map { $0.sql(schema: schema) }.joined(separator: ", ")
             let query = try db.prepare("SELECT \(columns) FROM draws WHERE draw_id = ?")
             try query.bind([.text(id)])
             guard try query.step() else { return nil }
@@ -166,6 +168,17 @@ private enum RecordColumn: Int32, CaseIterable {
     case seq, drawId, room, status, createdAt, startedAt, finishedAt, usersURL, lotteryURL, entrants,
          warnings, commitment, entrantsHash, schedule, seed, drawn, abortReason, failureCode, failureMessage,
          winners, winnerPicks, revealEach, redraw
+
+    /// The column's SQL in a file at `schema`: before schema 8 the reveal and redraw columns read
+    /// as the values every draw had then (together, no redraw).
+    func sql(schema: Int) -> String {
+        guard schema < 8 else { return sql }
+        switch self {
+        case .revealEach: return "0"
+        case .redraw: return "NULL"
+        default: return sql
+        }
+    }
 
     var sql: String {
         switch self {
