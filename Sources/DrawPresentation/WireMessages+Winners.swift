@@ -1,7 +1,7 @@
 import DrawCore
 
 /// The messages of a draw that reveals each winner with its own flips (docs/PROTOCOL.md,
-/// `winner` and `next`). Added within v2: a client that knows neither ignores them and still gets
+/// `winner` and `advance`). Added within v2: a client that knows neither ignores them and still gets
 /// every winner from `finished` (`winners`, `winnerPicks`).
 extension WireMessages {
     /// `winner`: winner `slot` is known. `next` is `"auto"` (winner `slot + 1`'s flips start at
@@ -31,12 +31,12 @@ extension WireMessages {
         return w.bytes
     }
 
-    /// `next`: the host asked for the next winner; its flips follow at `startsAt` plus the
+    /// `advance`: the host asked for the next winner; its flips follow at `startsAt` plus the
     /// schedule's offsets, as winner 1's follow `started`.
     public static func nextWinner(_ plan: DrawPlan, slot: Int, startsAt: Double) -> [UInt8] {
         var w = JSONWriter(capacity: 128)
         w.beginObject()
-        w.field("type", "next")
+        w.field("type", "advance")
         w.field("drawId", plan.drawId)
         w.field("winner", slot)
         w.field("startsAt", millis: startsAt)

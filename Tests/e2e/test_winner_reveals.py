@@ -1,6 +1,6 @@
 """One reveal per winner and redraws (issue 28, docs/FAIRNESS.md §5a and §5b) against the real
 server: a 3-winner draw whose host advances from one winner to the next, as a v2 viewer sees it
-(each winner's own flips, a `winner` message per reveal, `next` when the host goes on) and as a v1
+(each winner's own flips, a `winner` message per reveal, `advance` when the host goes on) and as a v1
 viewer that knows only `finished` still gets every winner; the room's snapshot between winners;
 then a redraw of a removed winner recorded as a new draw linked to the first, which
 tools/verify_draw.py verifies against the draw it redraws.
@@ -63,7 +63,7 @@ def test_three_winners_revealed_one_by_one_as_the_host_advances_then_a_redraw(se
                     assert [p["index"] for p in snap["progress"]["revealed"]] == [w["index"] for w in revealed]
                     status, body = _post(server, f"/api/rooms/{room}/draws/next", key)
                     assert status == 202 and body["status"] == "next", body
-                    nxt = await viewer.expect("next")
+                    nxt = await viewer.expect("advance")
                     assert nxt["winner"] == slot
                 flips = []
                 while True:
