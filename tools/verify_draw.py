@@ -29,7 +29,8 @@ def canonical_entrants(entrants):
     return json.dumps(objs, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
-def pick_index(seed: bytes, draw_id: str, rnd: int, n: int) -> int:
+def pick_index(seed: bytes, draw_id: str, rnd, n: int) -> int:
+    """Section 4's pick; `rnd` is a round number, or a later winner's flip label "s.r" (5a)."""
     limit = (2 ** 32 // n) * n
     block = 0
     while True:
@@ -53,26 +54,66 @@ def winner_picks(seed: bytes, draw_id: str, rounds: int, n: int, k: int) -> list
     return picks
 
 
+def each_winner_flips(seed: bytes, draw_id: str, rounds: int, n: int, slots: list) -> list:
+    """The flips of winners 2..k when each winner is revealed with its own (section 5a): flip r < R
+    of winner s is the pick labelled "s.r" among the entrants not drawn for slots 1..s-1, in list
+    order; flip R shows slot s itself."""
+    flips = []
+    for s in range(2, len(slots) + 1):
+        remaining = [i for i in range(n) if i not in slots[:s - 1]]
+        for r in range(1, rounds):
+            flips.append(remaining[pick_index(seed, draw_id, f"{s}.{r}", len(remaining))])
+        flips.append(slots[s - 1])
+    return flips
+
+
+def remaining_after(draw):
+    """The entrants a redraw of `draw` draws from (section 5b): its entrants without every entry
+    drawn for its slots, in order."""
+    slots = {p["index"] for p in (draw.get("winnerPicks") or [])}
+    if not slots and draw.get("picks"):
+        slots = {draw["picks"][len(draw["picks"]) - 1]}  # one winner: the last round's pick
+    return [p for i, p in enumerate(draw["entrants"]) if i not in slots]
+
+
+def redraw_ok(draw, base):
+    """A redraw holds exactly the entrants section 5b gives for the finished draw it names, and
+    not the removed winner."""
+    link = draw.get("redrawOf") or {}
+    if base is None or base.get("drawId") != link.get("drawId") or base.get("status", "finished") != "finished":
+        return False
+    key = lambda p: (p["userId"], p["name"], p["username"], p["regDate"], bool(p["void"]))
+    removed = link.get("removed") or {}
+    return [key(p) for p in draw["entrants"]] == [key(p) for p in remaining_after(base)] and \
+        all(p["userId"] != removed.get("userId") for p in draw["entrants"])
+
+
 def valid_winner_count(k, n):
     return isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= n
 
 
-def verify(draw_id, seed_hex, entrants, rounds=10, commitment=None, entrants_hash=None, shown=None, winners=None):
+def verify(draw_id, seed_hex, entrants, rounds=10, commitment=None, entrants_hash=None, shown=None, winners=None,
+           each=False):
     """Recomputes `rounds` picks and checks what the record claims. `shown` is the claimed pick
     of each round checked (a prefix of the draw for a stopped one). With `winners` (k) the report
-    also has `winnerPicks`, the k recomputed slots (None when k is not within 1..entrants)."""
+    also has `winnerPicks`, the k recomputed slots (None when k is not within 1..entrants). With
+    `each` (section 5a) `picks` goes on with the flips of winners 2..k."""
     seed = bytes.fromhex(seed_hex)
     report = {"picks": [pick_index(seed, draw_id, r, len(entrants)) for r in range(1, rounds + 1)]}
     if winners is not None:
         report["winnerPicks"] = winner_picks(seed, draw_id, rounds, len(entrants), winners) \
             if rounds >= 1 and valid_winner_count(winners, len(entrants)) else None
+    drawn_index = report["picks"][-1] if report["picks"] else None
+    if each and report.get("winnerPicks"):
+        report["picks"] += each_winner_flips(seed, draw_id, rounds, len(entrants), report["winnerPicks"])
     report["commitmentOk"] = commitment is None or hashlib.sha256(seed).hexdigest() == commitment
     report["entrantsHashOk"] = entrants_hash is None or \
         hashlib.sha256(canonical_entrants(entrants)).hexdigest() == entrants_hash
     if shown is not None:
-        report["roundsOk"] = len(shown) <= rounds and all(report["picks"][i] == idx for i, idx in enumerate(shown))
-    if report["picks"]:
-        drawn = entrants[report["picks"][-1]]
+        report["roundsOk"] = len(shown) <= len(report["picks"]) and \
+            all(report["picks"][i] == idx for i, idx in enumerate(shown))
+    if drawn_index is not None:
+        drawn = entrants[drawn_index]
         report["drawn"] = drawn
         report["outcome"] = "void" if drawn["void"] else "winner"
     return report
@@ -83,27 +124,45 @@ def is_stopped(draw):
     return draw.get("status") in ("aborted", "interrupted")
 
 
+def reveals_each(draw):
+    """Whether each winner has its own flips (section 5a): `"reveal":"each"`."""
+    return draw.get("reveal") == "each"
+
+
 def claim_of(draw):
     """(rounds to recompute, the picks the record claims for them). A stored record lists its
     rounds; a stopped draw claims only the rounds the audience saw (those with a `sentAt`): the
-    unshown ones were never public, so they prove nothing either way."""
+    unshown ones were never public, so they prove nothing either way. When each winner has its
+    own flips, the rounds to recompute are one winner's (the schedule's)."""
     if isinstance(draw.get("rounds"), list):
         if is_stopped(draw):
             shown = [r["index"] for r in draw["rounds"] if r.get("sentAt") is not None]
-            return len(shown), shown
-        return len(draw["rounds"]), draw.get("picks")
+            return (rounds_of(draw) if reveals_each(draw) else len(shown)), shown
+        return (rounds_of(draw) if reveals_each(draw) else len(draw["rounds"])), draw.get("picks")
     return rounds_of(draw), draw.get("picks")
 
 
-def verify_document(draw):
+def verify_document(draw, base=None):
     """Everything a record (or a `finished` message) claims, checked; `ok` sums it up and
-    `roundsChecked` says how many rounds that covered. A stopped draw has no outcome."""
+    `roundsChecked` says how many rounds that covered. A stopped draw has no outcome. A redraw
+    (`redrawOf`) is also checked against `base`, the record of the draw it redraws."""
     rounds, claimed = claim_of(draw)
+    each = reveals_each(draw)
+    # The flips of later winners follow from the slots, which a stopped draw still has (k).
+    winners = draw.get("winners", 1) if each else winners_of(draw)
     report = verify(draw["drawId"], draw["seed"], draw["entrants"], rounds,
-                    draw.get("commitment"), draw.get("entrantsHash"), claimed, winners_of(draw))
-    report["roundsChecked"] = rounds
-    if claimed is not None and len(claimed) != rounds:
-        report["roundsOk"] = False  # a record must claim every round it says was drawn (or shown)
+                    draw.get("commitment"), draw.get("entrantsHash"), claimed, winners, each)
+    if each and is_stopped(draw):
+        report.pop("winnerPicks", None)
+    report["roundsChecked"] = len(claimed) if each and is_stopped(draw) and claimed is not None else \
+        (len(report["picks"]) if each else rounds)
+    if claimed is not None and not is_stopped(draw) and len(claimed) != len(report["picks"]):
+        report["roundsOk"] = False  # a record must claim every round it says was drawn
+    if claimed is not None and is_stopped(draw) and not each and len(claimed) != rounds:
+        report["roundsOk"] = False
+    if draw.get("redrawOf") is not None:
+        report["redrawOf"] = draw["redrawOf"].get("drawId")
+        report["redrawOk"] = redraw_ok(draw, base)
     if is_stopped(draw):
         report.pop("drawn", None)
         report["outcome"] = None
@@ -116,7 +175,7 @@ def verify_document(draw):
         if "winnerPicks" in report:
             report["winnersOk"] = slots_match(draw.get("winnerPicks"), report["winnerPicks"], draw["entrants"])
     report["ok"] = all(report.get(k, True)
-                       for k in ("commitmentOk", "entrantsHashOk", "roundsOk", "outcomeOk", "winnersOk"))
+                       for k in ("commitmentOk", "entrantsHashOk", "roundsOk", "outcomeOk", "winnersOk", "redrawOk"))
     return report
 
 
@@ -188,7 +247,13 @@ def main():
     draw = pick_verifiable(doc)
     if draw is None:
         sys.exit("nothing to verify: no draw with a revealed seed (a running draw reveals it only when it ends)")
-    report = verify_document(with_entrants(draw, a.server))
+    base = None
+    if isinstance(draw.get("redrawOf"), dict):
+        # A redraw is checked against the draw it redraws: its record, from the server.
+        if not a.server:
+            sys.exit("this draw is a redraw: pass --server URL to fetch the draw it redraws (GET /api/draws/ID)")
+        base = fetch_json(f"{a.server.rstrip('/')}/api/draws/{draw['redrawOf']['drawId']}")
+    report = verify_document(with_entrants(draw, a.server), base)
     print(json.dumps(report, indent=2, ensure_ascii=False))
     sys.exit(0 if report["ok"] else 1)
 

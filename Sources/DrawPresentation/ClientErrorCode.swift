@@ -74,12 +74,20 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
     /// A room's list URL whose host is a private, loopback, link-local… address, without
     /// `--allow-private-sources`.
     case sourceAddressRefused = "source_address_refused"
+    /// "Draw the next winner" while no draw waits for it (issue 28).
+    case noWinnerWaiting = "no_winner_waiting"
+    /// A redraw of a draw that is not the room's last finished one.
+    case notRedrawable = "not_redrawable"
+    /// A redraw naming someone who is not a winner standing.
+    case notAWinner = "not_a_winner"
+    /// A redraw with nobody left to draw from.
+    case nobodyLeft = "nobody_left"
 
     /// The sentence sent when no more specific one applies.
     public var defaultMessage: String {
         switch self {
         case .badJSON: return "The message is not a JSON object."
-        case .unknownType: return "Unknown message type; expected \"start\" or \"ping\"."
+        case .unknownType: return "Unknown message type; expected \"start\", \"next\", \"redraw\" or \"ping\"."
         case .binaryNotSupported: return "Binary frames are not supported; send JSON text frames."
         case .rateLimited: return "Too many messages; slow down."
         case .unauthorized: return "A host key is required to start a draw."
@@ -121,6 +129,10 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .sourceURLInvalid: return "A room's list URLs must be http:// or https:// URLs."
         case .sourceHostNotAllowed: return "That host is not one this server fetches room lists from."
         case .sourceAddressRefused: return "That address is private, loopback or otherwise internal; this server fetches room lists only from public addresses."
+        case .noWinnerWaiting: return "No draw in this room is waiting for its next winner."
+        case .notRedrawable: return "Only a winner of this room's last finished draw can be redrawn."
+        case .notAWinner: return "That entrant is not one of the winners of this room's last draw."
+        case .nobodyLeft: return "Everyone in the draw was drawn already: nobody is left to draw a replacement from."
         case .invalidSettings: return "The settings are not valid: rounds, intervalMs, decelerateToMs, winners and countdownMs are whole numbers within the server's limits; title and prize are one line of text each (up to 80 and 160 characters)."
         }
     }
@@ -134,10 +146,10 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .forbidden, .sourceURLsOff: return 403
         case .unknownRoom, .unknownDraw, .notFound, .roomDeleted: return 404
         case .methodNotAllowed: return 405
-        case .drawRunning, .roomExists: return 409
+        case .drawRunning, .roomExists, .noWinnerWaiting, .notRedrawable, .nobodyLeft: return 409
         case .bodyTooLarge, .listTooLarge: return 413
         case .tooManyEntrants, .nameTooLong, .nameTooManyBytes, .noEntrants, .listInvalidData, .invalidSettings,
-             .sourceURLInvalid, .sourceHostNotAllowed, .sourceAddressRefused: return 422
+             .sourceURLInvalid, .sourceHostNotAllowed, .sourceAddressRefused, .notAWinner: return 422
         case .unsupportedMediaType: return 415
         case .rateLimited: return 429
         case .tooManyConnections, .tooManyRooms, .shuttingDown, .draining, .storageUnavailable, .busy, .clusterUnavailable: return 503

@@ -19,6 +19,7 @@ import Foundation
 ///   (`EntrantsEncoding.canonicalJSON`), which protocol v2 no longer puts in `wire`: every node
 ///   with viewers then has it in memory for the entrants endpoint and its v1 clients. A header
 ///   without the field means none (the section is absent).
+/// - A `round` without `index` carries a per-winner message (`winner`, `next`): forwarded, not kept.
 /// - `plannedAt` is when the event was due (a round: the draw's start plus the round's offset),
 ///   `sentAt` when the running node sent it; a receiving node measures its lateness against
 ///   `plannedAt` with its own clock.
@@ -93,6 +94,10 @@ public struct ClusterEnvelope: Sendable, Hashable {
             self.init(node: node, kind: .failed, plannedAt: now, sentAt: now, wire: wire)
         case .aborted(let plan, _, _):
             self.init(node: node, kind: .aborted, drawId: plan.drawId, plannedAt: now, sentAt: now, wire: wire)
+        case .winner(let plan, _, _, _), .nextWinner(let plan, _, _):
+            // A `round` without an `index`: receivers forward its wire as it is and keep no part
+            // of it in their view (a joiner there sees the winners from the next snapshot read).
+            self.init(node: node, kind: .round, drawId: plan.drawId, plannedAt: now, sentAt: now, wire: wire)
         }
     }
 

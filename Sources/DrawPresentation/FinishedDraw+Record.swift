@@ -12,7 +12,9 @@ extension FinishedDraw {
         guard record.status == .finished, let inputs = record.verificationInputs,
               let startedAt = record.startedAt, let finishedAt = record.finishedAt else { return nil }
         let plan = DrawPlan.make(drawId: inputs.drawId, entrants: inputs.entrants, warnings: record.warnings,
-                                 seed: inputs.seed, schedule: inputs.schedule)
+                                 seed: inputs.seed, schedule: inputs.schedule,
+                                 winners: inputs.hasValidWinnerCount ? inputs.winners : 1,
+                                 revealEachWinner: record.revealsEachWinner, redrawOf: record.redrawOf)
         self.init(plan: plan, startedAt: startedAt, finishedAt: finishedAt)
     }
 }

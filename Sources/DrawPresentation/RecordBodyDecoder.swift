@@ -21,7 +21,15 @@ public enum RecordBodyDecoder {
             guard let made = Self.schedule(s) else { return nil }
             schedule = made
         }
-        guard let rounds = rounds(json.rounds, entrants: entrants) else { return nil }
+        let eachWinner = json.reveal == "each"
+        guard json.reveal == nil || eachWinner,
+              let rounds = rounds(json.rounds, entrants: entrants, perWinner: eachWinner ? schedule?.rounds : nil)
+        else { return nil }
+        var redrawOf: RedrawLink?
+        if let link = json.redrawOf {
+            guard let removed = player(link.removed), let kept = players(link.kept) else { return nil }
+            redrawOf = RedrawLink(drawId: link.drawId, removed: removed, kept: kept)
+        }
         var seed: Seed?
         if let hex = json.seed {
             guard let parsed = Seed(hex: hex) else { return nil }
@@ -46,7 +54,8 @@ public enum RecordBodyDecoder {
             entrants: entrants, warnings: warnings, commitment: json.commitment, entrantsHash: json.entrantsHash,
             schedule: schedule, plannedRounds: rounds, plannedDrawn: drawn, storedSeed: seed,
             failure: json.failure.map { DrawFailure(code: $0.code, message: $0.message) }, abortReason: json.abortReason,
-            winners: winners, plannedWinnerPicks: winners > 1 ? picks : nil)
+            winners: winners, plannedWinnerPicks: winners > 1 ? picks : nil,
+            revealsEachWinner: eachWinner, redrawOf: redrawOf)
         // What the record keeps of the body must be all of it: a seed on a running record, or
         // rounds a running record would drop, mean the body is not one `record` wrote.
         guard record.rounds.count == rounds.count, record.seed == seed else { return nil }
@@ -102,14 +111,19 @@ public enum RecordBodyDecoder {
         return schedule
     }
 
-    /// The rounds in order (1, 2, …), each naming the entrant its index points at.
-    private static func rounds(_ list: [RoundJSON], entrants: [Player]) -> [RecordedRound]? {
+    /// The rounds in order (1, 2, …), each naming the entrant its index points at. With
+    /// `perWinner` (a draw revealing each winner) a round is numbered within its `winner`.
+    private static func rounds(_ list: [RoundJSON], entrants: [Player], perWinner: Int?) -> [RecordedRound]? {
         var rounds: [RecordedRound] = []
         for (i, r) in list.enumerated() {
-            guard r.round == i + 1, entrants.indices.contains(r.index) else { return nil }
+            let slot = r.winner ?? 1
+            guard (r.winner != nil) == (perWinner != nil), slot >= 1 else { return nil }
+            let global = perWinner.map { (slot - 1) * $0 + r.round } ?? r.round
+            guard global == i + 1, entrants.indices.contains(r.index) else { return nil }
             let p = entrants[r.index]
             guard p.userId == r.userId, p.name == r.name, p.username == r.username else { return nil }
-            rounds.append(RecordedRound(round: r.round, offsetMs: r.offsetMs, pickIndex: r.index, player: p, sentAt: r.sentAt))
+            rounds.append(RecordedRound(round: global, offsetMs: r.offsetMs, pickIndex: r.index, player: p,
+                                        sentAt: r.sentAt, slot: slot, flip: r.round))
         }
         return rounds
     }
@@ -138,6 +152,14 @@ private struct BodyJSON: Decodable {
     let seed: String?
     let failure: FailureJSON?
     let abortReason: String?
+    let reveal: String?
+    let redrawOf: RedrawJSON?
+}
+
+private struct RedrawJSON: Decodable {
+    let drawId: String
+    let removed: PlayerJSON
+    let kept: [PlayerJSON]
 }
 
 private struct SourcesJSON: Decodable {
@@ -174,6 +196,7 @@ private struct RoundJSON: Decodable {
     let username: String
     let sentAt: Double?
     let offsetMs: Int
+    let winner: Int?
 }
 
 /// A winner slot: the entry's index and its player fields, side by side.

@@ -71,8 +71,10 @@ public enum RecordMessages {
         w.key("rounds"); w.beginArray()
         for round in r.rounds {
             w.beginObject()
-            WireMessages.writeRoundBody(round: round.round, of: total, pickIndex: round.pickIndex,
-                                        player: round.player, sentAt: round.sentAt, into: &w)
+            let each = r.revealsEachWinner  // then `round` and `of` count the winner's own flips
+            WireMessages.writeRoundBody(round: each ? round.flip : round.round, of: total, pickIndex: round.pickIndex,
+                                        player: round.player, sentAt: round.sentAt, winner: each ? round.slot : nil,
+                                        into: &w)
             w.field("offsetMs", round.offsetMs)
             w.endObject()
         }
@@ -83,6 +85,7 @@ public enum RecordMessages {
         w.field("roundsShown", r.roundsShown)
         WireMessages.writeOutcome(r.outcome, into: &w)
         WireMessages.writeWinnerSlots(winners: r.winners, picks: r.status == .finished ? r.winnerPicks : nil, into: &w)
+        WireMessages.writeRevealAndRedraw(revealsEachWinner: r.revealsEachWinner, redrawOf: r.redrawOf, into: &w)
         w.field("seed", orNull: r.seed?.hex)
         w.key("failure")
         if let failure = r.failure {

@@ -52,19 +52,25 @@ extension WireMessages {
         w.key("schedule"); writeSchedule(plan.schedule, into: &w)
         // Published before round 1 so the count cannot be chosen after the seed is known.
         if plan.winners > 1 { w.field("winners", plan.winners) }
+        writeRevealAndRedraw(revealsEachWinner: plan.revealsEachWinner, redrawOf: plan.redrawOf, into: &w)
         w.field("startedAt", millis: startedAt)
     }
 
-    /// round, of, index, userId, name, username, sentAt.
-    static func writeRoundBody(_ r: PlannedRound, of total: Int, sentAt: Double, into w: inout JSONWriter) {
-        writeRoundBody(round: r.round, of: total, pickIndex: r.pickIndex, player: r.player, sentAt: sentAt, into: &w)
+    /// round, of, index, userId, name, username, sentAt; then `winner` in a draw that reveals
+    /// each winner, whose `round` and `of` count that winner's flips.
+    static func writeRoundBody(_ plan: DrawPlan, index: Int, sentAt: Double, into w: inout JSONWriter) {
+        let r = plan.rounds[index]
+        let each = plan.revealsEachWinner
+        writeRoundBody(round: each ? r.flip : r.round, of: each ? plan.roundsPerWinner : plan.rounds.count,
+                       pickIndex: r.pickIndex, player: r.player, sentAt: sentAt, winner: each ? r.slot : nil, into: &w)
     }
 
     /// The same fields for any round; `sentAt` is `null` for a recorded round that was never shown.
     static func writeRoundBody(round: Int, of total: Int, pickIndex: Int, player: Player, sentAt: Double?,
-                               into w: inout JSONWriter) {
+                               winner: Int? = nil, into w: inout JSONWriter) {
         w.field("round", round)
         w.field("of", total)
+        if let winner { w.field("winner", winner) }
         w.field("index", pickIndex)
         w.field("userId", player.userId)
         w.field("name", player.name)
@@ -118,7 +124,9 @@ extension WireMessages {
         w.field("entrantsHash", plan.entrantsHash)
         w.key("picked"); writePicked(plan.rounds.map { ($0.pickIndex, $0.player) }, into: &w)
         w.key("picks"); writePicks(plan.rounds.map(\.pickIndex), into: &w)
-        w.field("rounds", plan.rounds.count)
+        // Flips per winner when each winner has its own (`picks` then holds every winner's).
+        w.field("rounds", plan.revealsEachWinner ? plan.roundsPerWinner : plan.rounds.count)
+        writeRevealAndRedraw(revealsEachWinner: plan.revealsEachWinner, redrawOf: plan.redrawOf, into: &w)
         w.field("startedAt", millis: f.startedAt)
         w.field("finishedAt", millis: f.finishedAt)
     }
@@ -138,5 +146,29 @@ extension WireMessages {
         w.beginArray()
         for i in indices { w.int(i) }
         w.endArray()
+    }
+}
+
+extension WireMessages {
+    /// `"reveal":"each"` for a draw that reveals each winner with its own flips, and `redrawOf`
+    /// for a redraw (docs/FAIRNESS.md §5a, §5b); neither for any other draw, whose messages and
+    /// records keep the bytes they always had.
+    static func writeRevealAndRedraw(revealsEachWinner: Bool, redrawOf: RedrawLink?, into w: inout JSONWriter) {
+        if revealsEachWinner { w.field("reveal", "each") }
+        guard let link = redrawOf else { return }
+        w.key("redrawOf"); w.beginObject()
+        w.field("drawId", link.drawId)
+        w.key("removed"); writePlayer(link.removed, into: &w)
+        w.key("kept"); writePlayers(link.kept, into: &w)
+        w.endObject()
+    }
+
+    /// A winner slot as `winner` messages and snapshots show it: `{"winner":s,"index":…,<player>}`.
+    static func writeSlot(_ pick: WinnerPick, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("winner", pick.slot)
+        w.field("index", pick.pickIndex)
+        writePlayerFields(pick.player, into: &w)
+        w.endObject()
     }
 }

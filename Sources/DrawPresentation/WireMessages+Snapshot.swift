@@ -14,7 +14,8 @@ extension WireMessages {
     /// The costly part of a snapshot (a running draw lists its rounds and, in v1, every entrant),
     /// and the same for every joiner until the draw moves on, so a room keeps it
     /// (`Room.snapshotParts`).
-    public static func snapshotDraw(_ current: RoomView.Current) -> [UInt8] {
+    /// `progress` is where a draw that reveals each winner stands (`DrawSession.revealProgress`).
+    public static func snapshotDraw(_ current: RoomView.Current, progress: RevealProgress? = nil) -> [UInt8] {
         switch current {
         case .idle:
             return Array("null".utf8)
@@ -23,7 +24,8 @@ extension WireMessages {
         case .running(let plan, let startedAt, let shown):
             let rounds = shown.enumerated().filter { $0.offset < plan.rounds.count }
                 .map { snapshotRound(plan, index: $0.offset, sentAt: $0.element) }
-            return snapshotRunning(head: snapshotDrawHead(plan, startedAt: startedAt), rounds: rounds)
+            let tail = progress.map { snapshotProgress($0, plan: plan) } ?? []
+            return snapshotRunning(head: snapshotDrawHead(plan, startedAt: startedAt), rounds: rounds, tail: tail)
         }
     }
 
@@ -63,18 +65,35 @@ extension WireMessages {
     /// One shown round as the snapshot lists it.
     public static func snapshotRound(_ plan: DrawPlan, index: Int, sentAt: Double) -> [UInt8] {
         var w = JSONWriter(capacity: 160)
-        w.beginObject(); writeRoundBody(plan.rounds[index], of: plan.rounds.count, sentAt: sentAt, into: &w); w.endObject()
+        w.beginObject(); writeRoundBody(plan, index: index, sentAt: sentAt, into: &w); w.endObject()
         return w.bytes
     }
 
     /// A running `draw`: its head, then the rounds shown so far.
-    public static func snapshotRunning(head: [UInt8], rounds: [[UInt8]]) -> [UInt8] {
+    /// `tail` holds members after the rounds (`,"progress":…`), empty for most draws.
+    public static func snapshotRunning(head: [UInt8], rounds: [[UInt8]], tail: [UInt8] = []) -> [UInt8] {
         var bytes = head
         for (i, round) in rounds.enumerated() {
             if i > 0 { bytes.append(UInt8(ascii: ",")) }
             bytes += round
         }
-        return bytes + Array("]}".utf8)
+        return bytes + [UInt8(ascii: "]")] + tail + [UInt8(ascii: "}")]
+    }
+
+    /// `,"progress":{"winner":s,"winnerStartedAt":…,"awaitingHost":…,"revealed":[slots…]}`: the
+    /// winner being shown (or, while `awaitingHost`, the one just revealed) and the winners
+    /// revealed so far, so a viewer joining between winners sees them.
+    static func snapshotProgress(_ p: RevealProgress, plan: DrawPlan) -> [UInt8] {
+        var w = JSONWriter(capacity: 128 + p.revealed * 128)
+        w.beginObject()
+        w.field("winner", p.slot)
+        w.field("winnerStartedAt", millis: p.slotStartedAt)
+        w.field("awaitingHost", p.awaitingHost)
+        w.key("revealed"); w.beginArray()
+        for pick in plan.winnerPicks.prefix(p.revealed) { writeSlot(pick, into: &w) }
+        w.endArray()
+        w.endObject()
+        return Array(#","progress":"#.utf8) + w.bytes
     }
 
     /// The snapshot's `lastResult`: the finished draw, or `null`.

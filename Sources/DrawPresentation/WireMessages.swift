@@ -18,6 +18,8 @@ public enum WireMessages {
             return finished(FinishedDraw(plan: plan, startedAt: startedAt, finishedAt: finishedAt))
         case .failed(let error): return failed(error)
         case .aborted(let plan, let shown, let reason): return aborted(plan, roundsShown: shown, reason: reason)
+        case .winner(let plan, let slot, let sentAt, let next): return winner(plan, slot: slot, sentAt: sentAt, next: next)
+        case .nextWinner(let plan, let slot, let startsAt): return nextWinner(plan, slot: slot, startsAt: startsAt)
         }
     }
 
@@ -43,12 +45,11 @@ public enum WireMessages {
     /// viewer count: while a draw runs, rounds carry it instead of separate `presence` messages,
     /// so that no other fan-out competes with the flips. It is not part of the draw's record.
     public static func round(_ plan: DrawPlan, index: Int, sentAt: Double, viewers: Int? = nil) -> [UInt8] {
-        let r = plan.rounds[index]
         var w = JSONWriter(capacity: 200)
         w.beginObject()
         w.field("type", "round")
         w.field("drawId", plan.drawId)
-        writeRoundBody(r, of: plan.rounds.count, sentAt: sentAt, into: &w)
+        writeRoundBody(plan, index: index, sentAt: sentAt, into: &w)
         if let viewers { w.field("viewers", viewers) }
         w.endObject()
         return w.bytes

@@ -6,7 +6,18 @@ import Testing
 /// (Tests/vectors/fairness.json): the same verdicts tools/verify_draw.py and the page give,
 /// one-winner records from before several winners existed included.
 @Suite struct FairnessRecordVectorTests {
-    struct Vectors: Decodable { let records: [Entry] }
+    struct Vectors: Decodable {
+        let records: [Entry]
+        let redraws: [RedrawEntry]
+    }
+
+    struct RedrawEntry: Decodable, CustomTestStringConvertible {
+        let name: String
+        let base: String
+        let record: Record
+        let verdict: Verdict
+        var testDescription: String { name }
+    }
 
     struct Entry: Decodable, CustomTestStringConvertible {
         let name: String
@@ -25,6 +36,12 @@ import Testing
             let index: Int
             let offsetMs: Int
             let sentAt: Double?
+            let winner: Int?
+        }
+        struct Link: Decodable {
+            let drawId: String
+            let removed: FairnessVectorTests.Entrant
+            let kept: [FairnessVectorTests.Entrant]
         }
         struct Slot: Decodable {
             let index: Int
@@ -48,20 +65,23 @@ import Testing
         let seed: String
         let winners: Int?
         let winnerPicks: [Slot]?
+        let reveal: String?
+        let redrawOf: Link?
     }
 
     static let vectors = try! JSONDecoder().decode(Vectors.self, from: FairnessVectorTests.vectorsFile)
 
-    @Test(arguments: vectors.records)
-    func recordVerdictMatchesTheVector(_ e: Entry) throws {
-        let r = e.record
+    /// The vector's record as the store would give it back.
+    static func drawRecord(_ r: Record) throws -> DrawRecord {
         let status = try #require(DrawStatus(rawValue: r.status))
         let entrants = r.entrants.map(\.player)
         let schedule = try #require(RoundSchedule(rounds: r.schedule.rounds, pace: .fixed(intervalMs: 400)))
+        // A round of a draw revealing each winner is numbered within its winner.
         let rounds = r.rounds.map {
-            RecordedRound(round: $0.round, offsetMs: $0.offsetMs, pickIndex: $0.index,
+            RecordedRound(round: ($0.winner.map { ($0 - 1) * r.schedule.rounds } ?? 0) + $0.round, offsetMs: $0.offsetMs,
+                          pickIndex: $0.index,
                           player: entrants.indices.contains($0.index) ? entrants[$0.index] : entrants[0],
-                          sentAt: $0.sentAt)
+                          sentAt: $0.sentAt, slot: $0.winner ?? 1, flip: $0.round)
         }
         let slots = r.winnerPicks?.enumerated().map { i, s in
             WinnerPick(slot: i + 1, pickIndex: s.index,
@@ -73,7 +93,17 @@ import Testing
                                 entrants: entrants, warnings: [], commitment: r.commitment,
                                 entrantsHash: r.entrantsHash, schedule: schedule, plannedRounds: rounds,
                                 plannedDrawn: r.drawn?.player, storedSeed: Seed(hex: r.seed), failure: nil,
-                                abortReason: nil, winners: r.winners ?? 1, plannedWinnerPicks: slots)
+                                abortReason: nil, winners: r.winners ?? 1, plannedWinnerPicks: slots,
+                                revealsEachWinner: r.reveal == "each",
+                                redrawOf: r.redrawOf.map { RedrawLink(drawId: $0.drawId, removed: $0.removed.player,
+                                                                      kept: $0.kept.map(\.player)) })
+        return record
+    }
+
+    @Test(arguments: vectors.records)
+    func recordVerdictMatchesTheVector(_ e: Entry) throws {
+        let r = e.record
+        let record = try Self.drawRecord(r)
         let verification = try #require(record.verify())
         // A DrawRecord derives its outcome from the drawn entry, so the claimed outcome fields
         // are compared with what it derives: that is how a stored record is read back.
@@ -89,5 +119,18 @@ import Testing
         let oneWinner = Self.vectors.records.filter { $0.record.winners == nil && $0.verdict.ok }
         #expect(!oneWinner.isEmpty)
         #expect(oneWinner.allSatisfy { $0.record.winnerPicks == nil })
+    }
+}
+
+extension FairnessRecordVectorTests {
+    /// A redraw verifies like any draw and holds exactly the entrants §5b gives for its base.
+    @Test(arguments: vectors.redraws)
+    func redrawVerdictMatchesTheVector(_ e: RedrawEntry) throws {
+        let base = try #require(Self.vectors.records.first { $0.name == e.base })
+        let record = try Self.drawRecord(e.record)
+        let baseRecord = try Self.drawRecord(base.record)
+        let valid = try #require(record.verify()).isValid
+            && RedrawLink.entrantsMatch(redraw: record, base: baseRecord)
+        #expect(valid == e.verdict.ok)
     }
 }

@@ -19,6 +19,8 @@ import Testing
         let rounds: Int
         /// Absent for a one-winner case.
         let winners: Int?
+        /// `"each"` when every winner has its own flips (FAIRNESS.md §5a).
+        let reveal: String?
         let expected: Expected
         var testDescription: String { name }
     }
@@ -70,7 +72,7 @@ import Testing
         let entrants = c.entrants.map(\.player)
         let schedule = try #require(RoundSchedule(rounds: c.rounds, pace: .fixed(intervalMs: 400)))
         let plan = DrawPlan.make(drawId: c.drawId, entrants: entrants, seed: seed, schedule: schedule,
-                                 winners: c.winners ?? 1)
+                                 winners: c.winners ?? 1, revealEachWinner: c.reveal == "each")
         #expect(plan.rounds.map(\.pickIndex) == c.expected.picks)
         // Slot 1 is the last round's pick, so a one-winner plan is what it always was.
         #expect(plan.winnerPicks.map(\.pickIndex) == c.expected.winnerPicks ?? [c.expected.drawnIndex])

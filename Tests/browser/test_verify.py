@@ -58,7 +58,8 @@ import('/js/verify.js').then(async (v) => {
   for (const c of vectors.cases) {
     const seed = v.hexToBytes(c.seed);
     cases.push({
-      picks: await v.computePicks(seed, c.drawId, c.entrants.length, c.rounds),
+      picks: c.reveal === 'each' ? await v.computeEachWinnerPicks(seed, c.drawId, c.entrants.length, c.rounds, c.winners)
+        : await v.computePicks(seed, c.drawId, c.entrants.length, c.rounds),
       commitment: await v.sha256Hex(seed),
       canonical: v.canonicalEntrants(c.entrants),
       entrantsHash: await v.sha256Hex(new TextEncoder().encode(v.canonicalEntrants(c.entrants))),
@@ -72,7 +73,13 @@ import('/js/verify.js').then(async (v) => {
     const report = await v.verifyRecord(r.record);
     records.push({ok: report.ok, ids: report.items.map((it) => it.id)});
   }
-  done({cases, picks, records});
+  const redraws = [];
+  for (const r of vectors.redraws) {
+    const base = vectors.records.find((b) => b.name === r.base).record;
+    const report = await v.verifyRecord(r.record, {base});
+    redraws.push({ok: report.ok, redraw: report.items.find((it) => it.id === 'redraw')?.ok});
+  }
+  done({cases, picks, records, redraws});
 }, (e) => done({error: String(e)}));
 """
 
@@ -139,6 +146,9 @@ def test_shared_vectors_agree(open_page):
         assert sum(i.startswith("round-") for i in got["ids"]) == verdict["roundsChecked"], entry["name"]
         slots = verdict.get("winnerPicks")  # one item per slot of a several-winner draw, none otherwise
         assert sum(i.startswith("winner-") for i in got["ids"]) == (len(slots) if slots else 0), entry["name"]
+    # Redraws (FAIRNESS.md §5b), checked against the record of the draw they redraw.
+    for entry, got in zip(VECTORS["redraws"], out["redraws"]):
+        assert got == {"ok": entry["verdict"]["ok"], "redraw": entry["verdict"]["redrawOk"]}, entry["name"]
 
 
 def test_example_pasted_by_a_user_verifies_and_tampering_is_caught(open_page):

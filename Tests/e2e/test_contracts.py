@@ -14,7 +14,7 @@ from helpers import contracts, http, keys
 from helpers.cli import REPO
 from helpers.datasource import USERS
 from helpers.protocol import SUBPROTOCOL
-from helpers.rooms import put_entrants
+from helpers.rooms import put_entrants, put_settings
 from helpers.wsclient import WSClient, close_all, run
 
 SOURCES = REPO / "Sources"
@@ -154,6 +154,22 @@ def test_http_responses_match_openapi(launch, data_source):
     call("GET", "/api/draws/not-a-draw", expect=404)
     call("GET", f"/api/draws/{draw_id}/entrants", expect=200)
     call("GET", f"/api/draws/{'0' * 32}/entrants", expect=404)
+    # Redraw its winner (a one-winner draw of the operator's lists), then the next winner of a
+    # draw that waits for the host (issue 28).
+    call("POST", "/api/rooms/contract-room/draws/next", None, bearer, expect=409)
+    call("PUT", "/api/rooms/contract-room/settings", {"winners": 2, "rounds": 2}, bearer, expect=200)
+    call("POST", "/api/rooms/contract-room/draws", {"reveal": "nonsense"}, bearer, expect=422)
+    call("POST", "/api/rooms/contract-room/draws", {"reveal": "host"}, bearer, expect=202)
+    _wait_room(call, "contract-room", lambda s: s["draw"] and s["draw"].get("progress", {}).get("awaitingHost"))
+    call("POST", "/api/rooms/contract-room/draws/next", None, bearer, expect=202)
+    two = _wait_room(call, "contract-room", lambda s: s["draw"] is None)["lastResult"]
+    winner = next(p for p in two["winnerPicks"] if not p["void"])  # two slots, one void entry at most
+    redraws = "/api/rooms/contract-room/redraws"
+    call("POST", redraws, {"drawId": "0" * 32, "userId": winner["userId"]}, bearer, expect=409)
+    call("POST", redraws, {"drawId": two["drawId"]}, bearer, expect=400)
+    call("POST", redraws, {"drawId": two["drawId"], "userId": winner["userId"]}, bearer, expect=202)
+    _wait_room(call, "contract-room", lambda s: s["draw"] is None and s["lastResult"]["drawId"] != two["drawId"])
+    call("PUT", "/api/rooms/contract-room/settings", {"winners": 1}, bearer, expect=200)
 
     data_source.set_status(USERS, 500)  # a failed draw, and its record
     call("POST", "/api/rooms/contract-room/draws", None, bearer, expect=202)
@@ -243,6 +259,16 @@ def test_websocket_messages_match_asyncapi(launch, data_source):
             await other.wait_for(lambda m: m.type == "room", timeout=5)
             await other.close()
             rooms_log = other.log
+            # Two winners revealed one by one as the host advances: `winner` and `advance`.
+            assert put_settings(server, "contract", key, {"winners": 2, "rounds": 2}).status == 200
+            revealer = await WSClient.open(server.ws_url("contract"), name="revealer", subprotocols=(SUBPROTOCOL,))
+            await revealer.expect("snapshot")
+            await revealer.send_json({"type": "start", "hostKey": key, "reveal": "host"})
+            await revealer.wait_for(lambda m: m.type == "winner", timeout=10)
+            await revealer.send_json({"type": "next", "hostKey": key})
+            await revealer.wait_for(lambda m: m.type == "finished", timeout=10)
+            await revealer.close()
+            rooms_log = rooms_log + revealer.log
             await viewer.send_json({"type": "ping", "id": "contract"})
             await viewer.wait_for(lambda m: m.type == "pong", timeout=5)
             await viewer.send_json({"type": "start", "hostKey": "0" * 48})
@@ -298,7 +324,7 @@ def test_a_missing_key_is_401_before_the_type_and_the_room(shared_server):
     """Every operation the document secures answers a request without a key 401, whatever else
     is wrong with it (no Content-Type: was 415; a room that does not exist: was 404)."""
     secured = _secured_operations()
-    assert len(secured) == 7, secured
+    assert len(secured) == 9, secured
     for method, template in secured:
         for room in ("lobby", "no-such-room"):
             resp = http.request(shared_server, method, template.replace("{room}", room))

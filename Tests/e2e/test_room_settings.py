@@ -35,8 +35,9 @@ def test_three_winners_distinct_and_verified_by_the_tool(launch):
     assert record["status"] == "finished" and record["winners"] == 3, record
     picks = record["winnerPicks"]
     assert len(picks) == 3 and len({p["index"] for p in picks}) == 3, picks
-    assert picks[0]["index"] == record["rounds"][-1]["index"]  # slot 1 is the last round's pick
-    assert len(record["rounds"]) == 5 and record["schedule"]["rounds"] == 5
+    # Each winner is revealed with its own 5 flips (FAIRNESS.md §5a): winner s's last flip is slot s.
+    assert record["reveal"] == "each" and len(record["rounds"]) == 15 and record["schedule"]["rounds"] == 5
+    assert [record["rounds"][5 * s - 1]["index"] for s in (1, 2, 3)] == [p["index"] for p in picks]
     report = _verify(record)
     assert report["ok"] and report["winnersOk"], report
     # The finished result the room keeps (snapshot's lastResult) carries the same slots.

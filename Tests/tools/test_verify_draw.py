@@ -24,7 +24,8 @@ def test_case_inputs_give_the_expected_plan(case):
     seed = bytes.fromhex(case["seed"])
     assert verify_draw.canonical_entrants(case["entrants"]).decode("utf-8") == e["canonicalEntrants"]
     rep = verify_draw.verify(case["drawId"], case["seed"], case["entrants"], case["rounds"],
-                             e["commitment"], e["entrantsHash"], e["picks"], case.get("winners"))
+                             e["commitment"], e["entrantsHash"], e["picks"], case.get("winners"),
+                             case.get("reveal") == "each")
     assert rep["picks"] == e["picks"]
     assert rep.get("winnerPicks") == e.get("winnerPicks")
     assert rep["commitmentOk"] and rep["entrantsHashOk"] and rep["roundsOk"]
@@ -76,3 +77,27 @@ def test_winner_slots_are_distinct_and_slot_1_is_the_last_round(n):
             slots = verify_draw.winner_picks(seed, "k", rounds, n, k)
             assert slots[0] == last and len(set(slots)) == k
             assert slots == verify_draw.winner_picks(seed, "k", rounds, n, n)[:k]  # more winners only add slots
+
+
+@pytest.mark.parametrize("entry", VECTORS["redraws"], ids=lambda r: r["name"])
+def test_redraw_verdicts(entry):
+    """A redraw (FAIRNESS.md §5b) verifies like any draw, and its entrants are exactly the base
+    draw's without every slot's entry: checked against the base record the vector names."""
+    base = next(r["record"] for r in VECTORS["records"] if r["name"] == entry["base"])
+    report = verify_draw.verify_document(entry["record"], base)
+    verdict = entry["verdict"]
+    assert report["ok"] is verdict["ok"] and report["redrawOk"] is verdict["redrawOk"]
+    assert report["outcome"] == verdict["outcome"] and report["roundsChecked"] == verdict["roundsChecked"]
+
+
+def test_vectors_cover_each_winner_and_redraws():
+    """Flips per winner (finished, tampered, stopped) and redraws (honest and not)."""
+    each = [r for r in VECTORS["records"] if r["record"].get("reveal") == "each"]
+    assert any(r["verdict"]["ok"] for r in each) and any(not r["verdict"]["ok"] for r in each)
+    assert any(r["record"]["status"] == "aborted" for r in each)
+    assert {r["verdict"]["redrawOk"] for r in VECTORS["redraws"]} == {True, False}
+
+
+def test_a_redraw_without_its_base_does_not_verify():
+    entry = next(r for r in VECTORS["redraws"] if r["verdict"]["ok"])
+    assert verify_draw.verify_document(entry["record"])["ok"] is False

@@ -53,6 +53,41 @@ export async function computeWinnerPicks(seed, drawId, n, rounds, k) {
   return picks;
 }
 
+/**
+ * Every flip of a draw that reveals each winner with its own (docs/FAIRNESS.md section 5a):
+ * rounds 1…R, then for winner s ≥ 2 flips r < R labelled "s.r" among the entrants not drawn for
+ * slots 1…s−1 (in list order), and flip R showing slot s itself.
+ */
+export async function computeEachWinnerPicks(seed, drawId, n, rounds, k) {
+  const picks = await computePicks(seed, drawId, n, rounds);
+  const slots = await computeWinnerPicks(seed, drawId, n, rounds, k);
+  const key = await crypto.subtle.importKey('raw', seed, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  for (let s = 2; s <= k; s++) {
+    const remaining = Array.from({ length: n }, (_, i) => i).filter((i) => !slots.slice(0, s - 1).includes(i));
+    const m = remaining.length;
+    for (let r = 1; r < rounds; r++) {
+      picks.push(remaining[await pickIndex(key, `${drawId}:${s}.${r}`, m, Math.floor(2 ** 32 / m) * m)]);
+    }
+    picks.push(slots[s - 1]);
+  }
+  return picks;
+}
+
+/**
+ * Whether a redraw (docs/FAIRNESS.md section 5b) holds exactly the entrants of the finished draw
+ * it redraws, `base` (its record), without every entry drawn for its slots, and not the removed
+ * winner.
+ */
+export function redrawMatches(record, base) {
+  const link = record.redrawOf;
+  if (!link || !base || base.drawId !== link.drawId || (base.status ?? 'finished') !== 'finished') return false;
+  const slots = new Set(Array.isArray(base.winnerPicks) ? base.winnerPicks.map((p) => p.index)
+    : [base.picks?.[(base.picks?.length ?? 0) - 1]]);
+  const expected = base.entrants.filter((_, i) => !slots.has(i));
+  return canonicalEntrants(record.entrants) === canonicalEntrants(expected)
+    && !record.entrants.some((p) => p.userId === link.removed?.userId);
+}
+
 async function pickIndex(key, message, n, limit) {
   for (let block = 0; ; block++) {
     const text = block === 0 ? message : `${message}:${block}`;
@@ -86,7 +121,7 @@ export function findRecord(doc) {
  * known) are optional extra evidence only this viewer has.
  * Returns {drawId, ok, items: [{id, label, ok, detail}]}; throws when the record is unreadable.
  */
-export async function verifyRecord(record, { seen = null, announcedCommitment = null } = {}) {
+export async function verifyRecord(record, { seen = null, announcedCommitment = null, base = undefined } = {}) {
   if (!globalThis.crypto?.subtle) {
     // Browsers offer WebCrypto only on https and localhost; a plain-http LAN address has none.
     throw new Error('this page is not served over https, so the browser offers no WebCrypto. '
@@ -99,7 +134,14 @@ export async function verifyRecord(record, { seen = null, announcedCommitment = 
   try { seed = hexToBytes(record.seed); } catch { seed = null; }
   if (!seed || seed.length !== 32) throw new Error('The seed must be 64 lowercase hex characters.');
   const rounds = record.rounds ?? record.picks?.length ?? 0;
-  const picks = await computePicks(seed, record.drawId, entrants.length, rounds);
+  const each = record.reveal === 'each';
+  const k = record.winners ?? 1;
+  // Each winner with its own flips: every flip follows from the slots (a stopped draw's too).
+  let picks = each && Number.isInteger(k) && k >= 1 && k <= entrants.length && rounds >= 1
+    ? await computeEachWinnerPicks(seed, record.drawId, entrants.length, rounds, k)
+    : await computePicks(seed, record.drawId, entrants.length, rounds);
+  const drawnIndex = picks[rounds - 1];
+  if (each && isStopped(record)) picks = picks.slice(0, record.picks?.length ?? 0);
   const items = [];
   const add = (id, label, ok, detail) => items.push({ id, label, ok, detail });
 
@@ -126,8 +168,16 @@ export async function verifyRecord(record, { seen = null, announcedCommitment = 
       ok ? '' : `Recomputed ${nameAt(entrants, index)}; record says ${nameAt(entrants, claimed)}`
           + (shown === undefined ? '' : `; shown ${nameAt(entrants, shown)}`));
   });
+  if (each && !isStopped(record) && (record.picks?.length ?? 0) !== picks.length) {
+    add('flips', `Every winner's ${rounds} flips are claimed`, false, `The record claims ${record.picks?.length ?? 0} of ${picks.length}`);
+  }
+  if (record.redrawOf && base !== undefined) {
+    const ok = redrawMatches(record, base);
+    add('redraw', `A redraw of ${short(record.redrawOf.drawId)}: everyone not drawn there, without ${record.redrawOf.removed?.name ?? '?'}`,
+      ok, ok ? '' : 'The entrants are not the other draw\'s entrants less every winner drawn there');
+  }
   if (!isStopped(record)) {
-    add('outcome', outcomeLabel(entrants[picks[picks.length - 1]]), outcomeMatches(record, entrants[picks[picks.length - 1]]),
+    add('outcome', outcomeLabel(entrants[drawnIndex]), outcomeMatches(record, entrants[drawnIndex]),
       `The record says: ${record.outcome === 'void' ? 'no winner' : 'winner ' + (record.winner?.name ?? '?')}`);
     if ('winners' in record || 'winnerPicks' in record) await addWinnerSlots(record, seed, rounds, add);
   }
@@ -175,9 +225,11 @@ function claimOfStored(record) {
     throw new Error(record.status === 'failed' ? 'This draw failed before it was planned: there is nothing to check.'
       : 'This draw has not ended: its seed is still secret.');
   }
-  if (!isStopped(record)) return { ...record, rounds: record.rounds.length };
+  // Each winner with its own flips: `rounds` counts one winner's (the schedule's).
+  const perWinner = record.reveal === 'each' ? record.schedule?.rounds : null;
+  if (!isStopped(record)) return { ...record, rounds: perWinner ?? record.rounds.length };
   const shown = record.rounds.filter((r) => r.sentAt !== null);
-  return { ...record, rounds: shown.length, picks: shown.map((r) => r.index) };
+  return { ...record, rounds: perWinner ?? shown.length, picks: shown.map((r) => r.index) };
 }
 
 function outcomeLabel(drawn) {

@@ -1,8 +1,8 @@
 /// Everything a draw will do, fixed before round 1: who is in it, what each round shows and when,
 /// and the outcome. The server only carries it out.
 ///
-/// A plan is a pure function of (entrants, seed, draw id, schedule, winners): `DrawPlan.make`
-/// recomputes it, which is what makes a finished draw verifiable.
+/// A plan is a pure function of (entrants, seed, draw id, schedule, winners, how the winners are
+/// revealed): `DrawPlan.make` recomputes it, which is what makes a finished draw verifiable.
 public struct DrawPlan: Sendable, Hashable {
     public let drawId: String
     /// The players, in lottery-list order; pick indices refer to this order.
@@ -16,13 +16,22 @@ public struct DrawPlan: Sendable, Hashable {
     /// Hex SHA-256 of the canonical entrants encoding.
     public let entrantsHash: String
     public let schedule: RoundSchedule
-    /// Rounds 1...schedule.rounds, in order.
+    /// Every flip, in order: rounds 1...schedule.rounds, then, in a draw that reveals each winner
+    /// with its own flips, the flips of winners 2…k (`WinnerReveal`).
     public let rounds: [PlannedRound]
     /// Slot 1's result, decided by the last round's pick: the whole result of a one-winner draw.
     public let outcome: DrawOutcome
     /// Winner slots 1…`winners`, each a different entrant; slot 1 is the last round's pick
     /// (`docs/FAIRNESS.md`, section 5).
     public let winnerPicks: [WinnerPick]
+    /// Whether each winner is revealed with its own flips (`docs/FAIRNESS.md` §5a); only ever
+    /// true with more than one winner. Fixed before round 1, published in `started`.
+    public let revealsEachWinner: Bool
+    /// Set when this draw replaces a removed winner of an earlier one (`docs/FAIRNESS.md` §5b).
+    public let redrawOf: RedrawLink?
+
+    /// Flips per winner when each winner is revealed (the schedule's rounds).
+    public var roundsPerWinner: Int { schedule.rounds }
 
     /// How many winners the draw picks (k); published in `started` when more than one.
     public var winners: Int { winnerPicks.count }
@@ -37,7 +46,8 @@ public struct DrawPlan: Sendable, Hashable {
     /// guarantees that), and `winners` must be within 1…`entrants.count` (the caller checks a
     /// requested count against the list first: see `isValidWinnerCount`).
     public static func make(drawId: String, entrants: [Player], warnings: [MergeWarning] = [],
-                            seed: Seed, schedule: RoundSchedule, winners: Int = 1) -> DrawPlan {
+                            seed: Seed, schedule: RoundSchedule, winners: Int = 1,
+                            revealEachWinner: Bool = false, redrawOf: RedrawLink? = nil) -> DrawPlan {
         precondition(!entrants.isEmpty, "a plan needs at least one entrant")
         precondition(isValidWinnerCount(winners, entrants: entrants.count), "1 ≤ winners ≤ entrants")
         let offsets = schedule.roundOffsetsMs
@@ -48,10 +58,14 @@ public struct DrawPlan: Sendable, Hashable {
         let slots = PickDerivation.winnerIndices(seed: seed, drawId: drawId, rounds: schedule.rounds,
                                                  count: entrants.count, winners: winners)
         let picks = slots.enumerated().map { WinnerPick(slot: $0.offset + 1, pickIndex: $0.element, player: entrants[$0.element]) }
+        let eachWinner = revealEachWinner && winners > 1
+        let later = eachWinner ? WinnerReveal.laterRounds(seed: seed, drawId: drawId, entrants: entrants,
+                                                          schedule: schedule, slotIndices: slots) : []
         return DrawPlan(drawId: drawId, entrants: entrants, warnings: warnings, seed: seed,
                         commitment: seed.commitment, entrantsHash: EntrantsEncoding.hash(entrants),
-                        schedule: schedule, rounds: rounds,
-                        outcome: DrawOutcome(drawn: rounds[rounds.count - 1].player), winnerPicks: picks)
+                        schedule: schedule, rounds: rounds + later,
+                        outcome: DrawOutcome(drawn: rounds[rounds.count - 1].player), winnerPicks: picks,
+                        revealsEachWinner: eachWinner, redrawOf: redrawOf)
     }
 
     /// Whether a draw among `entrants` entrants can pick `winners` different ones.
@@ -61,7 +75,8 @@ public struct DrawPlan: Sendable, Hashable {
 
     private init(drawId: String, entrants: [Player], warnings: [MergeWarning], seed: Seed,
                  commitment: String, entrantsHash: String, schedule: RoundSchedule,
-                 rounds: [PlannedRound], outcome: DrawOutcome, winnerPicks: [WinnerPick]) {
+                 rounds: [PlannedRound], outcome: DrawOutcome, winnerPicks: [WinnerPick],
+                 revealsEachWinner: Bool, redrawOf: RedrawLink?) {
         self.drawId = drawId
         self.entrants = entrants
         self.warnings = warnings
@@ -72,5 +87,7 @@ public struct DrawPlan: Sendable, Hashable {
         self.rounds = rounds
         self.outcome = outcome
         self.winnerPicks = winnerPicks
+        self.revealsEachWinner = revealsEachWinner
+        self.redrawOf = redrawOf
     }
 }

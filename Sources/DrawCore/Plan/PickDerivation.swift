@@ -11,13 +11,19 @@ import Crypto
 public enum PickDerivation {
     /// The entrant index (0-based) picked in `round`. `count` must be at least 1.
     public static func index(seed: Seed, drawId: String, round: Int, count: Int) -> Int {
+        index(seed: seed, drawId: drawId, label: String(round), count: count)
+    }
+
+    /// The pick of §4 for a message label other than a round number: a later winner's flip
+    /// (`"2.3"`, see `WinnerReveal`). The messages are "`id`:`label`", then "`id`:`label`:`j`".
+    public static func index(seed: Seed, drawId: String, label: String, count: Int) -> Int {
         precondition(count >= 1, "a pick needs at least one entrant")
         let n = UInt64(count)
         let limit = (UInt64(1) << 32) / n * n
         let key = SymmetricKey(data: seed.bytes)
         var block = 0
         while true {
-            let message = block == 0 ? "\(drawId):\(round)" : "\(drawId):\(round):\(block)"
+            let message = block == 0 ? "\(drawId):\(label)" : "\(drawId):\(label):\(block)"
             let mac = Array(HMAC<SHA256>.authenticationCode(for: Array(message.utf8), using: key))
             for w in 0..<8 {
                 let word = UInt64(mac[4 * w]) << 24 | UInt64(mac[4 * w + 1]) << 16

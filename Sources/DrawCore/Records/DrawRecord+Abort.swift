@@ -23,16 +23,18 @@ extension DrawRecord {
         guard self.status == .running, let schedule, !entrants.isEmpty, seed.commitment == commitment else { return nil }
         guard DrawPlan.isValidWinnerCount(winners, entrants: entrants.count) else { return nil }
         let plan = DrawPlan.make(drawId: drawId, entrants: entrants, warnings: warnings, seed: seed,
-                                 schedule: schedule, winners: winners)
+                                 schedule: schedule, winners: winners, revealEachWinner: revealsEachWinner,
+                                 redrawOf: redrawOf)
         let planned = plan.rounds.map {
             RecordedRound(round: $0.round, offsetMs: $0.offsetMs, pickIndex: $0.pickIndex, player: $0.player,
-                          sentAt: sentAt[$0.round])
+                          sentAt: sentAt[$0.round], slot: $0.slot, flip: $0.flip)
         }
         return DrawRecord(drawId: drawId, room: room, status: status, createdAt: createdAt, startedAt: startedAt,
                           finishedAt: finishedAt, sources: sources, entrants: entrants, warnings: warnings,
                           commitment: commitment, entrantsHash: entrantsHash, schedule: schedule,
                           plannedRounds: planned, plannedDrawn: plan.outcome.drawn, storedSeed: seed,
-                          failure: nil, abortReason: reason, winners: winners)
+                          failure: nil, abortReason: reason, winners: winners,
+                          revealsEachWinner: revealsEachWinner, redrawOf: redrawOf)
     }
 }
 

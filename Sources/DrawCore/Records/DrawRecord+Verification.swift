@@ -6,8 +6,12 @@ public struct DrawVerificationInputs: Sendable, Hashable {
     public let schedule: RoundSchedule
     /// The draw's winner count (k); 1 for a one-winner draw.
     public let winners: Int
+    /// Whether each winner has its own flips (§5a).
+    public let revealsEachWinner: Bool
 
-    public init(drawId: String, seed: Seed, entrants: [Player], schedule: RoundSchedule, winners: Int = 1) {
+    public init(drawId: String, seed: Seed, entrants: [Player], schedule: RoundSchedule, winners: Int = 1,
+                revealsEachWinner: Bool = false) {
+        self.revealsEachWinner = revealsEachWinner
         self.drawId = drawId
         self.seed = seed
         self.entrants = entrants
@@ -22,7 +26,8 @@ public struct DrawVerificationInputs: Sendable, Hashable {
     /// The plan these inputs determine: the same function the server planned the draw with.
     /// - Precondition: `hasValidWinnerCount`.
     public func recomputedPlan() -> DrawPlan {
-        DrawPlan.make(drawId: drawId, entrants: entrants, seed: seed, schedule: schedule, winners: winners)
+        DrawPlan.make(drawId: drawId, entrants: entrants, seed: seed, schedule: schedule, winners: winners,
+                      revealEachWinner: revealsEachWinner)
     }
 }
 
@@ -53,7 +58,7 @@ extension DrawRecord {
     public var verificationInputs: DrawVerificationInputs? {
         guard let seed, let schedule, !entrants.isEmpty else { return nil }
         return DrawVerificationInputs(drawId: drawId, seed: seed, entrants: entrants, schedule: schedule,
-                                      winners: winners)
+                                      winners: winners, revealsEachWinner: revealsEachWinner)
     }
 
     /// Recomputes the draw from its revealed seed and compares every recorded value; `nil` when

@@ -37,6 +37,11 @@ public struct DrawRecord: Sendable, Hashable {
     public let winners: Int
     /// Winner slots 1…k (`docs/FAIRNESS.md`, section 5); only for a `finished` draw, else empty.
     public let winnerPicks: [WinnerPick]
+    /// Whether each winner was revealed with its own flips (`docs/FAIRNESS.md` §5a): `rounds`
+    /// then holds winner 1's flips, then winner 2's, and so on.
+    public let revealsEachWinner: Bool
+    /// Set for a redraw: the draw it redraws and the winner it replaces (§5b).
+    public let redrawOf: RedrawLink?
     /// The revealed seed; never set while the draw is `running`.
     public let seed: Seed?
     /// Why a `failed` draw failed.
@@ -57,7 +62,8 @@ public struct DrawRecord: Sendable, Hashable {
                 commitment: String?, entrantsHash: String?, schedule: RoundSchedule?,
                 plannedRounds: [RecordedRound], plannedDrawn: Player?, storedSeed: Seed?,
                 failure: DrawFailure?, abortReason: String?,
-                winners: Int = 1, plannedWinnerPicks: [WinnerPick]? = nil) {
+                winners: Int = 1, plannedWinnerPicks: [WinnerPick]? = nil,
+                revealsEachWinner: Bool = false, redrawOf: RedrawLink? = nil) {
         self.drawId = drawId
         self.room = room
         self.status = status
@@ -82,6 +88,8 @@ public struct DrawRecord: Sendable, Hashable {
         } else {
             self.winnerPicks = []
         }
+        self.revealsEachWinner = revealsEachWinner
+        self.redrawOf = redrawOf
         self.seed = status.isEnded ? storedSeed : nil
         self.failure = failure
         self.abortReason = abortReason

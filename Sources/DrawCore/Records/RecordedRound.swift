@@ -11,8 +11,15 @@ public struct RecordedRound: Sendable, Hashable {
     /// The `round` message's `sentAt` (epoch ms); `nil` if the round was never shown (the draw
     /// was aborted or interrupted before it).
     public let sentAt: Double?
+    /// The winner slot the flip leads to, and its place among that winner's flips (see
+    /// `PlannedRound`): 1 and `round` unless the draw reveals each winner.
+    public let slot: Int
+    public let flip: Int
 
-    public init(round: Int, offsetMs: Int, pickIndex: Int, player: Player, sentAt: Double?) {
+    public init(round: Int, offsetMs: Int, pickIndex: Int, player: Player, sentAt: Double?,
+                slot: Int = 1, flip: Int? = nil) {
+        self.slot = slot
+        self.flip = flip ?? round
         self.round = round
         self.offsetMs = offsetMs
         self.pickIndex = pickIndex

@@ -3,6 +3,11 @@
 public enum DrawInput: Sendable {
     /// The host asked for a draw (the host key was checked by the caller).
     case startRequested(at: DrawInstant)
+    /// The host asked for a redraw (the host key was checked by the caller, and `RedrawLink.make`
+    /// decided it and gave its players): a new draw of one winner, planned at once.
+    case redrawRequested(RedrawLink, MergeResult, at: DrawInstant)
+    /// The host asked for the next winner of a draw waiting for it (`WinnerRevealMode.eachByHost`).
+    case nextWinnerRequested(at: DrawInstant)
     /// The players of attempt `attempt` (from `DrawEffect.loadPlayers`) arrived, or could not be
     /// loaded.
     case playersLoaded(attempt: UInt64, Result<MergeResult, DrawError>, at: DrawInstant)
@@ -21,7 +26,7 @@ extension DrawInput {
     public var at: DrawInstant {
         switch self {
         case .startRequested(let t), .playersLoaded(_, _, let t), .written(_, _, let t), .timerDue(let t),
-             .abort(_, let t), .shutdown(let t):
+             .abort(_, let t), .shutdown(let t), .redrawRequested(_, _, let t), .nextWinnerRequested(let t):
             return t
         }
     }
@@ -32,7 +37,7 @@ extension DrawInput {
     public var stops: Bool {
         switch self {
         case .abort, .shutdown: return true
-        case .startRequested, .playersLoaded, .written, .timerDue: return false
+        case .startRequested, .playersLoaded, .written, .timerDue, .redrawRequested, .nextWinnerRequested: return false
         }
     }
 
@@ -46,6 +51,8 @@ extension DrawInput {
         case .timerDue: return .timerDue(at: t)
         case .abort(let reason, _): return .abort(reason: reason, at: t)
         case .shutdown: return .shutdown(at: t)
+        case .redrawRequested(let link, let players, _): return .redrawRequested(link, players, at: t)
+        case .nextWinnerRequested: return .nextWinnerRequested(at: t)
         }
     }
 }

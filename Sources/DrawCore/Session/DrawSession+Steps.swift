@@ -21,7 +21,11 @@ extension DrawSession {
         guard DrawPlan.isValidWinnerCount(winners, entrants: merge.players.count) else {
             return fail(.tooFewEntrants(entrants: merge.players.count, winners: winners), createdAt: createdAt, at: t)
         }
-        let plan = configuration.planner.execute(merge)
+        return planned(configuration.planner.execute(merge), createdAt: createdAt, at: t)
+    }
+
+    /// A plan was made: write it (or, without records, publish it at once).
+    mutating func planned(_ plan: DrawPlan, createdAt: Double, at t: DrawInstant) -> [DrawEffect] {
         // Provisional times: `begin` stamps both again when `started` actually goes out, after
         // the plan's write, and the rounds are paced from there.
         let running = Running(plan: plan, createdAt: createdAt, startedAt: t.epochMs,
@@ -55,9 +59,13 @@ extension DrawSession {
     /// Shows the next round, or, after the last one, finishes.
     mutating func timerDue(at t: DrawInstant) -> [DrawEffect] {
         guard case .running(var r) = phase else { return [] }
+        if r.awaitingHostSince != nil { return hostWaitExpired(at: t) }
         let plan = r.plan
         r.pacer.sent(atNanos: t.nanos)
         let index = r.shown.count
+        if plan.revealsEachWinner, r.slot < plan.winners, index >= r.slot * plan.roundsPerWinner {
+            return reveal(r, at: t)
+        }
         guard index < plan.rounds.count else {
             guard configuration.recordsDraws else { return announce(r, finishedAt: t.epochMs) }
             phase = .recordingResult(r, finishedAt: t.epochMs)
@@ -102,6 +110,7 @@ extension DrawSession {
     private mutating func begin(_ planned: Running, at t: DrawInstant) -> [DrawEffect] {
         var r = planned
         r.startedAt = t.epochMs
+        r.slotStartedAt = t.epochMs
         r.pacer = DrawPacer(schedule: r.plan.schedule, startedNanos: t.nanos)
         phase = .running(r)
         var effects: [DrawEffect] = [.publish(.started(r.plan, startedAt: r.startedAt))]
@@ -114,7 +123,11 @@ extension DrawSession {
     /// The result is durable (or nothing is recorded): publish `finished`.
     private mutating func announce(_ r: Running, finishedAt: Double) -> [DrawEffect] {
         phase = .idle
-        return [.publish(.finished(r.plan, startedAt: r.startedAt, finishedAt: finishedAt))]
+        let finished = DrawEffect.publish(.finished(r.plan, startedAt: r.startedAt, finishedAt: finishedAt))
+        guard r.plan.revealsEachWinner else { return [finished] }
+        // The last winner's reveal, then the result with the seed: clients that know only
+        // `finished` get every winner from it.
+        return [.publish(.winner(r.plan, slot: r.plan.winners, sentAtMs: finishedAt, next: .finished)), finished]
     }
 
     /// No draw: publish `failed`, then record the attempt.
@@ -144,12 +157,12 @@ extension DrawSession {
     }
 
     /// A write effect, counted until its answer arrives (`hasWork`).
-    private mutating func write(_ w: DrawWrite) -> DrawEffect {
+    mutating func write(_ w: DrawWrite) -> DrawEffect {
         outstanding += 1
         return .write(w)
     }
 
-    private func wakeForNextStep(_ r: Running) -> [DrawEffect] {
+    func wakeForNextStep(_ r: Running) -> [DrawEffect] {
         guard let due = r.pacer.dueNanos else { return [] }
         return [.wake(atNanos: due)]
     }

@@ -58,6 +58,16 @@ public struct DrawSession: Sendable {
         public internal(set) var pacer: DrawPacer
         /// `sentAt` of every round published so far, in order.
         public internal(set) var shown: [Double]
+        /// The winner whose flips are being shown (1 until winner 1 is revealed, in a draw that
+        /// reveals each winner; always 1 otherwise).
+        public internal(set) var slot = 1
+        /// When the current winner's flips started counting (epoch ms): `startedAt` for winner 1.
+        public internal(set) var slotStartedAt: Double? = nil
+        /// Winners revealed so far (`winner` published).
+        public internal(set) var revealedSlots = 0
+        /// Set while the draw waits for the host's "draw the next winner": when the wait began
+        /// (monotonic), so that a host who left does not hold the room for ever.
+        public internal(set) var awaitingHostSince: UInt64? = nil
     }
 
     /// Where the draw is.
@@ -86,6 +96,13 @@ public struct DrawSession: Sendable {
             return nil
         }
     }
+
+    /// The pause between a winner's reveal and the next winner's start when the draw runs on, so
+    /// the audience sees each name; the next winner's flips then follow its lead as winner 1's do.
+    public static let winnerPauseMs = 2_000
+    /// How long a draw waits for the host's "draw the next winner" before it runs on by itself:
+    /// a host who left must not hold the room (and its next draws) for ever.
+    public static let hostWaitLimitMs = 15 * 60_000
 
     /// `aborted.reason` (and `failed.code`) when the record of a draw could not be kept.
     public static let storageFailureReason = "storage_failure"
@@ -136,6 +153,24 @@ public struct DrawSession: Sendable {
         }
     }
 
+    /// Where a draw that reveals each winner stands, for snapshots; `nil` unless one is shown.
+    public var revealProgress: RevealProgress? {
+        guard case .running(let plan, _, _) = visible, plan.revealsEachWinner else { return nil }
+        switch phase {
+        case .running(let r), .recordingResult(let r, _):
+            return RevealProgress(slot: r.slot, slotStartedAt: r.slotStartedAt ?? r.startedAt,
+                                  revealed: r.revealedSlots, awaitingHost: r.awaitingHostSince != nil)
+        default:
+            return nil
+        }
+    }
+
+    /// Whether `nextWinnerRequested` would start the next winner's flips.
+    public var isAwaitingHost: Bool {
+        if case .running(let r) = phase { return r.awaitingHostSince != nil }
+        return false
+    }
+
     /// Whether a draw's rounds are being shown (between `started` and its end).
     public var isShowingRounds: Bool {
         if case .running = visible { return true }
@@ -161,6 +196,10 @@ public struct DrawSession: Sendable {
         case .shutdown(let at):
             isShutDown = true
             return abort(reason: Self.shutdownReason, at: at)
+        case .redrawRequested(let link, let players, let at):
+            return redraw(link, players: players, at: at)
+        case .nextWinnerRequested(let at):
+            return nextWinner(at: at)
         }
     }
 

@@ -166,6 +166,15 @@ enum DrawStoreSchema {
                 CHECK ((seed_hex IS NULL) = (rounds_shown IS NULL) AND (seed_hex IS NULL) = (ended_at IS NULL))
             );
             """),
+        // One reveal per winner and redraws (issue 28, docs/FAIRNESS.md §5a, §5b): whether a draw
+        // of several winners showed each with its own flips (its rows in `rounds` then run on past
+        // the schedule's rounds, winner by winner), and, for a redraw, the draw it redraws with the
+        // removed winner and the winners kept (`{"drawId":…,"removed":{…},"kept":[…]}`). Rows of
+        // older draws read as they always did: together, no redraw.
+        SchemaMigration(version: 8, sql: """
+            ALTER TABLE draws ADD COLUMN reveal_each INTEGER NOT NULL DEFAULT 0 CHECK (reveal_each IN (0, 1));
+            ALTER TABLE draws ADD COLUMN redraw_json TEXT;
+            """),
     ]
 
     /// The version this code writes and fully understands.

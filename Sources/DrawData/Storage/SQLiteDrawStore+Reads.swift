@@ -23,7 +23,9 @@ extension SQLiteDrawStore {
 
     public func record(id: String) throws(StorageError) -> DrawRecord? {
         try read("read draw \(id)") { db in
-            let columns = RecordColumn.allCases.map(\.sql).joined(separator: ", ")
+            // A file still at an older schema (tests open one on purpose) has no schema 8 columns.
+            let schema = try db.scalarInt("PRAGMA user_version")
+            let columns = RecordColumn.allCases.map { $0.sql(schema: schema) }.joined(separator: ", ")
             let query = try db.prepare("SELECT \(columns) FROM draws WHERE draw_id = ?")
             try query.bind([.text(id)])
             guard try query.step() else { return nil }
@@ -52,7 +54,10 @@ extension SQLiteDrawStore {
         typealias C = RecordColumn
         let drawId = row.text(C.drawId.rawValue) ?? ""
         let entrants = try decoding(drawId) { try Self.entrants(from: row) }
-        let rounds = try Self.rounds(ofSeq: row.int64(C.seq.rawValue), drawId: drawId, entrants: entrants, in: db)
+        let eachWinner = row.int(C.revealEach.rawValue) == 1
+        let schedule = try decoding(drawId) { try row.text(C.schedule.rawValue).map(StoredJSON.schedule(from:)) }
+        let rounds = try Self.rounds(ofSeq: row.int64(C.seq.rawValue), drawId: drawId, entrants: entrants,
+                                     perWinner: eachWinner ? schedule?.rounds : nil, in: db)
         return try decoding(drawId) {
             let failure = row.text(C.failureCode.rawValue).map {
                 DrawFailure(code: $0, message: row.text(C.failureMessage.rawValue) ?? "")
@@ -71,14 +76,16 @@ extension SQLiteDrawStore {
                 entrants: entrants,
                 warnings: try StoredJSON.warnings(from: row.text(C.warnings.rawValue) ?? ""),
                 commitment: row.text(C.commitment.rawValue), entrantsHash: row.text(C.entrantsHash.rawValue),
-                schedule: try row.text(C.schedule.rawValue).map(StoredJSON.schedule(from:)),
+                schedule: schedule,
                 plannedRounds: rounds,
                 plannedDrawn: try row.text(C.drawn.rawValue).map(StoredJSON.player(from:)),
                 storedSeed: seed, failure: failure, abortReason: row.text(C.abortReason.rawValue),
                 winners: row.int(C.winners.rawValue),
                 plannedWinnerPicks: try row.text(C.winnerPicks.rawValue).map {
                     try StoredJSON.winnerPicks(from: $0, entrants: entrants)
-                })
+                },
+                revealsEachWinner: eachWinner,
+                redrawOf: try row.text(C.redraw.rawValue).map(StoredJSON.redraw(from:)))
         }
     }
 
@@ -92,7 +99,9 @@ extension SQLiteDrawStore {
         return try StoredJSON.entrants(from: json)
     }
 
-    private static func rounds(ofSeq seq: Int64, drawId: String, entrants: [Player],
+    /// With `perWinner` (a draw revealing each winner) each row's winner and flip follow from its
+    /// number (`WinnerReveal.slotAndFlip`).
+    private static func rounds(ofSeq seq: Int64, drawId: String, entrants: [Player], perWinner: Int?,
                                in db: SQLiteConnection) throws -> [RecordedRound] {
         let query = try db.prepare(
             "SELECT round, offset_ms, pick_index, sent_at FROM rounds WHERE draw_seq = ? ORDER BY round")
@@ -104,8 +113,11 @@ extension SQLiteDrawStore {
                 throw StoredJSON.Invalid(description: "draw \(drawId): round \(query.int(0)) picks entrant "
                                          + "\(index) of \(entrants.count)")
             }
-            rounds.append(RecordedRound(round: query.int(0), offsetMs: query.int(1), pickIndex: index,
-                                        player: entrants[index], sentAt: query.double(3)))
+            let round = query.int(0)
+            let place = perWinner.map { WinnerReveal.slotAndFlip(round: round, perWinner: $0) } ?? (1, round)
+            rounds.append(RecordedRound(round: round, offsetMs: query.int(1), pickIndex: index,
+                                        player: entrants[index], sentAt: query.double(3),
+                                        slot: place.0, flip: place.1))
         }
         return rounds
     }
@@ -155,7 +167,18 @@ private enum SummaryColumn: Int32, CaseIterable {
 private enum RecordColumn: Int32, CaseIterable {
     case seq, drawId, room, status, createdAt, startedAt, finishedAt, usersURL, lotteryURL, entrants,
          warnings, commitment, entrantsHash, schedule, seed, drawn, abortReason, failureCode, failureMessage,
-         winners, winnerPicks
+         winners, winnerPicks, revealEach, redraw
+
+    /// The column's SQL in a file at `schema`: before schema 8 the reveal and redraw columns read
+    /// as the values every draw had then (together, no redraw).
+    func sql(schema: Int) -> String {
+        guard schema < 8 else { return sql }
+        switch self {
+        case .revealEach: return "0"
+        case .redraw: return "NULL"
+        default: return sql
+        }
+    }
 
     var sql: String {
         switch self {
@@ -181,6 +204,8 @@ private enum RecordColumn: Int32, CaseIterable {
         case .failureMessage: return "failure_message"
         case .winners: return "winners"
         case .winnerPicks: return "winner_picks_json"
+        case .revealEach: return "reveal_each"
+        case .redraw: return "redraw_json"
         }
     }
 }

@@ -27,6 +27,12 @@ extension SQLiteDrawStore {
                 try db.run("UPDATE draws SET winners = ?, winner_picks_json = ? WHERE seq = ?",
                            [.int(plan.winners), .text(StoredJSON.pickIndices(plan.winnerPicks)), .integer(seq)])
             }
+            // Likewise only a draw revealing each winner, or a redraw (schema 8).
+            if plan.revealsEachWinner || plan.redrawOf != nil {
+                try db.run("UPDATE draws SET reveal_each = ?, redraw_json = ? WHERE seq = ?",
+                           [.int(plan.revealsEachWinner ? 1 : 0), plan.redrawOf.map { .text(StoredJSON.redraw($0)) } ?? .null,
+                            .integer(seq)])
+            }
             let insertRound = try db.prepare(
                 "INSERT INTO rounds (draw_seq, round, offset_ms, pick_index) VALUES (?, ?, ?, ?)")
             for r in plan.rounds {

@@ -58,6 +58,13 @@ enum StoredJSON {
         let allVoid: Bool
     }
 
+    /// A redraw's link (`RedrawLink`, schema 8).
+    struct RedrawJSON: Codable {
+        let drawId: String
+        let removed: PlayerJSON
+        let kept: [PlayerJSON]
+    }
+
     /// A stored value that cannot be turned back into an entity: the file was edited or damaged.
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -108,6 +115,14 @@ enum StoredJSON {
     /// Winner slots as the entrant index of each, in slot order (`[3,0,7]`).
     static func pickIndices(_ picks: [WinnerPick]) -> String {
         encode(picks.map(\.pickIndex))
+    }
+
+    static func redraw(_ link: RedrawLink) -> String {
+        encode(RedrawJSON(drawId: link.drawId, removed: playerJSON(link.removed), kept: link.kept.map(playerJSON)))
+    }
+
+    private static func playerJSON(_ p: Player) -> PlayerJSON {
+        PlayerJSON(userId: p.userId, name: p.name, username: p.username, regDate: p.regDate.description, void: p.isVoid)
     }
 
     private static func encode<T: Encodable>(_ value: T) -> String {
@@ -178,6 +193,13 @@ enum StoredJSON {
             }
             return WinnerPick(slot: slot + 1, pickIndex: index, player: entrants[index])
         }
+    }
+
+    static func redraw(from text: String) throws(Invalid) -> RedrawLink {
+        let r = try decode(RedrawJSON.self, from: text, what: "redraw link")
+        var kept: [Player] = []
+        for p in r.kept { kept.append(try player(p)) }
+        return RedrawLink(drawId: r.drawId, removed: try player(r.removed), kept: kept)
     }
 
     private static func player(_ p: PlayerJSON) throws(Invalid) -> Player {

@@ -81,7 +81,7 @@ final class FencedDraws {
         switch event {
         case .started(let plan, _): drawTokens[plan.drawId] = token
         case .finished(let plan, _, _), .aborted(let plan, _, _): ownEnded(room.name, plan.drawId)
-        case .loading, .round, .failed: break
+        case .loading, .round, .failed, .winner, .nextWinner: break
         }
         cluster.publish(envelope, room: room.name, escrow: escrowChange(for: event, node: cluster.nodeId), entrants: shared)
         return true
@@ -97,6 +97,7 @@ final class FencedDraws {
         case .round(let plan, let index, _):
             return .deposit(EscrowedDraw(drawId: plan.drawId, seedHex: plan.seed.hex, roundsShown: index + 1, node: node))
         case .finished, .failed, .aborted: return .clear
+        case .winner, .nextWinner: return .keep
         }
     }
 

@@ -1,3 +1,4 @@
+import DrawCore
 import DrawPresentation
 import DrawTransport
 
@@ -55,12 +56,19 @@ extension HTTPAPI {
             return nil
         case .draws(let name):
             let bearer = exchange.bearer
+            let reveal: WinnerRevealMode?
+            switch HostDrawRequest.startOptions(exchange.body) {
+            case .success(let mode): reveal = mode
+            case .failure(let code): return .json(code.httpStatus, APIMessages.error(code))
+            }
             return withRoom(name, exchange, wsi) { [unowned self] room, reply in
-                draws.startDraw(in: room, hostKey: bearer) { refusal in
+                draws.startDraw(in: room, hostKey: bearer, reveal: reveal) { refusal in
                     if let refusal { return reply(.json(refusal.httpStatus, APIMessages.error(refusal))) }
                     reply(.json(202, APIMessages.drawAccepted(room: name)))
                 }
             }
+        case .nextWinner, .redraws:
+            return hostDrawAction(exchange, wsi)
         case .roomKey(let name):
             let bearer = exchange.bearer
             return withRoom(name, exchange, wsi) { [unowned self] room, reply in

@@ -10,6 +10,10 @@ enum HTTPRoute: Equatable {
     case room(String)
     /// `/api/rooms/ROOM/draws`: GET pages the room's history, POST starts a draw.
     case draws(String)
+    /// `/api/rooms/ROOM/draws/next`: POST draws the next winner of a draw waiting for the host.
+    case nextWinner(String)
+    /// `/api/rooms/ROOM/redraws`: POST removes a winner of the room's last draw and redraws.
+    case redraws(String)
     /// `/api/rooms/ROOM/key`: POST rotates the room's host key.
     case roomKey(String)
     /// `/api/rooms/ROOM/qr.svg`: the room's viewer link as a QR code.
@@ -49,6 +53,8 @@ enum HTTPRoute: Equatable {
         let room = String(parts[3])
         if parts.count == 4 { return .room(room) }
         if parts.count == 5, parts[4] == "draws" { return .draws(room) }
+        if parts.count == 6, parts[4] == "draws", parts[5] == "next" { return .nextWinner(room) }
+        if parts.count == 5, parts[4] == "redraws" { return .redraws(room) }
         if parts.count == 5, parts[4] == "key" { return .roomKey(room) }
         if parts.count == 5, parts[4] == "qr.svg" { return .roomQR(room) }
         if parts.count == 5, parts[4] == "entrants" { return .roomEntrants(room) }
@@ -68,7 +74,7 @@ enum HTTPRoute: Equatable {
         switch self {
         case .health, .metrics, .draw, .drawEntrants, .roomQR, .staticFile: return [.get]
         case .room: return [.get, .delete]
-        case .rooms, .roomKey: return [.post]
+        case .rooms, .roomKey, .nextWinner, .redraws: return [.post]
         case .draws: return [.get, .post]
         case .roomEntrants: return [.get, .put, .delete]
         case .roomSettings: return [.put]
@@ -82,7 +88,7 @@ enum HTTPRoute: Equatable {
     func needsHostKey(_ method: HTTPMethod) -> Bool {
         switch (self, method) {
         case (.room, .delete), (.roomKey, .post), (.draws, .post), (.roomEntrants, .get), (.roomEntrants, .put),
-             (.roomEntrants, .delete), (.roomSettings, .put):
+             (.roomEntrants, .delete), (.roomSettings, .put), (.nextWinner, .post), (.redraws, .post):
             return true
         default:
             return false

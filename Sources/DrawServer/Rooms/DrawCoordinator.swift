@@ -50,9 +50,11 @@ final class DrawCoordinator {
 
     /// Starts a draw after checking the host key in constant time; `answer` gets `nil` when it
     /// is accepted: at once on one node, once the room's lease is taken in a cluster.
-    func startDraw(in room: Room, hostKey: String?, then answer: @escaping (ClientErrorCode?) -> Void) {
+    /// `reveal` is the host's start option for several winners (`nil`: one at a time, running on).
+    func startDraw(in room: Room, hostKey: String?, reveal: WinnerRevealMode? = nil,
+                   then answer: @escaping (ClientErrorCode?) -> Void) {
         gate.admit(room, refusal: { [unowned self] in refuseStart(in: room, hostKey: hostKey) }, start: { [unowned self] in
-            guard startRunner(of: room) else { return .drawRunning }
+            guard startRunner(of: room, reveal: reveal) else { return .drawRunning }
             directory.touch(room)
             return nil
         }, then: answer)
@@ -72,10 +74,10 @@ final class DrawCoordinator {
 
     /// Starts the room's draw with its settings and list as they are now (a draw keeps them to
     /// its end). False when one is busy.
-    private func startRunner(of room: Room) -> Bool {
+    private func startRunner(of room: Room, reveal: WinnerRevealMode?) -> Bool {
         let runner = runner(of: room)
         runner.prepare(planner: PlanDraw(random: random, schedule: room.schedule(defaults: config.schedule),
-                                         winners: room.settings.winnerCount),
+                                         winners: room.settings.winnerCount, reveal: reveal ?? .eachRunningOn),
                        sources: room.entrants?.sources ?? room.sourceURLs ?? sources)
         return runner.start()
     }

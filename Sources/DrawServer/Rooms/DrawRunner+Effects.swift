@@ -60,6 +60,10 @@ extension DrawRunner {
         case .failed(let error):
             deps.metrics.drawFailed(code: error.code)
             deps.logger.warning("draw failed", metadata: ["room": "\(room)", "code": "\(error.code)"])
+        case .winner(let plan, let slot, _, _):
+            deps.logger.info("winner revealed", metadata: ["room": "\(room)", "drawId": "\(plan.drawId)", "winner": "\(slot)"])
+        case .nextWinner:
+            break
         case .aborted(let plan, _, let reason):
             resultWriteSince = nil
             deps.metrics.drawAborted(reason: reason)

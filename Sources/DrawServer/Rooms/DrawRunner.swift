@@ -77,6 +77,20 @@ final class DrawRunner {
         return true
     }
 
+    /// Redraws a removed winner (`RedrawLink.make` decided it). Returns false when one is busy.
+    func redraw(_ link: RedrawLink, players: MergeResult) -> Bool {
+        guard session.canStart else { return false }
+        feed(.redrawRequested(link, players, at: deps.clock.instant()))
+        return true
+    }
+
+    /// Starts the next winner's flips. Returns false when no draw waits for it.
+    func nextWinner() -> Bool {
+        guard session.isAwaitingHost else { return false }
+        feed(.nextWinnerRequested(at: deps.clock.instant()))
+        return true
+    }
+
     /// The players of attempt `attempt` arrived. Stale attempts (aborted meanwhile) are dropped.
     func playersLoaded(attempt: UInt64, _ result: Result<MergeResult, DrawError>) {
         feed(.playersLoaded(attempt: attempt, result, at: deps.clock.instant()))

@@ -140,7 +140,7 @@ final class Room {
     /// `viewers` and `serverTime` differ per joiner, so the envelope around them is not kept.
     func snapshotParts() -> SnapshotParts {
         if let cache = snapshotCache, cache.version == version { return cache.parts }
-        let parts = SnapshotParts(draw: WireMessages.snapshotDraw(current),
+        let parts = SnapshotParts(draw: WireMessages.snapshotDraw(current, progress: runner?.session.revealProgress),
                                   lastResult: WireMessages.snapshotLastResult(lastResult))
         snapshotEncodings += 1
         snapshotCache = (version, parts)

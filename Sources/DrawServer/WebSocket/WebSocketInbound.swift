@@ -119,10 +119,19 @@ final class WebSocketInbound {
             reject(code, client)
         case .success(.ping(let id)):
             writer.sendPrivate(WireMessages.pong(id: id, serverTime: clock.epochMillis()), to: client)
-        case .success(.start(let hostKey)):
+        case .success(.start(let hostKey, let reveal)):
             guard let room = client.room else { return reject(.unknownRoom, client) }
-            draws.startDraw(in: room, hostKey: hostKey) { [unowned self] refusal in
+            draws.startDraw(in: room, hostKey: hostKey, reveal: reveal) { [unowned self] refusal in
                 // In cluster mode the answer comes later: the client may have gone meanwhile.
+                if let refusal, clients[ObjectIdentifier(client)] != nil { reject(refusal, client) }
+            }
+        case .success(.nextWinner(let hostKey)):
+            guard let room = client.room else { return reject(.unknownRoom, client) }
+            if let refusal = draws.nextWinner(in: room, hostKey: hostKey) { reject(refusal, client) }
+        case .success(.redraw(let hostKey, let drawId, let userId)):
+            guard let room = client.room else { return reject(.unknownRoom, client) }
+            guard let drawId, let userId else { return reject(.badJSON, client) }
+            draws.redraw(in: room, hostKey: hostKey, drawId: drawId, userId: userId) { [unowned self] refusal in
                 if let refusal, clients[ObjectIdentifier(client)] != nil { reject(refusal, client) }
             }
         }

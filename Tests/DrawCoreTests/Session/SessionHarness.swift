@@ -13,10 +13,11 @@ struct SessionHarness {
 
     var session: DrawSession
 
-    init(records: Bool) {
+    init(records: Bool, winners: Int = 1, reveal: WinnerRevealMode = .eachRunningOn) {
         let random = CountingRandom()
         session = DrawSession(configuration: .init(
-            room: "lobby", planner: PlanDraw(random: random, schedule: Self.schedule), random: random,
+            room: "lobby", planner: PlanDraw(random: random, schedule: Self.schedule, winners: winners, reveal: reveal),
+            random: random,
             sources: Self.sources, recordsDraws: records))
     }
 
@@ -75,6 +76,13 @@ extension DrawEffect {
             case .finished: return "publish finished"
             case .failed(let error): return "publish failed \(error.code)"
             case .aborted(_, let shown, let reason): return "publish aborted \(reason) after \(shown)"
+            case .winner(_, let slot, _, let next):
+                switch next {
+                case .runsOn: return "publish winner \(slot) then auto"
+                case .awaitingHost: return "publish winner \(slot) then host"
+                case .finished: return "publish winner \(slot) last"
+                }
+            case .nextWinner(_, let slot, _): return "publish next \(slot)"
             }
         case .loadPlayers(let attempt): return "load \(attempt)"
         case .write(let w): return "write \(w.operation)"

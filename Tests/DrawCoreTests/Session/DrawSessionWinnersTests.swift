@@ -1,0 +1,154 @@
+import DrawCore
+import Testing
+
+/// One reveal per winner (docs/FAIRNESS.md §5a) and redraws (§5b) in the session: each winner's
+/// flips, its `winner` message, the pause or the host's go, and a redraw as a draw of its own.
+struct DrawSessionWinnersTests {
+    typealias H = SessionHarness
+    static let pauseMs = UInt64(DrawSession.winnerPauseMs)
+
+    /// Feeds every due wake-up from `ms` until the session asks for none (or for a write),
+    /// answering writes at once; returns every effect in order.
+    static func runOn(_ h: inout H, from ms: UInt64, until stop: UInt64 = 60_000) -> [DrawEffect] {
+        var all: [DrawEffect] = []
+        var due: UInt64? = ms
+        while let t = due, t <= stop {
+            let effects = h.timer(at: t)
+            all += effects
+            due = nil
+            for e in effects {
+                if case .wake(let at) = e { due = at / H.ms }
+                if case .write(let w) = e, case .finish = w { all += h.written(w, at: t); due = nil }
+            }
+        }
+        return all
+    }
+
+    @Test func threeWinnersRunOnEachWithItsOwnFlipsAndOneRevealEach() {
+        var h = H(records: true, winners: 3)
+        let plan = h.started(at: 10)
+        #expect(plan.revealsEachWinner && plan.rounds.count == 3 * H.schedule.rounds)
+        let effects = Self.runOn(&h, from: 110)
+        #expect(effects.events.compactMap { if case .winner(_, let s, _, _) = $0 { s } else { nil } } == [1, 2, 3])
+        let labels = effects.labels.filter { $0.hasPrefix("publish") }
+        #expect(labels == ["publish round 1", "publish round 2", "publish round 3", "publish round 4",
+                           "publish winner 1 then auto",
+                           "publish round 5", "publish round 6", "publish round 7", "publish round 8",
+                           "publish winner 2 then auto",
+                           "publish round 9", "publish round 10", "publish round 11", "publish round 12",
+                           "publish winner 3 last", "publish finished"])
+        // Winner 2's first flip comes the pause plus the lead after winner 1's reveal (at 510).
+        let wakes = effects.compactMap { if case .wake(let at) = $0 { at / H.ms } else { nil } }
+        #expect(wakes.contains(510 + Self.pauseMs + 100))
+        // Every flip is recorded, winner 2's and 3's too, under its round number across the draw.
+        #expect(effects.writes.compactMap { if case .round(_, let r, _) = $0 { r } else { nil } } == Array(1...12))
+        // Each winner's last flip shows its slot.
+        for slot in 1...3 { #expect(plan.rounds[slot * 4 - 1].pickIndex == plan.winnerPicks[slot - 1].pickIndex) }
+    }
+
+    @Test func theHostAdvancesFromOneWinnerToTheNext() {
+        var h = H(records: false, winners: 3, reveal: .eachByHost)
+        let plan = h.started(at: 10)
+        for ms in stride(from: UInt64(110), through: 410, by: 100) { _ = h.timer(at: ms) }
+        let revealed = h.timer(at: 510)
+        #expect(revealed.labels == ["publish winner 1 then host", "wake \(510 + UInt64(DrawSession.hostWaitLimitMs))"])
+        #expect(h.session.isAwaitingHost)
+        #expect(h.session.revealProgress == RevealProgress(slot: 1, slotStartedAt: H.at(10).epochMs, revealed: 1,
+                                                           awaitingHost: true))
+        // An early wake-up (the wait's limit re-armed) shows nothing.
+        #expect(h.timer(at: 900).events.isEmpty)
+        let next = h.feed(.nextWinnerRequested(at: H.at(5_000)))
+        #expect(next.labels == ["publish next 2", "wake 5100"])
+        #expect(next.events == [.nextWinner(plan, slot: 2, startsAt: H.at(5_000).epochMs)])
+        #expect(!h.session.isAwaitingHost)
+        #expect(h.feed(.nextWinnerRequested(at: H.at(5_001))).isEmpty, "only while the draw waits for it")
+        #expect(h.timer(at: 5_100).labels == ["publish round 5", "wake 5200"])
+        #expect(h.session.revealProgress?.slot == 2 && h.session.revealProgress?.revealed == 1)
+    }
+
+    @Test func aHostWhoLeftDoesNotHoldTheRoomForEver() {
+        var h = H(records: false, winners: 2, reveal: .eachByHost)
+        _ = h.started(at: 10)
+        for ms in stride(from: UInt64(110), through: 510, by: 100) { _ = h.timer(at: ms) }
+        let limit = 510 + UInt64(DrawSession.hostWaitLimitMs)
+        #expect(h.timer(at: limit).labels == ["publish next 2", "wake \(limit + 100)"])
+    }
+
+    @Test func abortingWhileWaitingForTheHostRevealsTheSeedWithTheFlipsShown() {
+        var h = H(records: false, winners: 2, reveal: .eachByHost)
+        let plan = h.started(at: 10)
+        for ms in stride(from: UInt64(110), through: 510, by: 100) { _ = h.timer(at: ms) }
+        #expect(h.feed(.abort(reason: "test", at: H.at(600))).events == [.aborted(plan, roundsShown: 4, reason: "test")])
+    }
+
+    @Test func togetherKeepsTheOldDrawOfSeveralWinners() {
+        var h = H(records: false, winners: 3, reveal: .together)
+        let plan = h.started(at: 10)
+        #expect(!plan.revealsEachWinner && plan.rounds.count == 4)
+        let labels = Self.runOn(&h, from: 110).labels.filter { $0.hasPrefix("publish") }
+        #expect(labels == ["publish round 1", "publish round 2", "publish round 3", "publish round 4", "publish finished"])
+    }
+
+    @Test func oneWinnerIsOneRevealAsAlways() {
+        var h = H(records: false)
+        let plan = h.started(at: 10)
+        #expect(!plan.revealsEachWinner && plan.rounds.count == 4 && h.session.revealProgress == nil)
+    }
+
+    @Test func aRedrawIsANewDrawOfOneWinnerAmongThoseNoSlotDrew() throws {
+        var h = H(records: true, winners: 2)
+        let first = h.started(at: 10)
+        _ = Self.runOn(&h, from: 110)
+        let removed = try #require(first.winningPlayers.first)
+        guard case .success(let decided) = RedrawLink.make(redrawing: first, removing: removed.userId) else {
+            Issue.record("a winner can be redrawn"); return
+        }
+        let drawn = Set(first.winnerPicks.map(\.player))
+        #expect(decided.players.players == first.entrants.filter { !drawn.contains($0) })
+        #expect(decided.link.kept == first.winningPlayers.filter { $0 != removed })
+        let effects = h.feed(.redrawRequested(decided.link, decided.players, at: H.at(20_000)))
+        guard case .write(.started(let record))? = effects.first else { Issue.record("the redraw is recorded first"); return }
+        #expect(record.plan.redrawOf == decided.link && record.plan.winners == 1)
+        #expect(record.plan.entrants == decided.players.players && record.plan.drawId != first.drawId)
+        #expect(record.plan.commitment != first.commitment, "its own seed")
+        #expect(!record.plan.entrants.contains(removed))
+    }
+
+    @Test func aRedrawRefusesSomeoneWhoDidNotWinAndAnEmptyList() {
+        var h = H(records: false, winners: 4)
+        let plan = h.started(at: 10)
+        let loser = plan.winnerPicks.first { !$0.isWinner }?.player
+        if let loser {
+            #expect(RedrawLink.make(redrawing: plan, removing: loser.userId).failureValue == .notAWinner(userId: loser.userId))
+        }
+        let winner = plan.winningPlayers[0]
+        #expect(RedrawLink.make(redrawing: plan, removing: winner.userId).failureValue == .nobodyLeft,
+                "4 winners of 4 entrants: nobody is left")
+    }
+
+    @Test func aSecondRedrawKeepsTheFirstReplacementAndExcludesIt() throws {
+        var h = H(records: false, winners: 2, reveal: .together)
+        let first = h.started(at: 10)
+        let list = MergeResult(players: Fixtures.samplePlayers + Fixtures.samplePlayers.map {
+            Player(userId: $0.userId + 1000, name: $0.name + " 2", username: $0.username, regDate: $0.regDate, isVoid: false)
+        }, warnings: [])
+        let base = DrawPlan.make(drawId: first.drawId, entrants: list.players, seed: first.seed, schedule: H.schedule, winners: 2)
+        let a = base.winningPlayers[0]
+        guard case .success(let one) = RedrawLink.make(redrawing: base, removing: a.userId) else { return }
+        let redraw = DrawPlan.make(drawId: "r1", entrants: one.players.players, seed: first.seed, schedule: H.schedule,
+                                   redrawOf: one.link)
+        guard let replacement = redraw.winningPlayers.first, let b = base.winningPlayers.dropFirst().first else { return }
+        guard case .success(let two) = RedrawLink.make(redrawing: redraw, removing: b.userId) else {
+            Issue.record("a winner kept by the redraw can be removed too"); return
+        }
+        #expect(two.link.kept == [replacement])
+        #expect(!two.players.players.contains(replacement) && !two.players.players.contains(a) && !two.players.players.contains(b))
+    }
+}
+
+extension Result {
+    var failureValue: Failure? {
+        if case .failure(let f) = self { return f }
+        return nil
+    }
+}
