@@ -18,22 +18,28 @@ extension SQLiteDrawStore {
         var description: String { "entrant list \(hash): \(detail); refused" }
     }
 
-    /// Makes sure `entrant_lists` holds `json` under `hash`, inside the caller's write transaction.
+    /// Makes sure `entrant_lists` holds `json` (the list's canonical bytes) under `hash`, inside
+    /// the caller's write transaction.
     ///
     /// An existing row must hold the same bytes (compared by SQLite, without decoding them);
     /// otherwise `EntrantListConflict`. The hash is the caller's: a draw's `entrantsHash`
     /// (`DrawPlan`'s only initialiser computes it from the entrants it stores), a room list's
     /// `EntrantsEncoding.hash`, or, in the migration, the hash each record committed to.
-    static func keepEntrantList(_ json: String, hash: String, in db: SQLiteConnection) throws {
-        let kept = try db.prepare("SELECT json = ? FROM entrant_lists WHERE sha256 = ?")
-        try kept.bind([.text(json), .text(hash)])
-        if try kept.step() {
-            guard kept.int(0) == 1 else {
-                throw EntrantListConflict(hash: hash, detail: "already stored with different bytes")
-            }
+    ///
+    /// The bytes are bound in place, not copied (`SQLiteStatement.withText`), and each statement
+    /// is done before the next binds them: with 100,000 entrants they are about 10 MB, which
+    /// SQLite otherwise copied once per statement on top of the String they were made into.
+    static func keepEntrantList(_ json: [UInt8], hash: String, in db: SQLiteConnection) throws {
+        let kept = try db.prepare("SELECT json = ?2 FROM entrant_lists WHERE sha256 = ?1")
+        try kept.bind([.text(hash)])
+        let same: Bool? = try kept.withText(json, at: 2) { () throws(SQLiteFailure) in try kept.step() ? kept.int(0) == 1 : nil }
+        if let same {
+            guard same else { throw EntrantListConflict(hash: hash, detail: "already stored with different bytes") }
             return
         }
-        try db.run("INSERT INTO entrant_lists (sha256, json) VALUES (?, ?)", [.text(hash), .text(json)])
+        let insert = try db.prepare("INSERT INTO entrant_lists (sha256, json) VALUES (?1, ?2)")
+        try insert.bind([.text(hash)])
+        try insert.withText(json, at: 2) { () throws(SQLiteFailure) in try insert.run() }
     }
 
     /// The SQL expression for a list's bytes by its hash, for a SELECT's column list.
@@ -80,7 +86,7 @@ extension SQLiteDrawStore {
                 throw StoredJSON.Invalid(description: "draw \(draw.id)'s entrants do not match its entrants hash; refused")
             }
             do {
-                try keepEntrantList(StoredJSON.entrants(players), hash: hash, in: db)
+                try keepEntrantList(CanonicalEntrantList.bytes(players), hash: hash, in: db)
             } catch is EntrantListConflict {
                 throw EntrantListConflict(hash: hash, detail: "draw \(draw.id) stored different bytes "
                                           + "than an earlier draw with the same entrants hash")
@@ -97,7 +103,7 @@ extension SQLiteDrawStore {
             guard try list.step() else { continue }
             let players = try StoredJSON.entrants(from: list.text(0) ?? "")
             let hash = EntrantsEncoding.hash(players)
-            try keepEntrantList(StoredJSON.entrants(players), hash: hash, in: db)
+            try keepEntrantList(CanonicalEntrantList.bytes(players), hash: hash, in: db)
             try db.run("UPDATE room_entrants SET entrants_sha256 = ? WHERE room = ?", [.text(hash), .text(room)])
             moved = true
         }

@@ -1,4 +1,5 @@
 import DrawCore
+import DrawTransport
 import Foundation
 
 /// Where uploaded entrant lists wait for their parse (issue 31, finding 2): at most `running`
@@ -74,7 +75,13 @@ final class UploadParseQueue {
         let begin = { [unowned self] in
             guard clock.monotonicNanos() <= deadline else { return done(.failure(.late)) }
             runningCount += 1
-            start { back(work()) }
+            start {
+                let output = work()
+                // What the parse freed goes back to the system before its list is stored: the
+                // store's copy of a large list would otherwise come on top of the parse's leftovers.
+                FreeMemory.release()
+                back(output)
+            }
         }
         if runningCount < limits.running { return begin() }
         guard queued.count < limits.waiting else { return done(.failure(.full)) }
@@ -88,8 +95,10 @@ final class UploadParseQueue {
 
     /// Runs `work` on a new thread of its own, named for `ps` and debuggers.
     static func onThread(_ work: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: work)
-        thread.name = "live-draw parse"
-        thread.start()
+        // Named from inside: on Linux a name set before `start()` is not given to the thread.
+        Thread.detachNewThread {
+            Thread.current.name = "live-draw parse"
+            work()
+        }
     }
 }
