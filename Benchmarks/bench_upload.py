@@ -105,10 +105,10 @@ def scenario_u(bench, n, repeats, baseline=None):
     binary from before), each upload also goes to it, after ours, and gets a row of its own."""
     import bench_targets
     out = [f"\nScenario u: one PUT /api/rooms/ROOM/entrants to a fresh server, on loopback; median of {repeats}",
-           f"{'body':<28} {'records':>7} {'MiB':>6} {'answer':>28} {'time s':>7} {'CPU s':>6} {'RSS growth MiB':>15} {'x body':>7}"]
+           f"{'body':<34} {'records':>7} {'MiB':>6} {'answer':>28} {'time s':>7} {'CPU s':>6} {'RSS growth MiB':>15} {'x body':>7}"]
 
     def row(label, records, mib, r):
-        return (f"{label:<28} {'kept' if records else 'off':>7} {mib:6.2f} {str(r['status']) + ' ' + str(r['answer']):>28} "
+        return (f"{label:<34} {'kept' if records else 'off':>7} {mib:6.2f} {str(r['status']) + ' ' + str(r['answer']):>28} "
                 f"{r['seconds']:7.2f} {r['cpu_s']:6.2f} {r['rss_growth_mib']:15.1f} {r['rss_growth_mib'] / mib:7.2f}")
 
     for label, content_type, body in bodies(bench, n):
