@@ -16,7 +16,7 @@ extension SQLiteDrawStore {
             // here, once per upload, from exactly the bytes stored (encoded once: issue 31).
             let json = CanonicalEntrantList.bytes(entrants.players)
             let hash = SHA256Hex.of(json)
-            try Self.keepEntrantList(json, hash: hash, in: db)
+            try EntrantListTable.keep(json, hash: hash, in: db)
             try db.run("""
                 INSERT INTO room_entrants (room, entrants_sha256, warnings_json, users_source, lottery_source, summary_json)
                 VALUES (?, ?, ?, ?, ?, ?)
@@ -41,7 +41,7 @@ extension SQLiteDrawStore {
     public func entrants(ofRoom name: String) throws(StorageError) -> RoomEntrants? {
         try read("read the entrants of room \(name)") { db in
             let query = try db.prepare("""
-                SELECT \(Self.entrantListJSON(hashColumn: "entrants_sha256")), warnings_json, users_source, lottery_source
+                SELECT \(EntrantListTable.json(hashColumn: "entrants_sha256")), warnings_json, users_source, lottery_source
                 FROM room_entrants WHERE room = ?
                 """)
             try query.bind([.text(name)])
