@@ -18,7 +18,7 @@ public enum PlainTextEntrantList {
     /// Memory (issue 31): the body is consumed and let go of once it is text; the players are
     /// counted first so that their array is sized once (doubling it as it fills held 1.5x its
     /// size, about 14 MiB at 100,000); repeated names are found by sorting, not in a table
-    /// keyed by name (10 MiB at 100,000).
+    /// keyed by name (10 MiB at 100,000; `duplicateNames`).
     public static func parse(_ body: consuming [UInt8], limits: EntrantListLimits,
                              registeredOn: CalendarDate) throws(EntrantListError) -> MergeResult {
         guard body.count <= limits.maxBodyBytes else {
@@ -83,23 +83,39 @@ public enum PlainTextEntrantList {
     }
 
     /// One `duplicateName` warning per name listed more than once, at its first repeat (naming
-    /// its first entrant), in list order. Names compare as Swift strings, whose order agrees with
-    /// their equality (canonically equivalent names sort together), so after sorting the
-    /// entrants by name, then by id, each name's entrants are side by side, its first first.
+    /// its first entrant), in list order. Names compare as Swift strings (canonically equivalent
+    /// spellings are one name).
+    ///
+    /// By sorting, not with a table keyed by name: the entrants are sorted by their name's hash,
+    /// then by position, so each name's entrants are side by side, its first first (equal names
+    /// have equal hashes: `Hashable`'s contract); names whose hashes merely collide are told
+    /// apart with `==` within their run. Not by sorting on `<`: Swift's order of strings does
+    /// not keep canonically equivalent spellings together ("Be\u{301}a1" < "B\u{E9}a12" is
+    /// false while "B\u{E9}a1" < "B\u{E9}a12" is true), which a test of this found.
     static func duplicateNames(in players: [Player]) -> [MergeWarning] {
+        let hashes = players.map(\.name.hashValue)
         var order = [Int32](0..<Int32(players.count))
         order.sort { a, b in
-            let x = players[Int(a)].name, y = players[Int(b)].name
+            let x = hashes[Int(a)], y = hashes[Int(b)]
             return x == y ? a < b : x < y
         }
         var warnings: [MergeWarning] = []
         var i = 0
         while i < order.count {
             var j = i + 1
-            while j < order.count, players[Int(order[j])].name == players[Int(order[i])].name { j += 1 }
-            if j - i > 1 {
-                warnings.append(.duplicateName(userId: players[Int(order[i + 1])].userId,
-                                               firstUserId: players[Int(order[i])].userId))
+            while j < order.count, hashes[Int(order[j])] == hashes[Int(order[i])] { j += 1 }
+            // One run of equal hashes, in list order: almost always one name.
+            var firsts: [(index: Int, warned: Bool)] = []
+            for k in i..<j {
+                let index = Int(order[k])
+                guard let f = firsts.firstIndex(where: { players[$0.index].name == players[index].name }) else {
+                    firsts.append((index, false))
+                    continue
+                }
+                if !firsts[f].warned {
+                    firsts[f].warned = true
+                    warnings.append(.duplicateName(userId: players[index].userId, firstUserId: players[firsts[f].index].userId))
+                }
             }
             i = j
         }

@@ -95,8 +95,8 @@ final class UploadParseQueue {
 
     /// Runs `work` on a new thread of its own, named for `ps` and debuggers.
     static func onThread(_ work: @escaping @Sendable () -> Void) {
-        // Named from inside: on Linux a name set before `start()` is not given to the thread.
         Thread.detachNewThread {
+            // Named from inside: on Linux a name set before `start()` is not given to the thread.
             Thread.current.name = "live-draw parse"
             work()
         }

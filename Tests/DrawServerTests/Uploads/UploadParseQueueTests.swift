@@ -101,12 +101,14 @@ import Testing
         #expect(f.outcomes[1] == .success(1))
     }
 
-    @Test func theDefaultRunnerRunsTheParseOnAThreadOfItsOwn() async {
-        // Not on the test's thread and not on Swift's cooperative pool: the work may block
-        // (as a test's parse does) without holding up any task.
-        let name = await withCheckedContinuation { (done: CheckedContinuation<String?, Never>) in
-            UploadParseQueue.onThread { done.resume(returning: Thread.current.name) }
+    @Test func theDefaultRunnerRunsTheParseOutsideSwiftsPool() async {
+        // Not inside any task, so not on a thread of Swift's cooperative pool (as `Task.detached`
+        // was): the work may block, as a test's parse does, without holding up any task.
+        let inTask = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+            UploadParseQueue.onThread { done.resume(returning: withUnsafeCurrentTask { $0 != nil }) }
         }
-        #expect(name == "live-draw parse")
+        #expect(!inTask)
+        let inDetachedTask = await Task.detached { withUnsafeCurrentTask { $0 != nil } }.value
+        #expect(inDetachedTask, "the check tells a pool thread apart")
     }
 }
