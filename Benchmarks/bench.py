@@ -19,8 +19,8 @@ Scenarios:
   f  big entrant lists (issue 15): one room, 10,000 viewers, round-1 delivery p99 with 100,000
      entrants against 4 (Benchmarks/bench_entrants.py).
   u  uploads (issue 31): PUT of 100,000 entrants as text and as JSON, and 16 MiB of
-     {"users":[1,1,…]}, each to a fresh server: time, server CPU, peak RSS growth against the body
-     (Benchmarks/bench_upload.py).
+     {"users":[1,1,…]}, each to a fresh server, without records and with them (a temporary data
+     directory): time, server CPU, peak RSS growth against the body (Benchmarks/bench_upload.py).
   g  shutdown with 10,000 viewers: seconds from SIGTERM to exit, server CPU; against --baseline-bin
      (Benchmarks/bench_shutdown.py). Only when asked for (--scenarios g).
 The load generator is our own Benchmarks/loadgen/ldgen.c (epoll, libc only).

@@ -27,6 +27,10 @@ EXPECTED = [
     "u: JSON attack body, time to answer",
     "u: JSON 100,000 entrants, peak RSS growth / body",
     "u: JSON attack body, peak RSS growth / body",
+    "u: JSON 100,000 entrants, records kept, time to answer",
+    "u: JSON attack body, records kept, time to answer",
+    "u: JSON 100,000 entrants, records kept, peak RSS growth / body",
+    "u: JSON attack body, records kept, peak RSS growth / body",
 ]
 
 

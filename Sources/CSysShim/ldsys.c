@@ -3,6 +3,7 @@
 #include "ldsys.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -63,4 +64,8 @@ int ldsys_scheduling(int *priority, int *reset_on_fork) {
     *priority = param.sched_priority;
     *reset_on_fork = (policy & SCHED_RESET_ON_FORK) != 0;
     return policy & ~SCHED_RESET_ON_FORK;
+}
+
+int ldsys_release_free_memory(void) {
+    return malloc_trim(0);
 }

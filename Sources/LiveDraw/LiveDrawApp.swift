@@ -115,6 +115,10 @@ struct LiveDrawApp {
             return nil
         }
         let store = try SQLiteDrawStore(configuration: .init(dataDirectory: directory))
+        if let why = store.compactionFailure {
+            logger.warning("the draw records were migrated, but VACUUM failed: the file keeps its free pages until compacted (docs/STORAGE.md)",
+                           metadata: ["path": "\(store.path)", "error": "\(why)"])
+        }
         do {
             // In cluster mode the reconciled draws are owed to the shared history, which still
             // says `running` for them (same transaction: a crash now cannot lose that).

@@ -48,4 +48,9 @@ int ldsys_scheduling(int *priority, int *reset_on_fork);
  *  _GNU_SOURCE, which Swift's Glibc module does not define.  The new fd, or -1 and errno. */
 int ldsys_accept(int fd, struct sockaddr *addr, socklen_t *len);
 
+/** malloc_trim(0): gives the pages of freed heap memory (every arena's, not only the top of
+ *  the heap) back to the kernel; 1 if any was given back.  Why here: <malloc.h> is not in
+ *  Swift's Glibc module. */
+int ldsys_release_free_memory(void);
+
 #endif

@@ -3,17 +3,23 @@
 /// Kept as plain numbers rather than `Foundation.Date` because a registration day has no instant:
 /// converting it through a time zone could shift it by a day.
 public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public let year: Int
-    public let month: Int
-    public let day: Int
+    public var year: Int { Int(storedYear) }
+    public var month: Int { Int(storedMonth) }
+    public var day: Int { Int(storedDay) }
+
+    // Four bytes, not three `Int`s (24): every user and player carries a date, and 100,000 of
+    // them are one upload's list (issue 31: an upload's memory is a small multiple of its body).
+    private let storedYear: Int16
+    private let storedMonth: UInt8
+    private let storedDay: UInt8
 
     /// Creates a date after checking that the day exists (leap years included).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month), day >= 1,
               day <= CalendarDate.daysIn(month: month, year: year) else { return nil }
-        self.year = year
-        self.month = month
-        self.day = day
+        storedYear = Int16(year)
+        storedMonth = UInt8(month)
+        storedDay = UInt8(day)
     }
 
     /// Parses exactly `yyyy-MM-dd` (ASCII digits, zero-padded). Anything else is `nil`.
@@ -42,7 +48,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     }
 
     public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
-        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+        (lhs.storedYear, lhs.storedMonth, lhs.storedDay) < (rhs.storedYear, rhs.storedMonth, rhs.storedDay)
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {

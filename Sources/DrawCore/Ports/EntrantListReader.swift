@@ -9,8 +9,9 @@ public protocol EntrantListReader: Sendable {
     var limits: EntrantListLimits { get }
 
     /// The list in `body`, merged, with where it came from; throws naming the first limit or rule
-    /// broken, and then nothing of it is kept.
-    func read(_ body: [UInt8], as format: EntrantListFormat) throws(EntrantListError) -> RoomEntrants
+    /// broken, and then nothing of it is kept. The body is consumed: a reader lets go of it as
+    /// soon as it has read it, before building the list (issue 31: an upload's peak memory).
+    func read(_ body: consuming [UInt8], as format: EntrantListFormat) throws(EntrantListError) -> RoomEntrants
 }
 
 /// The shapes an uploaded list comes in, told apart by the request's `Content-Type`.

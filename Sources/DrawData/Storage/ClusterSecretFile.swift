@@ -14,18 +14,7 @@ public enum ClusterSecretFile {
 
     /// The seal made from the file's secret.
     public static func load(path: String) throws(ClusterSecretFileError) -> EnvelopeSeal {
-        let bytes: [UInt8]
-        do throws(OwnerOnlyFile.Failure) { bytes = try OwnerOnlyFile.read(path, maxBytes: maxBytes) } catch {
-            switch error {
-            case .missing: throw .missing(path: path)
-            case .unreadable(let reason): throw .unreadable(path: path, reason: reason)
-            case .exposed(let mode): throw .exposed(path: path, mode: mode)
-            }
-        }
-        guard bytes.count <= maxBytes else { throw .malformed(path: path, detail: "it is longer than \(maxBytes) bytes") }
-        var secret = bytes[...]
-        if secret.last == UInt8(ascii: "\n") { secret = secret.dropLast() }
-        if secret.last == UInt8(ascii: "\r") { secret = secret.dropLast() }
+        let secret = try OwnerOnlyFile.line(path, maxBytes: maxBytes, as: ClusterSecretFileError.self)
         guard let seal = EnvelopeSeal(secret: Array(secret)) else {
             throw .malformed(path: path, detail: "it holds \(secret.count) bytes, fewer than \(EnvelopeSeal.minimumSecretBytes)")
         }
@@ -34,7 +23,7 @@ public enum ClusterSecretFile {
 }
 
 /// Why the cluster's secret file cannot be used, in one line; never with the file's content.
-public enum ClusterSecretFileError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum ClusterSecretFileError: OwnerOnlyFileError, Sendable, Hashable, CustomStringConvertible {
     case missing(path: String)
     case unreadable(path: String, reason: String)
     case malformed(path: String, detail: String)

@@ -35,7 +35,7 @@ struct SchemaMigration: Sendable {
 /// - The seed is hex text; a CHECK keeps it present for every status but `failed`.
 /// - Entrant lists (schema 6) are rows of `entrant_lists`, one per distinct list, keyed by the
 ///   SHA-256 of their bytes (a draw's `entrants_hash`): a draw and a room's own list reference
-///   one, so a list drawn ten thousand times is stored once (`SQLiteDrawStore+EntrantLists`).
+///   one, so a list drawn ten thousand times is stored once (`EntrantListTable`).
 /// - The history outbox (schema 7, cluster mode) is a small table of its own, one row per draw
 ///   still owed to the shared history (`SQLiteDrawStore+HistoryOutbox`).
 enum DrawStoreSchema {
@@ -123,7 +123,7 @@ enum DrawStoreSchema {
         // `entrant_lists`, keyed by its SHA-256, which a draw already stores as `entrants_hash`
         // (the SHA-256 of exactly the bytes `entrants_json` held), so draws reference a list by
         // that column and need no new one; a room's list gets `entrants_sha256`. Rows move in
-        // Swift (`moveEntrantLists`: it checks that one hash never names two different lists,
+        // Swift (`EntrantListTable.moveLists`: it checks that one hash never names two different lists,
         // and re-encodes rooms' lists to compute theirs), then the old columns go.
         // The trigger drops a list when the last room holding it lets go (replaced, deleted,
         // expired: ON DELETE CASCADE fires it too) and no draw references it; draws are kept for
@@ -136,7 +136,7 @@ enum DrawStoreSchema {
             );
             CREATE INDEX draws_by_entrants ON draws (entrants_hash);
             ALTER TABLE room_entrants ADD COLUMN entrants_sha256 TEXT REFERENCES entrant_lists (sha256);
-            """, moveRows: SQLiteDrawStore.moveEntrantLists, sqlAfter: """
+            """, moveRows: EntrantListTable.moveLists, sqlAfter: """
             ALTER TABLE draws DROP COLUMN entrants_json;
             ALTER TABLE room_entrants DROP COLUMN entrants_json;
             CREATE INDEX room_entrants_by_list ON room_entrants (entrants_sha256);

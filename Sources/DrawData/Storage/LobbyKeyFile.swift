@@ -73,26 +73,12 @@ public struct LobbyKeyFile: Sendable, Hashable {
 
     /// The key in the file, after checking what the file is, who may read it and what it holds.
     func read() throws(LobbyKeyFileError) -> String {
-        let bytes: [UInt8]
-        do throws(OwnerOnlyFile.Failure) { bytes = try OwnerOnlyFile.read(path, maxBytes: Self.maxBytes) } catch {
-            switch error {
-            case .missing: throw .missing(path: path)
-            case .unreadable(let reason): throw .unreadable(path: path, reason: reason)
-            case .exposed(let mode): throw .exposed(path: path, mode: mode)
-            }
-        }
-        return try parse(bytes)
+        try parse(OwnerOnlyFile.line(path, maxBytes: Self.maxBytes, as: LobbyKeyFileError.self))
     }
 
-    /// One key, then at most a line break (`\n` or `\r\n`). The detail says what is wrong in
-    /// terms of length and kind of character, never by quoting the content.
-    func parse(_ bytes: [UInt8]) throws(LobbyKeyFileError) -> String {
-        guard bytes.count <= Self.maxBytes else {
-            throw .malformed(path: path, detail: "it is longer than \(Self.maxBytes) bytes")
-        }
-        var body = bytes[...]
-        if body.last == UInt8(ascii: "\n") { body = body.dropLast() }
-        if body.last == UInt8(ascii: "\r") { body = body.dropLast() }
+    /// One key (its final line break already gone). The detail says what is wrong in terms of
+    /// length and kind of character, never by quoting the content.
+    func parse(_ body: ArraySlice<UInt8>) throws(LobbyKeyFileError) -> String {
         guard !body.isEmpty else { throw .malformed(path: path, detail: "it is empty") }
         let text = String(decoding: body, as: UTF8.self)
         guard HostKey.isWellFormed(text) else {

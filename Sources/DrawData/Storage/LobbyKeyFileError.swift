@@ -4,7 +4,7 @@ import DrawCore
 /// not start then: a fresh key would silently break every host link handed out before.
 ///
 /// No case ever carries the file's content: it is a secret, even when malformed.
-public enum LobbyKeyFileError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum LobbyKeyFileError: OwnerOnlyFileError, Sendable, Hashable, CustomStringConvertible {
     /// The file is not there (and was not to be created).
     case missing(path: String)
     /// The file cannot be opened or read, or is not a regular file.

@@ -38,7 +38,34 @@ enum OwnerOnlyFile {
         return Array(buffer[..<count])
     }
 
+    /// The file's one line: read as `read` does, refused when longer than `maxBytes`, without a
+    /// final line break (`\n` or `\r\n`). Each failure is the caller's own error (`E`), naming
+    /// `path`: what the lobby key file and the cluster's secret file share.
+    static func line<E: OwnerOnlyFileError>(_ path: String, maxBytes: Int, as _: E.Type) throws(E) -> ArraySlice<UInt8> {
+        let bytes: [UInt8]
+        do throws(Failure) { bytes = try read(path, maxBytes: maxBytes) } catch {
+            switch error {
+            case .missing: throw .missing(path: path)
+            case .unreadable(let reason): throw .unreadable(path: path, reason: reason)
+            case .exposed(let mode): throw .exposed(path: path, mode: mode)
+            }
+        }
+        guard bytes.count <= maxBytes else { throw .malformed(path: path, detail: "it is longer than \(maxBytes) bytes") }
+        var line = bytes[...]
+        if line.last == UInt8(ascii: "\n") { line = line.dropLast() }
+        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        return line
+    }
+
     static func reason(_ code: Int32) -> String {
         String(cString: strerror(code))
     }
+}
+
+/// The errors of a file `OwnerOnlyFile.line` reads, each naming the file (its enum's cases).
+protocol OwnerOnlyFileError: Error {
+    static func missing(path: String) -> Self
+    static func unreadable(path: String, reason: String) -> Self
+    static func exposed(path: String, mode: String) -> Self
+    static func malformed(path: String, detail: String) -> Self
 }

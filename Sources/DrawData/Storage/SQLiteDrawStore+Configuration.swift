@@ -26,6 +26,11 @@ extension SQLiteDrawStore {
         var locksFile = true
         /// Internal so tests can stop at an older schema or inject a failing step.
         var migrations: [SchemaMigration] = DrawStoreSchema.migrations
+        /// Gives a migrated file's free pages back (`VACUUM`). Internal so a test can make it
+        /// fail: a real failure needs a full disk.
+        var compaction: @Sendable (SQLiteConnection) throws(SQLiteFailure) -> Void = { db throws(SQLiteFailure) in
+            try db.execute("VACUUM")
+        }
 
         /// A database at an explicit path; its directory must exist.
         public init(path: String, busyTimeoutMs: Int = Configuration.defaultBusyTimeoutMs) {

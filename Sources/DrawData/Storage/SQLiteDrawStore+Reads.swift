@@ -191,7 +191,7 @@ private enum RecordColumn: Int32, CaseIterable {
         case .finishedAt: return "finished_at"
         case .usersURL: return "users_url"
         case .lotteryURL: return "lottery_url"
-        case .entrants: return SQLiteDrawStore.entrantListJSON(hashColumn: "draws.entrants_hash")
+        case .entrants: return EntrantListTable.json(hashColumn: "draws.entrants_hash")
         case .warnings: return "warnings_json"
         case .commitment: return "commitment"
         case .entrantsHash: return "entrants_hash"

@@ -13,9 +13,10 @@ extension SQLiteDrawStore {
             guard let entrants else { return true }
             // Shared with every draw of the same list (schema 6). The DELETE above let go of the
             // old list (the trigger drops it if nothing else holds it), so the hash is computed
-            // here, once per upload; the bytes it names are exactly those stored.
-            let hash = EntrantsEncoding.hash(entrants.players)
-            try Self.keepEntrantList(StoredJSON.entrants(entrants.players), hash: hash, in: db)
+            // here, once per upload, from exactly the bytes stored (encoded once: issue 31).
+            let json = CanonicalEntrantList.bytes(entrants.players)
+            let hash = SHA256Hex.of(json)
+            try EntrantListTable.keep(json, hash: hash, in: db)
             try db.run("""
                 INSERT INTO room_entrants (room, entrants_sha256, warnings_json, users_source, lottery_source, summary_json)
                 VALUES (?, ?, ?, ?, ?, ?)
@@ -40,7 +41,7 @@ extension SQLiteDrawStore {
     public func entrants(ofRoom name: String) throws(StorageError) -> RoomEntrants? {
         try read("read the entrants of room \(name)") { db in
             let query = try db.prepare("""
-                SELECT \(Self.entrantListJSON(hashColumn: "entrants_sha256")), warnings_json, users_source, lottery_source
+                SELECT \(EntrantListTable.json(hashColumn: "entrants_sha256")), warnings_json, users_source, lottery_source
                 FROM room_entrants WHERE room = ?
                 """)
             try query.bind([.text(name)])

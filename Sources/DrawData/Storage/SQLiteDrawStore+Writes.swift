@@ -6,7 +6,7 @@ extension SQLiteDrawStore {
         try write("record the start of draw \(plan.drawId)") { db in
             try Self.requireNew(plan.drawId, in: db)
             // The list once (schema 6): an unchanged list is compared, not stored again.
-            try Self.keepEntrantList(StoredJSON.entrants(plan.entrants), hash: plan.entrantsHash, in: db)
+            try EntrantListTable.keep(CanonicalEntrantList.bytes(plan.entrants), hash: plan.entrantsHash, in: db)
             try db.run("""
                 INSERT INTO draws (draw_id, room, status, created_at, started_at, users_url, lottery_url,
                                    entrant_count, warnings_json, commitment, entrants_hash,

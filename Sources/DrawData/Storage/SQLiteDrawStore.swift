@@ -34,6 +34,10 @@ public final class SQLiteDrawStore: DrawRecordStore, @unchecked Sendable {
     private var connection: SQLiteConnection?
     /// Held while open, released on `close()`; `nil` for `:memory:` or when not configured.
     private var fileLock: DataFileLock?
+    /// Why the `VACUUM` after a migration failed, when it did (`nil` otherwise): the file is
+    /// correct but keeps its free pages, which the operator should hear of (the caller logs it;
+    /// docs/STORAGE.md says how to compact by hand).
+    public let compactionFailure: String?
 
     /// Opens (or creates) the database and migrates it to the current schema.
     public init(configuration: Configuration) throws(StorageError) {
@@ -45,7 +49,7 @@ public final class SQLiteDrawStore: DrawRecordStore, @unchecked Sendable {
         if configuration.locksFile && configuration.path != ":memory:" {
             fileLock = try DataFileLock(databasePath: configuration.path)
         }
-        connection = try Self.open(configuration)
+        (connection, compactionFailure) = try Self.open(configuration)
     }
 
     /// Opens (or creates) the database at `path`, whose directory must exist.
@@ -68,7 +72,7 @@ public final class SQLiteDrawStore: DrawRecordStore, @unchecked Sendable {
 
     // MARK: Opening
 
-    private static func open(_ configuration: Configuration) throws(StorageError) -> SQLiteConnection {
+    private static func open(_ configuration: Configuration) throws(StorageError) -> (SQLiteConnection, compactionFailure: String?) {
         let path = configuration.path, timeout = configuration.busyTimeoutMs
         let db: SQLiteConnection
         do {
@@ -89,20 +93,27 @@ public final class SQLiteDrawStore: DrawRecordStore, @unchecked Sendable {
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
         }
-        if try DrawStoreSchema.migrate(db, busyTimeoutMs: timeout, migrations: configuration.migrations) {
-            compact(db)
+        guard try DrawStoreSchema.migrate(db, busyTimeoutMs: timeout, migrations: configuration.migrations) else {
+            return (db, nil)
         }
-        return db
+        return (db, compact(db, with: configuration.compaction))
     }
 
     /// Gives back to the file system the pages a migration freed (schema 6 moved every draw's
     /// copy of its list out: a 3.7 GB file keeps its size until rebuilt). VACUUM cannot run in
     /// the migration's transaction, so it runs right after it. A failure (VACUUM needs about
-    /// the compacted file's size of free disk) is ignored: the migration is committed and the
-    /// file correct, only larger than it needs to be, and refusing to start over free pages
-    /// would be worse; docs/STORAGE.md tells the operator how to compact it by hand.
-    private static func compact(_ db: SQLiteConnection) {
-        try? db.execute("VACUUM")
+    /// the compacted file's size of free disk) does not stop the opening: the migration is
+    /// committed and the file correct, only larger than it needs to be, and refusing to start
+    /// over free pages would be worse. It is returned, for the operator to hear of; docs/STORAGE.md
+    /// tells them how to compact the file by hand.
+    private static func compact(_ db: SQLiteConnection,
+                                with compaction: (SQLiteConnection) throws(SQLiteFailure) -> Void) -> String? {
+        do throws(SQLiteFailure) {
+            try compaction(db)
+            return nil
+        } catch {
+            return "\(error)"
+        }
     }
 
     /// `mkdir -p` for the file's directory. POSIX rather than FileManager because Foundation on

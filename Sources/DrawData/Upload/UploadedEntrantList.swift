@@ -15,16 +15,16 @@ public struct UploadedEntrantList: EntrantListReader {
         self.today = today
     }
 
-    public func read(_ body: [UInt8], as format: EntrantListFormat) throws(EntrantListError) -> RoomEntrants {
+    public func read(_ body: consuming [UInt8], as format: EntrantListFormat) throws(EntrantListError) -> RoomEntrants {
         switch format {
         case .plainText:
-            let merged = try PlainTextEntrantList.parse(body, limits: limits, registeredOn: today())
+            let merged = try PlainTextEntrantList.parse(consume body, limits: limits, registeredOn: today())
             return RoomEntrants(players: merged.players, warnings: merged.warnings, sources: EntrantsOrigin.plainText)
         case .jsonLists:
             guard body.count <= limits.maxBodyBytes else {
                 throw .bodyTooLarge(list: Self.upload, limitBytes: limits.maxBodyBytes)
             }
-            let merged = try EntrantListJSONReader.readUpload(body, limits: limits, name: Self.upload)
+            let merged = try EntrantListJSONReader.readUpload(consume body, limits: limits, name: Self.upload)
             return RoomEntrants(players: merged.players, warnings: merged.warnings, sources: EntrantsOrigin.jsonLists)
         }
     }

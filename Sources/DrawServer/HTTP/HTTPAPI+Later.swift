@@ -8,7 +8,7 @@ extension HTTPAPI {
     /// connection (issue 31, finding 3: lws' own 10 s handshake timeout cut off answers while the
     /// change went on, so a host was told nothing of a list it had replaced). Longer than any
     /// work the server bounds itself: an upload gives up with a coded 503 before it changes
-    /// anything after `RoomChanges.uploadWorkNanos` (20 s), and the store's write that follows
+    /// anything after `UploadParseQueue.Limits.standard.workNanos` (20 s), and the store's write that follows
     /// takes milliseconds; a room load or history read, the same.
     static let answerTimeoutSeconds = 120
 

@@ -29,85 +29,50 @@ final class RoomChanges {
         self.directory = directory
         self.broadcaster = broadcaster
         self.shared = shared
+        parses = UploadParseQueue(clock: clock, executor: executor)
     }
 
-    /// Lists parsed at once (issue 31, finding 2): each takes a core and up to about its body's
-    /// size again in memory while it runs, so two (the cores of a small host) at a time; the rest
-    /// wait their turn in order.
-    static let maxParses = 2
-    /// Lists waiting for a parse; one more is refused at once with `503 busy` and `Retry-After`.
-    /// With the front door's four upload slots this is rarely reached, but nothing else bounds
-    /// small lists.
-    static let maxParsesWaiting = 8
+    /// `Retry-After` on a `503 busy` when the parses are full or a list could not be read in time.
     static let parseRetryAfterSeconds = 5
-    /// How long an upload may take from its body's arrival to its change going to the store
-    /// (waiting for a parse, then the parse). Past it the server gives up with `503 busy` and
-    /// changes nothing (finding 3: an answer is never cut off while the change goes on). Well
-    /// under `HTTPAPI.answerTimeoutSeconds`; a 16 MiB list parses in about a second.
-    static let uploadWorkNanos: UInt64 = 20_000_000_000
 
-    /// Parses running now, and the ones waiting (each starts its parse, or gives up when late).
-    private var parses = 0
-    private var waitingParses = FIFO<() -> Void>()
+    /// Where lists wait for their parse, and how many run at once (`UploadParseQueue`).
+    let parses: UploadParseQueue
 
     /// Reads `body` as the room's new list (off the service thread: a 100,000-name list takes a
-    /// while, and only `maxParses` run at once), then keeps it. Answers the list as kept, or why
-    /// not; nothing is kept when the answer is a refusal.
+    /// while, and only `UploadParseQueue.Limits.running` run at once), then keeps it. Answers the
+    /// list as kept, or why not; nothing is kept when the answer is a refusal.
     func replaceEntrants(of room: Room, hostKey: String?, body: consuming [UInt8], format: EntrantListFormat,
                          then answer: @escaping (Result<RoomEntrants, HostRefusal>) -> Void) {
         guard let reader = config.entrantListReader else {
             return answer(.failure(HostRefusal(.notFound, "This server takes no entrant lists from hosts.")))
         }
-        let deadline = clock.monotonicNanos() &+ Self.uploadWorkNanos
+        let deadline = parses.deadline()
         // Held in a box so the parse can let go of the body as soon as it is done with it.
         let held = UploadBody(body)
         beginChange(of: room, hostKey: hostKey) { [unowned self] refusal in
             if let refusal { return answer(.failure(refusal)) }
-            let giveUp = { [unowned self] (message: String) in
-                room.endChange()
-                directory.roomActivity(room)
-                answer(.failure(HostRefusal(.busy, message)))
-            }
-            let back = executor.continuation { [unowned self] (result: Result<RoomEntrants, EntrantListError>) in
-                parses -= 1
-                startWaitingParse()
-                guard clock.monotonicNanos() <= deadline else {
-                    return giveUp("The list could not be read in time; nothing was changed. Try again shortly.")
-                }
-                switch result {
-                case .failure(let error):
+            parses.submit(by: deadline, { () -> Result<RoomEntrants, EntrantListError> in
+                do throws(EntrantListError) { return .success(try reader.read(held.take(), as: format)) } catch { return .failure(error) }
+            }, then: { [unowned self] outcome in
+                switch outcome {
+                case .failure(let refusal):
+                    room.endChange()
+                    directory.roomActivity(room)
+                    let message = refusal == .full
+                        ? "Too many lists are being read now; nothing was changed. Try again shortly."
+                        : "The list could not be read in time; nothing was changed. Try again shortly."
+                    answer(.failure(HostRefusal(.busy, message)))
+                case .success(.failure(let error)):
                     room.endChange()
                     directory.roomActivity(room)
                     answer(.failure(HostRefusal(ClientErrorCode(listError: error), error.message)))
-                case .success(let list):
+                case .success(.success(let list)):
                     commitChange(of: room, list: .upload(list), settings: nil) { refusal in
                         answer(refusal.map { .failure($0) } ?? .success(list))
                     }
                 }
-            }
-            let parse = { [unowned self] in
-                guard clock.monotonicNanos() <= deadline else {
-                    return giveUp("Too many lists are being read now; nothing was changed. Try again shortly.")
-                }
-                parses += 1
-                // Rule 2: the work runs off the service thread and comes back as a service-thread job.
-                Task.detached {
-                    let result: Result<RoomEntrants, EntrantListError>
-                    do throws(EntrantListError) { result = .success(try reader.read(held.take(), as: format)) } catch { result = .failure(error) }
-                    back(result)
-                }
-            }
-            if parses < Self.maxParses { return parse() }
-            guard waitingParses.count < Self.maxParsesWaiting else {
-                return giveUp("Too many lists are being read now; nothing was changed. Try again shortly.")
-            }
-            waitingParses.push(parse)
+            })
         }
-    }
-
-    /// A parse finished: the next waiting one starts (or gives up, when it waited too long).
-    private func startWaitingParse() {
-        while parses < Self.maxParses, let next = waitingParses.pop() { next() }
     }
 
     /// Keeps `urls` as where the room's list is fetched from at each draw's start, once the

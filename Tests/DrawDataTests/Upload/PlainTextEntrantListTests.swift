@@ -130,4 +130,27 @@ struct PlainTextEntrantListTests {
         #expect(r.players.count == 100_000 && r.players.last?.userId == 100_000)
         #expect(Self.error(text + "\nOne more", limits: .standard) == .tooManyEntrants(limit: 100_000))
     }
+
+    @Test func repeatedNamesAreWarnedAboutAsATableByNameWould() throws {
+        // Repeated names are found by sorting (issue 31: no table keyed by name); the warnings
+        // must be those of the table it replaced: one per name, at its first repeat, naming its
+        // first entrant, in list order. Canonically equivalent spellings are one name.
+        var generator = SystemRandomNumberGenerator()
+        let spellings = ["Ann", "ann", "Zo\u{00EB}", "Zo\u{0065}\u{0308}", "Ben", "B\u{00E9}a", "Be\u{0301}a", "Cleo", "Dee"]
+        for _ in 0..<20 {
+            let names = (0..<300).map { _ in spellings.randomElement(using: &generator)! + String(Int.random(in: 0..<40, using: &generator)) }
+            let r = try Self.parse(names.joined(separator: "\n"))
+            var first: [String: Int] = [:]
+            var warned = Set<String>()
+            var expected: [MergeWarning] = []
+            for (index, name) in names.enumerated() {
+                if let earlier = first[name] {
+                    if warned.insert(name).inserted { expected.append(.duplicateName(userId: index + 1, firstUserId: earlier)) }
+                } else {
+                    first[name] = index + 1
+                }
+            }
+            #expect(r.warnings == expected)
+        }
+    }
 }

@@ -15,7 +15,7 @@ extension RealSocketTests {
             let limits = EntrantListLimits(maxEntrants: 100, maxNameCharacters: 100, maxNameBytes: 400, maxBodyBytes: 4096)
             let delay: TimeInterval
 
-            func read(_ body: [UInt8], as format: EntrantListFormat) throws(EntrantListError) -> RoomEntrants {
+            func read(_ body: consuming [UInt8], as format: EntrantListFormat) throws(EntrantListError) -> RoomEntrants {
                 Thread.sleep(forTimeInterval: delay) // the slow parse this test is about
                 return RoomEntrants(players: RunningServer.players, warnings: [], sources: EntrantsOrigin.plainText)
             }

@@ -36,6 +36,30 @@ final class SQLiteStatement {
         }
     }
 
+    /// Binds `text` (UTF-8 bytes) to parameter `index` without SQLite copying it, for `body`
+    /// only (which steps the statement); the parameter is `NULL` again after.
+    ///
+    /// Why (issue 31): an entrant list of 100,000 is about 10 MB of JSON, and every copy of it
+    /// counts in an upload's peak memory. `bind` lets SQLite copy (`SQLITE_TRANSIENT`), so the
+    /// caller's buffer may go at once; here SQLite reads the caller's buffer in place
+    /// (`SQLITE_STATIC`, a `nil` destructor), which is sound only while the buffer is pinned,
+    /// so the binding lives exactly as long as the `withUnsafeBufferPointer` around `body`.
+    func withText<R>(_ text: [UInt8], at index: Int32, _ body: () throws(SQLiteFailure) -> R) throws(SQLiteFailure) -> R {
+        let outcome: Result<R, SQLiteFailure> = text.withUnsafeBufferPointer { buffer in
+            let rc = buffer.baseAddress.map {
+                sqlite3_bind_text(handle, index, UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self), Int32(buffer.count), nil)
+            } ?? ldsql_bind_text(handle, index, "", 0)
+            guard rc == SQLITE_OK else { return .failure(connection.failure(rc)) }
+            defer {
+                // The step's row or error is the caller's already: release the pointer.
+                sqlite3_reset(handle)
+                sqlite3_bind_null(handle, index)
+            }
+            do throws(SQLiteFailure) { return .success(try body()) } catch { return .failure(error) }
+        }
+        return try outcome.get()
+    }
+
     /// Makes the statement ready to run again with new bindings.
     func reset() {
         // sqlite3_reset repeats the last step's error, which the caller has already handled.

@@ -1,43 +1,54 @@
 import DrawCore
 
-/// Entrant lists stored once each (schema 6, issue 31): the table `entrant_lists`, keyed by the
-/// SHA-256 (lowercase hex) of the list's bytes, the canonical encoding (`EntrantsEncoding`).
+/// The table of entrant lists stored once each (schema 6, issue 31), `entrant_lists`, keyed by
+/// the SHA-256 (lowercase hex) of the list's bytes, the canonical encoding (`EntrantsEncoding`).
+/// Its own type, apart from `SQLiteDrawStore`: the draws and the rooms both reference it, and
+/// its rules (one row per hash, never two lists under one) are kept here only. Every function
+/// runs inside the caller's transaction on the store's connection.
 ///
 /// A draw references its list by `entrants_hash`, the hash its `started` message committed to,
 /// which is the SHA-256 of exactly the bytes stored (`DrawPlan.make` hashes
-/// `EntrantsEncoding.canonicalJSON(entrants)`, and `StoredJSON.entrants` stores that same
-/// encoding). A room's own list references one by `room_entrants.entrants_sha256`. A draw of an
+/// `EntrantsEncoding.canonicalJSON(entrants)`, and `CanonicalEntrantList` stores those same
+/// bytes). A room's own list references one by `room_entrants.entrants_sha256`. A draw of an
 /// unchanged list therefore adds only its row and its rounds.
-extension SQLiteDrawStore {
+enum EntrantListTable {
     /// Two different lists under one hash: refused, never merged, since either draw would then
     /// read back the other's entrants. Reaching it means a SHA-256 collision or a caller whose
     /// hash does not name its list; both are bugs to see, not to work around.
-    struct EntrantListConflict: Error, CustomStringConvertible {
+    struct Conflict: Error, CustomStringConvertible {
         let hash: String
         let detail: String
         var description: String { "entrant list \(hash): \(detail); refused" }
     }
 
-    /// Makes sure `entrant_lists` holds `json` under `hash`, inside the caller's write transaction.
+    /// Makes sure `entrant_lists` holds `json` (the list's canonical bytes) under `hash`, inside
+    /// the caller's write transaction.
     ///
     /// An existing row must hold the same bytes (compared by SQLite, without decoding them);
-    /// otherwise `EntrantListConflict`. The hash is the caller's: a draw's `entrantsHash`
+    /// otherwise `Conflict`. The hash is the caller's: a draw's `entrantsHash`
     /// (`DrawPlan`'s only initialiser computes it from the entrants it stores), a room list's
     /// `EntrantsEncoding.hash`, or, in the migration, the hash each record committed to.
-    static func keepEntrantList(_ json: String, hash: String, in db: SQLiteConnection) throws {
-        let kept = try db.prepare("SELECT json = ? FROM entrant_lists WHERE sha256 = ?")
-        try kept.bind([.text(json), .text(hash)])
-        if try kept.step() {
-            guard kept.int(0) == 1 else {
-                throw EntrantListConflict(hash: hash, detail: "already stored with different bytes")
-            }
+    ///
+    /// The bytes are bound in place, not copied (`SQLiteStatement.withText`), and each statement
+    /// is done before the next binds them: with 100,000 entrants they are about 10 MB, which
+    /// SQLite otherwise copied once per statement on top of the String they were made into.
+    static func keep(_ json: [UInt8], hash: String, in db: SQLiteConnection) throws {
+        let kept = try db.prepare("SELECT json = ?2 FROM entrant_lists WHERE sha256 = ?1")
+        try kept.bind([.text(hash)])
+        let same: Bool? = try kept.withText(json, at: 2) { () throws(SQLiteFailure) in
+            try kept.step() ? kept.int(0) == 1 : nil
+        }
+        if let same {
+            guard same else { throw Conflict(hash: hash, detail: "already stored with different bytes") }
             return
         }
-        try db.run("INSERT INTO entrant_lists (sha256, json) VALUES (?, ?)", [.text(hash), .text(json)])
+        let insert = try db.prepare("INSERT INTO entrant_lists (sha256, json) VALUES (?1, ?2)")
+        try insert.bind([.text(hash)])
+        try insert.withText(json, at: 2) { () throws(SQLiteFailure) in try insert.run() }
     }
 
     /// The SQL expression for a list's bytes by its hash, for a SELECT's column list.
-    static func entrantListJSON(hashColumn: String) -> String {
+    static func json(hashColumn: String) -> String {
         "(SELECT json FROM entrant_lists WHERE sha256 = \(hashColumn))"
     }
 
@@ -48,13 +59,13 @@ extension SQLiteDrawStore {
     ///
     /// Draws: the bytes are kept exactly (reads must return them as before), under the draw's
     /// `entrants_hash`; two draws with one hash and different bytes stop the migration
-    /// (`EntrantListConflict`), leaving the file at version 5. A draw without a hash is one that
+    /// (`Conflict`), leaving the file at version 5. A draw without a hash is one that
     /// failed before planning, whose stored list is `[]`: it references nothing and reads `[]`.
     /// Rooms: their lists were never hashed, and are only ever read back as players, so each is
     /// decoded and re-encoded canonically, which gives its hash (and shares it with the draws
     /// of the same list).
     /// - Returns: whether anything moved.
-    static func moveEntrantLists(_ db: SQLiteConnection) throws -> Bool {
+    static func moveLists(_ db: SQLiteConnection) throws -> Bool {
         var moved = false
         // Ids first, then one list at a time: never the whole history in memory, and no
         // UPDATE of `draws` while a SELECT over it is still stepping.
@@ -80,9 +91,9 @@ extension SQLiteDrawStore {
                 throw StoredJSON.Invalid(description: "draw \(draw.id)'s entrants do not match its entrants hash; refused")
             }
             do {
-                try keepEntrantList(StoredJSON.entrants(players), hash: hash, in: db)
-            } catch is EntrantListConflict {
-                throw EntrantListConflict(hash: hash, detail: "draw \(draw.id) stored different bytes "
+                try keep(CanonicalEntrantList.bytes(players), hash: hash, in: db)
+            } catch is Conflict {
+                throw Conflict(hash: hash, detail: "draw \(draw.id) stored different bytes "
                                           + "than an earlier draw with the same entrants hash")
             }
             moved = true
@@ -97,7 +108,7 @@ extension SQLiteDrawStore {
             guard try list.step() else { continue }
             let players = try StoredJSON.entrants(from: list.text(0) ?? "")
             let hash = EntrantsEncoding.hash(players)
-            try keepEntrantList(StoredJSON.entrants(players), hash: hash, in: db)
+            try keep(CanonicalEntrantList.bytes(players), hash: hash, in: db)
             try db.run("UPDATE room_entrants SET entrants_sha256 = ? WHERE room = ?", [.text(hash), .text(room)])
             moved = true
         }
