@@ -8,7 +8,7 @@ import { renderGiveaway } from './giveaway.js';
 import { fitOverlayNames } from './overlay-fit.js';
 import { renderHost, setUpHost } from './host.js';
 import { renderEntrantList, setUpEntrantList } from './entrant-list.js';
-import { renderLastResult, setUpLastResult } from './last-result.js';
+import { noteNewestDraw, renderLastResult, setUpLastResult } from './last-result.js';
 import { Connection, roomSocketUrl } from './protocol.js';
 import { offerRoomCreation, renderRooms, setUpRooms } from './rooms.js';
 import { renderNextDraw } from './next-draw.js';
@@ -106,7 +106,7 @@ if (drawId !== null) {
     },
     onStatus: (status) => dispatch({ type: 'connection', ...status }),
   });
-  setUpRecentDraws(route.room);
+  setUpRecentDraws(route.room, { newest: noteNewestDraw });
   if (route.hostKey) {
     const host = { room: route.room, hostKey: route.hostKey, connection, dispatch };
     setUpHost(host);
