@@ -5,6 +5,7 @@ import { announcement } from './announce.js';
 import { byId, setText } from './dom.js';
 import { renderEntrantsPanel, setUpEntrantsPanel } from './entrants-panel.js';
 import { renderGiveaway } from './giveaway.js';
+import { renderResultShare, setUpResultShare } from './result-share.js';
 import { fitOverlayNames } from './overlay-fit.js';
 import { renderHost, setUpHost } from './host.js';
 import { renderEntrantList, setUpEntrantList } from './entrant-list.js';
@@ -41,6 +42,7 @@ function dispatch(event) {
 function render(prev, s) {
   renderView(prev, s);
   renderGiveaway(s);
+  renderResultShare(s);
   fitOverlayNames();
   renderHost(s);
   renderNextDraw(s);
@@ -96,6 +98,7 @@ setUpEntrantList();
 setUpRooms();
 setUpShare();
 setUpPresenter();
+setUpResultShare();
 setUpStreamPanel();
 setUpSound();
 byId('offer-create').addEventListener('click', () => offerRoomCreation({ focus: true }));
