@@ -11,13 +11,14 @@ ARGS ?=
 
 RELEASE_BIN = .build/release/live-draw
 
-.PHONY: run test build release lint docker deps deps-test clean help bench image-check chaos
+.PHONY: run test build release install lint docker deps deps-test clean help bench image-check chaos
 
 help:
 	@echo "make run    install runtime deps, build release, serve the bundled players on :8080"
 	@echo "            (records draws in ./data; extra server options: make run ARGS=\"--rounds 5\")"
 	@echo "make test   install test deps, build, swift test, Python e2e + browser tests, lint"
 	@echo "make build  debug build"
+	@echo "make install PREFIX=/usr/local  release build into PREFIX/bin, the page and default lists into PREFIX/share/live-draw"
 	@echo "make lint   hadolint on the Dockerfile + apt package list consistency (with self-test)"
 	@echo "make chaos  cluster fault suite, CHAOS_RUNS (20) seeded runs of each fault (Tests/cluster-faults/README.md)"
 	@echo "make bench  fan-out benchmark vs the raw-C lws reference (Benchmarks/README.md; BENCH_ARGS=...)"
@@ -43,6 +44,18 @@ release: deps
 # say otherwise.
 run: release
 	$(RELEASE_BIN) $(ARGS)
+
+# A packaged layout (issue 28, item 9): the binary in PREFIX/bin, its page and default lists in
+# PREFIX/share/live-draw, where the binary looks for them when started from any directory
+# (LaunchPaths: the working directory first, then beside the binary, then PREFIX/share/live-draw).
+# DESTDIR stages the tree for a package.
+PREFIX ?= /usr/local
+DESTDIR ?=
+install: release
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/live-draw"
+	install -m 0755 $(RELEASE_BIN) "$(DESTDIR)$(PREFIX)/bin/live-draw"
+	rm -rf "$(DESTDIR)$(PREFIX)/share/live-draw/public" "$(DESTDIR)$(PREFIX)/share/live-draw/defaults"
+	cp -R public defaults "$(DESTDIR)$(PREFIX)/share/live-draw/"
 
 # LIVE_DRAW_BIN tells the Python suites which server binary to start.
 test: deps-test

@@ -9,8 +9,10 @@ extension FinishedDraw {
     /// This is how a room brought back from the store (after a restart or an eviction) still
     /// shows its last result.
     public init?(record: DrawRecord) {
-        guard record.status == .finished, let inputs = record.verificationInputs,
+        guard record.status == .finished, let inputs = record.verificationInputs, inputs.hasValidWinnerCount,
               let startedAt = record.startedAt, let finishedAt = record.finishedAt else { return nil }
+        // With its winner count: without it a three-winner draw came back after a restart as a
+        // one-winner result, and "Last result" named only the first winner (issue 28, item 5).
         let plan = DrawPlan.make(drawId: inputs.drawId, entrants: inputs.entrants, warnings: record.warnings,
                                  seed: inputs.seed, schedule: inputs.schedule,
                                  winners: inputs.hasValidWinnerCount ? inputs.winners : 1,

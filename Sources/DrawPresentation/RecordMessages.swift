@@ -106,6 +106,9 @@ public enum RecordMessages {
         w.field("roundsShown", s.roundsShown)
         w.field("commitment", orNull: s.commitment)
         WireMessages.writeOutcome(s.outcome, into: &w)
+        // As in a record: `winners` and `winnerPicks` only when k > 1, so one-winner lines read
+        // exactly as before; `winnerPicks` is null until the draw has finished.
+        WireMessages.writeWinnerSlots(winners: s.winners, picks: s.status == .finished ? s.winnerPicks : nil, into: &w)
         w.field("failureCode", orNull: s.failureCode)
     }
 

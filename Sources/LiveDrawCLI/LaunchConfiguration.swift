@@ -207,11 +207,22 @@ public struct LaunchConfiguration: Sendable {
         return value
     }
 
+    /// The page's folder: as given, or, left at its default, the first bundled `public/` found
+    /// (the working directory, beside the binary, `PREFIX/share/live-draw/public`).
     private static func publicDir(_ value: String, paths: LaunchPaths) throws(ConfigurationError) -> String {
+        func isDirectory(_ path: String) -> Bool {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
+        if value == LaunchOptions.defaultPublicDir {
+            let folders = paths.publicFolders
+            if let found = folders.first(where: isDirectory) { return found }
+            throw ConfigurationError("--public-dir: the page (public/) is in none of \(folders.joined(separator: ", ")); "
+                                     + "install it (make install) or pass --public-dir")
+        }
         let path = paths.absolute(value)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ConfigurationError("--public-dir: \(path) is not a directory (start from the repository root, or pass --public-dir)")
+        guard isDirectory(path) else {
+            throw ConfigurationError("--public-dir: \(path) is not a directory")
         }
         return path
     }

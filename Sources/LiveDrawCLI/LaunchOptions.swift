@@ -35,8 +35,11 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "TCP port; 0 picks a free one. (env: LIVE_DRAW_PORT)")
     public var port: Int = LaunchOptions.server.port
 
-    @Option(help: "Folder of the static page; nothing outside it is served. (env: LIVE_DRAW_PUBLIC_DIR)")
-    public var publicDir: String = LaunchOptions.server.publicDir
+    @Option(help: "Folder of the static page; nothing outside it is served [default: public/ in the working directory, beside the binary or in PREFIX/share/live-draw]. (env: LIVE_DRAW_PUBLIC_DIR)")
+    public var publicDir: String = LaunchOptions.defaultPublicDir
+
+    /// `--public-dir`'s default, which means "search the bundled places" (`LaunchPaths.publicFolders`).
+    static let defaultPublicDir = LaunchOptions.server.publicDir
 
     @Option(name: .customLong("users-url"),
             help: "http, https or file URL of the user list [default: the bundled defaults/users.json]. (env: LIVE_DRAW_USERS_URL)")

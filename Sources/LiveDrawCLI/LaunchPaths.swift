@@ -25,13 +25,20 @@ public struct LaunchPaths: Sendable, Hashable {
     /// Folders searched, in order, for `defaults/<file>`: the working directory (a checkout,
     /// `make run`, the container's /app), then beside the binary, then an installed layout
     /// (`PREFIX/bin/live-draw` with `PREFIX/share/live-draw/defaults`).
-    public var defaultsFolders: [String] {
-        var folders = [absolute("defaults")]
+    public var defaultsFolders: [String] { bundledFolders("defaults") }
+
+    /// Folders searched, in the same order, for the page (`public/`) when `--public-dir` is not
+    /// given, so a packaged server started from any directory finds its page (issue 28, item 9).
+    public var publicFolders: [String] { bundledFolders("public") }
+
+    /// `name` in the working directory, beside the binary, and in `PREFIX/share/live-draw`.
+    private func bundledFolders(_ name: String) -> [String] {
+        var folders = [absolute(name)]
         if let executablePath {
             let bin = (executablePath as NSString).deletingLastPathComponent
-            folders.append((bin as NSString).appendingPathComponent("defaults"))
+            folders.append((bin as NSString).appendingPathComponent(name))
             folders.append(((bin as NSString).deletingLastPathComponent as NSString)
-                .appendingPathComponent("share/live-draw/defaults"))
+                .appendingPathComponent("share/live-draw/\(name)"))
         }
         return folders
     }

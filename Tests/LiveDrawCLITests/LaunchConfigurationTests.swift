@@ -164,7 +164,9 @@ struct LaunchConfigurationTests {
     @Test func missingPublicDirIsRefused() throws {
         let tree = try TempTree()
         try tree.remove("public")
-        #expect(try error([], in: tree)?.hasPrefix("--public-dir: \(tree.root)/public is not a directory") == true)
+        // Left at its default, the page is searched for where a packaged server keeps it; none found.
+        #expect(try error([], in: tree)?.hasPrefix("--public-dir: the page (public/) is in none of \(tree.root)/public") == true)
+        #expect(try error(["--public-dir", "web"], in: tree)?.hasPrefix("--public-dir: \(tree.root)/web is not a directory") == true)
     }
 
     @Test func sourceURLSchemesAreChecked() throws {

@@ -93,7 +93,7 @@ def test_pasted_names_three_winners_for_every_viewer(server, open_page):
     assert host.text("entrant-count") == "200 entrants"
 
     type_into(host, "setting-winners", "3")
-    type_into(host, "setting-decelerate", "200")
+    type_into(host, "setting-decelerate", "0.2")  # seconds on the page, milliseconds on the wire
     type_into(host, "setting-countdown", "0.5")  # seconds on the page, milliseconds on the wire
     host.el("settings-save").click()
     assert saved(host, "settings")[:2] == ("Saved: the next draw has 3 winners.", "")
@@ -177,7 +177,7 @@ def test_seed_json_files_with_every_entry_void_warn_the_host(server, open_page, 
     assert contrast_in_both_schemes(host) == {}  # muted void places, the all-void warning
 
     host.el("entrants-default").click()
-    assert saved(host, "entrants")[:2] == ("Saved: this room now draws from the server's default lists.", "")
+    assert saved(host, "entrants")[:2] == ("Saved: this room now draws from the server's names.", "")
     assert not host.visible("all-void") and not host.visible("entrant-count")
 
 
@@ -189,7 +189,7 @@ def test_each_refusal_is_said_in_words(server_factory, open_page):
     status, error, detail = saved(host, "entrants")
     assert error == "Too many entrants: this server takes at most 5 entrants per room."
     assert detail.startswith("Details: too_many_entrants.")
-    assert host.text("list-source").startswith("This room draws from the server's default lists.")  # nothing kept
+    assert host.text("list-source").startswith("This room draws from the server's names.")  # nothing kept
 
     paste(host, "entrants-input", "Ann\nBartholomew Longname\n")
     host.el("entrants-save").click()
@@ -207,7 +207,7 @@ def test_each_refusal_is_said_in_words(server_factory, open_page):
     type_into(host, "setting-winners", "9")
     host.el("settings-save").click()
     status, error, detail = saved(host, "settings")
-    assert error == "Winners must be between 1 and 4 on this server."
+    assert error == "The number of winners must be between 1 and 4 on this server."
     assert detail.startswith("Details: invalid_settings.")
     assert contrast_in_both_schemes(host) == {}  # both refusals and their details lines
 

@@ -61,7 +61,7 @@ export function setUpEntrantsPanel({ room, hostKey, dispatch }) {
   });
   el.useDefault.addEventListener('click', () => send({ method: 'DELETE' }, () => {
     dispatch({ type: 'room-changed', what: 'no-entrants' });
-    say("Saved: this room now draws from the server's default lists.", null);
+    say("Saved: this room now draws from the server's names.", null);
   }));
   el.input.addEventListener('input', () => forgetFiles());
   setUpListProblems(el.input);
@@ -156,7 +156,7 @@ export function renderEntrantsPanel(s) {
   const list = s.entrants;
   setText(el.source, list
     ? `This room draws from its own list: ${entrantsText(list.count)}.`
-    : "This room draws from the server's default lists. Paste names or choose a file to use your own.");
+    : "This room draws from the server's names. Paste names or choose a file to use your own.");
   show(el.useDefault, list !== null);
   show(el.load, list !== null);
   const counts = list?.warnings ?? [];

@@ -23,6 +23,17 @@ export function renderGiveaway(s) {
   show(el.title, title !== null);
   setText(el.prize, prize ? `Prize: ${prize}` : '');
   show(el.prize, prize !== null);
+  if (s.connection === 'record') titleResultPage(title);
+}
+
+/**
+ * The result page is named after its giveaway (issue 28, item 8): the tab's title (what a
+ * bookmark, a tab and a shared link's preview show) starts with it, before the result view.js
+ * puts there; the stage already shows it as its headline.
+ */
+function titleResultPage(title) {
+  const prefix = title ? `${title} · ` : '';
+  if (prefix && !document.title.startsWith(prefix)) document.title = prefix + document.title;
 }
 
 /** The result page's room, once; a room since deleted just shows no title. */

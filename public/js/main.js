@@ -5,10 +5,11 @@ import { announcement } from './announce.js';
 import { byId, setText } from './dom.js';
 import { renderEntrantsPanel, setUpEntrantsPanel } from './entrants-panel.js';
 import { renderGiveaway } from './giveaway.js';
+import { renderResultShare, setUpResultShare } from './result-share.js';
 import { fitOverlayNames } from './overlay-fit.js';
 import { renderHost, setUpHost } from './host.js';
 import { renderEntrantList, setUpEntrantList } from './entrant-list.js';
-import { renderLastResult, setUpLastResult } from './last-result.js';
+import { noteNewestDraw, renderLastResult, setUpLastResult } from './last-result.js';
 import { Connection, roomSocketUrl } from './protocol.js';
 import { offerRoomCreation, renderRooms, setUpRooms } from './rooms.js';
 import { renderNextDraw } from './next-draw.js';
@@ -17,6 +18,9 @@ import { readRoute } from './route.js';
 import { noteMessage } from './server-clock.js';
 import { renderSettingsPanel, setUpSettingsPanel } from './settings-panel.js';
 import { renderShare, setUpShare } from './share.js';
+import { renderPresenter, setUpPresenter } from './presenter.js';
+import { forgetHostKey, keepHostKey } from './host-key.js';
+import { setUpHostLink } from './host-link.js';
 import { renderStreamPanel, setUpStreamPanel } from './stream-panel.js';
 import { playFor, setUpSound } from './sound.js';
 import { initialState, reduce } from './state.js';
@@ -24,7 +28,7 @@ import { clearReport, setUpVerifyPanel, verifyAndShow } from './verify-panel.js'
 import { renderView } from './view.js';
 import { drawIdOf, openDrawPage } from './draw-page.js';
 
-const route = readRoute(location);
+const route = keepHostKey(readRoute(location));
 document.body.dataset.view = route.view;
 let state = initialState(route.room, route.hostKey !== null);
 const announcer = byId('announcer');
@@ -38,6 +42,7 @@ function dispatch(event) {
 function render(prev, s) {
   renderView(prev, s);
   renderGiveaway(s);
+  renderResultShare(s);
   fitOverlayNames();
   renderHost(s);
   renderNextDraw(s);
@@ -47,6 +52,7 @@ function render(prev, s) {
   renderEntrantList(s);
   renderRooms(s);
   renderShare(s);
+  renderPresenter(s);
   renderStreamPanel(s);
   playFor(prev, s);
   const said = announcement(prev, s);
@@ -55,7 +61,10 @@ function render(prev, s) {
   followHistory(prev, s);
   if (s.connection === 'unknown-room' && prev.connection !== 'unknown-room') offerRoomCreation();
   // A refused key is not kept in the address: a reload must not pretend to be the host again.
-  if (s.hostRevoked && !prev.hostRevoked) history.replaceState(null, '', location.pathname + location.search);
+  if (s.hostRevoked && !prev.hostRevoked) {
+    forgetHostKey(s.room);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
 }
 
 /** The verify panel follows the draw: a new draw hides the old report, a result is checked. */
@@ -88,6 +97,8 @@ setUpLastResult();
 setUpEntrantList();
 setUpRooms();
 setUpShare();
+setUpPresenter();
+setUpResultShare();
 setUpStreamPanel();
 setUpSound();
 byId('offer-create').addEventListener('click', () => offerRoomCreation({ focus: true }));
@@ -106,10 +117,11 @@ if (drawId !== null) {
     },
     onStatus: (status) => dispatch({ type: 'connection', ...status }),
   });
-  setUpRecentDraws(route.room);
+  setUpRecentDraws(route.room, { newest: noteNewestDraw });
   if (route.hostKey) {
     const host = { room: route.room, hostKey: route.hostKey, connection, dispatch };
     setUpHost(host);
+    setUpHostLink(host);
     setUpEntrantsPanel(host);
     setUpSettingsPanel(host);
   }

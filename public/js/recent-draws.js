@@ -22,12 +22,14 @@ let nextCursor = null;
 let generation = 0;     // a refresh outdates pages still on their way
 let loadingMore = false; // one "Load more" at a time, or the same page would be listed twice
 let verifyId = 0;       // the last Verify clicked wins over a slower earlier fetch
+let onNewest = () => {}; // told the newest line after each refresh (the last-result card)
 // Draws this page saw end (by id): the stored record may still say `running` for a moment,
 // and the list must not call live a draw the stage already shows as ended.
 const endedHere = new Map();
 
-export function setUpRecentDraws(roomName) {
+export function setUpRecentDraws(roomName, { newest = () => {} } = {}) {
   room = roomName;
+  onNewest = newest;
   el.more.addEventListener('click', loadMore);
   el.list.addEventListener('click', (event) => {
     const button = event.target.closest('button[data-draw-id]');
@@ -48,9 +50,11 @@ export async function refreshRecentDraws() {
   if (gen !== generation) return;
   if (page === null) {
     show(el.section, false);
+    onNewest(null);
     return;
   }
   listed = page.draws;
+  onNewest(listed[0] ?? null);
   nextCursor = page.nextCursor;
   render();
 }

@@ -116,8 +116,14 @@ const SETTINGS_REFUSALS = {
 };
 
 const SETTING_NAMES = {
-  rounds: 'Rounds', winners: 'Winners', intervalMs: 'The time between flips',
-  decelerateToMs: 'The last time between flips', countdownMs: 'The countdown',
+  rounds: 'The number of flips', winners: 'The number of winners', intervalMs: 'The time between flips',
+  decelerateToMs: 'The time before the last flip', countdownMs: 'The countdown',
+};
+
+/** "0.3 seconds", "1 second", "60 seconds": a limit in milliseconds as a host reads it. */
+const secondsText = (ms) => {
+  const s = Number(ms) / 1000;
+  return `${s.toLocaleString('en', { maximumFractionDigits: 3 })} ${s === 1 ? 'second' : 'seconds'}`;
 };
 
 /** The sentence for refused settings: which one, and its allowed range on this server. */
@@ -125,7 +131,8 @@ export function settingsRefusalText(error) {
   if (error.code === 'invalid_settings') {
     const m = /^(\w+) must be between (\d+) and (\d+)( ms)?/.exec(error.message ?? '');
     if (m && SETTING_NAMES[m[1]]) {
-      return `${SETTING_NAMES[m[1]]} must be between ${m[2]} and ${m[3]}${m[4] ?? ''} on this server.`;
+      const [low, high] = m[4] ? [secondsText(m[2]), secondsText(m[3])] : [m[2], m[3]];
+      return `${SETTING_NAMES[m[1]]} must be between ${low} and ${high} on this server.`;
     }
     return 'These settings are not allowed on this server.';
   }

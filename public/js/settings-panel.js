@@ -12,15 +12,15 @@ const el = {
   panel: byId('settings-panel'), form: byId('settings-form'), save: byId('settings-save'),
   status: byId('settings-status'), error: byId('settings-error'), detail: byId('settings-error-detail'),
 };
-// Form field → setting; the countdown is asked in seconds, sent in milliseconds; the title and
-// prize are text (trimmed; empty is none).
+// Form field → setting; times are asked in seconds (a host does not think in ms) and sent in
+// milliseconds; the title and prize are text (trimmed; empty is none).
 const FIELDS = [
   { input: byId('setting-title'), key: 'title', label: 'The title', text: true },
   { input: byId('setting-prize'), key: 'prize', label: 'The prize', text: true },
   { input: byId('setting-winners'), key: 'winners', label: 'Winners' },
-  { input: byId('setting-rounds'), key: 'rounds', label: 'Rounds' },
-  { input: byId('setting-interval'), key: 'intervalMs', label: 'The time between flips' },
-  { input: byId('setting-decelerate'), key: 'decelerateToMs', label: 'The last time between flips' },
+  { input: byId('setting-rounds'), key: 'rounds', label: 'The number of flips' },
+  { input: byId('setting-interval'), key: 'intervalMs', label: 'The time between flips', scale: 1000 },
+  { input: byId('setting-decelerate'), key: 'decelerateToMs', label: 'The time before the last flip', scale: 1000 },
   { input: byId('setting-countdown'), key: 'countdownMs', label: 'The countdown', scale: 1000 },
 ];
 const BUSY_PHASES = new Set(['loading', 'live']);
@@ -74,7 +74,7 @@ function readForm() {
     }
     const value = Math.round(Number(raw) * (f.scale ?? 1));
     if (!Number.isFinite(Number(raw)) || (f.scale === undefined && !Number.isInteger(Number(raw)))) {
-      return `${f.label} must be a whole number${f.scale ? ' of seconds (tenths allowed)' : ''}.`;
+      return f.scale ? `${f.label} must be a number of seconds, such as 0.5.` : `${f.label} must be a whole number.`;
     }
     settings[f.key] = value;
   }

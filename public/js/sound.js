@@ -1,7 +1,10 @@
 // Optional sound (off by default): a tick per flip and a chord on the result, synthesised with
 // the Web Audio API, so there is nothing to download. The choice is remembered per browser.
 // Browsers start audio only after a user gesture, and so does this page: the AudioContext is
-// made on the first click or key press after sound was switched on, never before.
+// made on the first click or key press after sound was switched on, never before. The one
+// exception is asked for in the address: `sound=on` (the stream overlay's opt-in, issue 28 item
+// 4) arms it at once, because a streaming tool's browser source never gets a click and allows
+// audio without one (OBS does). `body[data-sound]` says where it stands: off, waiting, armed.
 
 import { byId, setText } from './dom.js';
 
@@ -11,8 +14,10 @@ let on = false;
 let audio = null; // the AudioContext, once a gesture allowed it
 
 export function setUpSound() {
-  on = readChoice();
+  const asked = new URLSearchParams(location.search).get('sound') === 'on';
+  on = asked || readChoice();
   renderToggle();
+  if (asked) wake(); // no gesture to wait for in a browser source; where audio is not allowed, it stays waiting
   el.toggle.addEventListener('click', () => {
     on = !on;
     try { localStorage.setItem(KEY, on ? 'on' : 'off'); } catch { /* private mode: this visit only */ }
@@ -41,14 +46,23 @@ function readChoice() {
 function renderToggle() {
   el.toggle.setAttribute('aria-pressed', String(on));
   setText(el.toggle, on ? 'Sound on' : 'Sound off');
+  renderArmed();
 }
 
 /** Called from a user gesture only: that is when browsers let audio start. */
 function wake() {
   const Context = globalThis.AudioContext ?? globalThis.webkitAudioContext;
   if (!Context) return;
-  if (audio === null) audio = new Context();
-  if (audio.state === 'suspended') audio.resume();
+  if (audio === null) {
+    audio = new Context();
+    audio.addEventListener('statechange', renderArmed);
+  }
+  if (audio.state === 'suspended') audio.resume().catch(() => {});
+  renderArmed();
+}
+
+function renderArmed() {
+  document.body.dataset.sound = !on ? 'off' : audio?.state === 'running' ? 'armed' : 'waiting';
 }
 
 function tone(frequency, start, duration, volume, type = 'sine') {

@@ -6,17 +6,22 @@ import { copyField } from './copy.js';
 import { byId, show } from './dom.js';
 
 const el = { card: byId('stream'), link: byId('stream-link'), copy: byId('stream-copy'), copied: byId('stream-copied'),
-  preview: byId('stream-preview') };
+  preview: byId('stream-preview'), sound: byId('stream-sound') };
+let last = null;
 
 export function setUpStreamPanel() {
   el.copy.addEventListener('click', () => copyField(el.link, el.copied));
+  el.sound.addEventListener('change', () => { if (last) renderStreamPanel(last); });
 }
 
 export function renderStreamPanel(s) {
   const shown = s.isHost && s.connection !== 'unknown-room' && s.connection !== 'record';
   show(el.card, shown);
+  last = s;
   if (!shown) return;
-  const url = new URL(`/?room=${encodeURIComponent(s.room)}&view=overlay`, location.origin).href;
+  // `sound=on`: the overlay plays its ticks and chord without a click (sound.js).
+  const sound = el.sound.checked ? '&sound=on' : '';
+  const url = new URL(`/?room=${encodeURIComponent(s.room)}&view=overlay${sound}`, location.origin).href;
   if (el.link.value !== url) el.link.value = url;
   if (el.preview.getAttribute('href') !== url) el.preview.href = url;
 }

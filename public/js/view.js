@@ -6,7 +6,8 @@ import { renderCountdown } from './countdown.js';
 import { byId, setText, show } from './dom.js';
 import { handleOf, slotsHeading, slotsOf, slotsTitle } from './winners.js';
 import { pickedEntrant } from './entrants.js';
-import { abortedText, failureDetailText, failureText, retryText, viewersText } from './words.js';
+import { abortedText, failureDetailText, failureText, viewersText } from './words.js';
+import { showRetry } from './retry-countdown.js';
 
 const el = {
   stage: byId('stage'), banner: byId('banner'), viewers: byId('viewer-count'),
@@ -58,8 +59,10 @@ export function renderView(prev, s) {
 function renderBanner(s) {
   show(el.banner, s.connection === 'retrying');
   if (s.connection === 'retrying') {
-    setText(el.banner, retryText(s.retry));
+    showRetry(el.banner, s.retry);
     el.banner.dataset.reason = s.retry.reason;
+  } else {
+    showRetry(el.banner, null);
   }
 }
 

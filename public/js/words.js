@@ -41,18 +41,6 @@ export function requestProblemText(error) {
   return error.message;
 }
 
-const RETRY = {
-  restart: 'The server is restarting. Reconnecting',
-  slow: 'Catching up with the draw',
-  lost: 'Connection lost. Reconnecting',
-  unreachable: "Can't reach the live-draw server. Retrying",
-};
-
-export function retryText(retry) {
-  const seconds = Math.max(1, Math.round(retry.retryInMs / 1000));
-  return `${RETRY[retry.reason] ?? RETRY.lost} in ${seconds}\u00a0s…`; // "5 s" never split
-}
-
 export function viewersText(n, connection) {
   if (connection === 'unknown-room') return 'not connected';
   if (n === null) return 'connecting…';

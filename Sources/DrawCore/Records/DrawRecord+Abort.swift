@@ -45,6 +45,6 @@ extension DrawSummary {
         guard status == .running else { return self }
         return DrawSummary(drawId: drawId, room: room, status: .aborted, createdAt: createdAt, startedAt: startedAt,
                            finishedAt: finishedAt, entrantCount: entrantCount, roundsShown: roundsShown,
-                           commitment: commitment, plannedDrawn: nil, failureCode: failureCode)
+                           commitment: commitment, plannedDrawn: nil, failureCode: failureCode, winners: winners)
     }
 }

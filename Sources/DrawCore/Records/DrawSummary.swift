@@ -1,6 +1,7 @@
 /// One line of a room's draw history: enough to list it, without entrants, rounds or seed.
 ///
-/// Like `DrawRecord`, its initialiser applies the reveal rule: `outcome` only for `finished`.
+/// Like `DrawRecord`, its initialiser applies the reveal rule: `outcome` and `winnerPicks` only
+/// for `finished`.
 public struct DrawSummary: Sendable, Hashable {
     public let drawId: String
     public let room: String
@@ -18,11 +19,18 @@ public struct DrawSummary: Sendable, Hashable {
     public let outcome: DrawOutcome?
     /// The failure code of a `failed` draw.
     public let failureCode: String?
+    /// How many winners the draw picks (k); 1 for every draw before several winners existed.
+    public let winners: Int
+    /// Every slot's pick, in slot order, for a `finished` draw with `winners > 1` (issue 28: a
+    /// history line names every winner, not only the first); empty otherwise.
+    public let winnerPicks: [WinnerPick]
 
-    /// - Parameter plannedDrawn: the last round's pick as stored; dropped unless `finished`.
+    /// - Parameters:
+    ///   - plannedDrawn: the last round's pick as stored; dropped unless `finished`.
+    ///   - plannedWinnerPicks: every slot's pick as stored (k > 1); dropped unless `finished`.
     public init(drawId: String, room: String, status: DrawStatus, createdAt: Double, startedAt: Double?,
                 finishedAt: Double?, entrantCount: Int, roundsShown: Int, commitment: String?,
-                plannedDrawn: Player?, failureCode: String?) {
+                plannedDrawn: Player?, failureCode: String?, winners: Int = 1, plannedWinnerPicks: [WinnerPick] = []) {
         self.drawId = drawId
         self.room = room
         self.status = status
@@ -34,5 +42,7 @@ public struct DrawSummary: Sendable, Hashable {
         self.commitment = commitment
         self.outcome = status == .finished ? plannedDrawn.map(DrawOutcome.init(drawn:)) : nil
         self.failureCode = failureCode
+        self.winners = winners
+        self.winnerPicks = status == .finished && winners > 1 ? plannedWinnerPicks : []
     }
 }

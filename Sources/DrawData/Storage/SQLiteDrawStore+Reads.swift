@@ -11,8 +11,19 @@ extension SQLiteDrawStore {
                 """)
             try query.bind([.text(room), .integer(page.after?.position ?? Int64.max), .int(page.limit + 1)])
             var rows: [(seq: Int64, summary: DrawSummary)] = []
+            var slots: [(row: Int, picks: String, hash: String)] = []
             while try query.step() {
+                if query.text(SummaryColumn.status.rawValue) == DrawStatus.finished.rawValue,
+                   let picks = query.text(SummaryColumn.winnerPicks.rawValue),
+                   let hash = query.text(SummaryColumn.entrantsHash.rawValue) {
+                    slots.append((rows.count, picks, hash))
+                }
                 rows.append((query.int64(SummaryColumn.seq.rawValue), try Self.summary(from: query)))
+            }
+            for slot in slots where slot.row < page.limit {
+                let summary = rows[slot.row].summary
+                let picks = try Self.winnerPicks(slot.picks, listHash: slot.hash, of: summary.drawId, in: db)
+                rows[slot.row].summary = summary.with(winnerPicks: picks)
             }
             let more = rows.count > page.limit
             let shown = rows.prefix(page.limit)
@@ -46,7 +57,35 @@ extension SQLiteDrawStore {
                         entrantCount: row.int(C.entrantCount.rawValue), roundsShown: row.int(C.roundsShown.rawValue),
                         commitment: row.text(C.commitment.rawValue),
                         plannedDrawn: try row.text(C.drawn.rawValue).map(StoredJSON.player(from:)),
-                        failureCode: row.text(C.failureCode.rawValue))
+                        failureCode: row.text(C.failureCode.rawValue), winners: row.int(C.winners.rawValue))
+        }
+    }
+
+    /// The players of a multi-winner draw's slots, for its history line. Only those entries are
+    /// taken from the stored list, in SQL: `json_extract` with one path per slot parses the list
+    /// once and returns just them, so a page of lines never decodes whole lists (up to 100,000
+    /// entrants each) in Swift.
+    private static func winnerPicks(_ indicesJSON: String, listHash: String, of drawId: String,
+                                    in db: SQLiteConnection) throws -> [WinnerPick] {
+        let indices = try decoding(drawId) { try StoredJSON.indices(from: indicesJSON) }
+        // `winner_picks_json` is written only for k > 1, so there are always two paths or more
+        // and json_extract answers an array (one path would answer the bare value).
+        guard indices.count > 1 else { return [] }
+        let paths = indices.map { "$[\($0)]" }
+        let query = try db.prepare("""
+            SELECT json_extract(json, \(paths.map { _ in "?" }.joined(separator: ", ")))
+            FROM entrant_lists WHERE sha256 = ?
+            """)
+        try query.bind(paths.map { .text($0) } + [.text(listHash)])
+        guard try query.step(), let found = query.text(0) else {
+            throw StoredJSON.Invalid(description: "draw \(drawId): its entrant list \(listHash) is missing")
+        }
+        let players = try decoding(drawId) { try StoredJSON.entrants(from: found) }
+        guard players.count == indices.count else {
+            throw StoredJSON.Invalid(description: "draw \(drawId): a winner slot picks an entrant its list does not have")
+        }
+        return zip(indices, players).enumerated().map {
+            WinnerPick(slot: $0.offset + 1, pickIndex: $0.element.0, player: $0.element.1)
         }
     }
 
@@ -142,7 +181,7 @@ extension SQLiteDrawStore {
 /// The columns `list` reads, in SELECT order (the raw value is the column index).
 private enum SummaryColumn: Int32, CaseIterable {
     case seq, drawId, room, status, createdAt, startedAt, finishedAt, entrantCount, commitment, drawn,
-         failureCode, roundsShown
+         failureCode, roundsShown, winners, winnerPicks, entrantsHash
 
     var sql: String {
         switch self {
@@ -159,6 +198,9 @@ private enum SummaryColumn: Int32, CaseIterable {
         case .failureCode: return "d.failure_code"
         case .roundsShown:
             return "(SELECT count(*) FROM rounds r WHERE r.draw_seq = d.seq AND r.sent_at IS NOT NULL)"
+        case .winners: return "d.winners"
+        case .winnerPicks: return "d.winner_picks_json"
+        case .entrantsHash: return "d.entrants_hash"
         }
     }
 }

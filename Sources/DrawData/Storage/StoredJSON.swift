@@ -185,8 +185,13 @@ enum StoredJSON {
                                    allVoid: s.allVoid, sources: sources)
     }
 
+    /// The entrant indices of `winner_picks_json`, in slot order.
+    static func indices(from text: String) throws(Invalid) -> [Int] {
+        try decode([Int].self, from: text, what: "winner picks")
+    }
+
     static func winnerPicks(from text: String, entrants: [Player]) throws(Invalid) -> [WinnerPick] {
-        let indices = try decode([Int].self, from: text, what: "winner picks")
+        let indices = try indices(from: text)
         return try indices.enumerated().map { (slot, index) throws(Invalid) -> WinnerPick in
             guard entrants.indices.contains(index) else {
                 throw Invalid(description: "winner slot \(slot + 1) picks entrant \(index) of \(entrants.count)")
