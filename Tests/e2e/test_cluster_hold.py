@@ -11,10 +11,9 @@ import time
 import pytest
 
 from helpers import http
-from helpers.redis import launch_node, start_when_watched, wait_until
-from helpers.wsclient import WSClient, close_all, run
+from helpers.redis import launch_node, viewers_at_round, wait_until
+from helpers.wsclient import close_all, run
 
-DRAW_TYPES = {"started", "round", "finished", "aborted", "failed"}
 
 
 @pytest.mark.parametrize("persisted", [True, False], ids=["redis-kept-its-data", "redis-came-back-empty"])
@@ -26,11 +25,8 @@ def test_a_draw_held_through_a_redis_outage_goes_on_alike_for_every_viewer(launc
     room, key = created["room"], created["hostKey"]
 
     async def scenario():
-        on_a = await WSClient.open(a.ws_url(room), name="viewer-a")
-        on_b = await WSClient.open(b.ws_url(room), name="viewer-b")
+        on_a, on_b = await viewers_at_round(redis, [a, b], room, key, a, at_round=3)
         try:
-            await start_when_watched(redis, room, [on_a, on_b], 2, a, key)
-            await on_a.wait_for(lambda m: m.type == "round" and m["round"] == 3, 10)
             if persisted:
                 assert redis.command("SAVE") == "+OK"
             redis.stop()

@@ -13,8 +13,8 @@ import time
 import pytest
 
 from helpers import http
-from helpers.redis import launch_node, start_when_watched
-from helpers.wsclient import WSClient, close_all, run
+from helpers.redis import launch_node, viewers_at_round
+from helpers.wsclient import close_all, run
 
 
 @pytest.mark.parametrize("persisted", [True, False], ids=["redis-kept-its-data", "redis-came-back-empty"])
@@ -25,11 +25,8 @@ def test_viewers_on_another_node_get_the_outcome_once_redis_is_back(launch, redi
     room, key = created["room"], created["hostKey"]
 
     async def scenario():
-        on_a = await WSClient.open(a.ws_url(room), name="viewer-a")
-        on_b = await WSClient.open(b.ws_url(room), name="viewer-b")
+        on_a, on_b = await viewers_at_round(redis, [a, b], room, key, a, at_round=9, watcher=1)
         try:
-            await start_when_watched(redis, room, [on_a, on_b], 2, a, key)
-            await on_b.wait_for(lambda m: m.type == "round" and m["round"] == 9, 10)
             if persisted:
                 assert redis.command("SAVE") == "+OK"
             redis.stop()

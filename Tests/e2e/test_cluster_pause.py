@@ -12,8 +12,8 @@ import asyncio
 import signal
 
 from helpers import draw, http
-from helpers.redis import launch_node, start_when_watched, wait_until
-from helpers.wsclient import WSClient, close_all, run
+from helpers.redis import launch_node, viewers_at_round, wait_until
+from helpers.wsclient import close_all, run
 
 DRAW_TYPES = {"loading", "started", "round", "finished", "failed", "aborted"}
 
@@ -33,12 +33,9 @@ def test_a_node_woken_after_a_takeover_shows_everyone_the_takeovers_end_and_noth
     room, key = created["room"], created["hostKey"]
 
     async def scenario():
-        on_a = await WSClient.open(a.ws_url(room), name="viewer-a")
-        on_b = await WSClient.open(b.ws_url(room), name="viewer-b")
+        on_a, on_b = await viewers_at_round(redis, [a, b], room, key, a, at_round=3, watcher=1)
         try:
-            await start_when_watched(redis, room, [on_a, on_b], 2, a, key)
-            started, _ = await on_b.wait_for(lambda m: m.type == "started", 10)
-            await on_b.wait_for(lambda m: m.type == "round" and m["round"] == 3, 10)
+            started = next(m for m in on_b.log if m.type == "started")
             a.signal(signal.SIGSTOP)
             try:
                 end_b, _ = await on_b.wait_for(lambda m: m.type in ("aborted", "finished"), 15)

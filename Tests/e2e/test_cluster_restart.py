@@ -37,7 +37,7 @@ def test_a_room_held_by_a_node_survives_an_empty_redis_restart(nodes, redis):
             # B never held the room: it reads it from the rebuilt registry.
             on_b = await WSClient.open(b.ws_url(room), name="viewer-b")
             clients.append(on_b)
-            await start_when_watched(redis, room, [on_b], 2, b, key)
+            await start_when_watched(redis, room, [on_b], 2, b, key, catch_up=True)
             return await asyncio.gather(*(c.collect_draw(timeout=20) for c in clients))
         finally:
             await close_all(clients)

@@ -12,9 +12,17 @@ extension ClusterNode {
     /// published its ends first.
     var takeoverPauseMs: Double { Double(services.leaseTTLMs) + 5_000 }
 
-    /// The link came back: publish the ends owed, and hold takeovers back for a while.
+    /// Whether a new draw may be admitted now: not while this node has reconnected and not caught
+    /// up yet, nor in the pause after (`takeoverPauseMs`), so a node that ran a draw through the
+    /// outage takes its lease back (it keeps it while the draw's end is owed) and publishes that
+    /// end before anyone can start the next draw in its room (fault suite, kill-redis-*).
+    func startsAllowed(nowMs: Double) -> Bool {
+        nowMs >= catchingUpUntilMs && !(services.linkUps() > 1 && services.linkUps() != seenLinkUps)
+    }
+
+    /// The link came back: publish the ends owed, and hold takeovers and new draws back for a while.
     func catchUp(nowMs: Double) {
-        takeoversPausedUntilMs = nowMs + takeoverPauseMs
+        catchingUpUntilMs = nowMs + takeoverPauseMs
         let owed = unpublishedEnds
         unpublishedEnds = [:]
         for (room, end) in owed {

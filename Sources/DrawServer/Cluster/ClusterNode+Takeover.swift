@@ -27,7 +27,7 @@ extension ClusterNode {
     /// Whether takeovers may be tried now: not in the pause after a reconnect (`catchUp`), and
     /// only once this node's link has been up a full lease TTL.
     func takeoversAllowed(nowMs: Double, nowNanos: UInt64) -> Bool {
-        guard nowMs >= takeoversPausedUntilMs, let since = linkUpSince else { return false }
+        guard nowMs >= catchingUpUntilMs, let since = linkUpSince else { return false }
         return nowNanos >= since && nowNanos - since >= ttlNanos
     }
 

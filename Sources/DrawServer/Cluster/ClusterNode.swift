@@ -25,9 +25,13 @@ final class ClusterNode {
     /// published (Redis away), by room: published again once the link is back, so the other
     /// nodes' viewers get the outcome (and the escrow is cleared) after all.
     var unpublishedEnds: [String: (envelope: ClusterEnvelope, change: FencedEntry.EscrowChange)] = [:]
-    /// No takeover before this (epoch ms): after a reconnect, a node that ran a draw through the
-    /// outage must get its chance to publish the end first (`pauseTakeovers`).
-    var takeoversPausedUntilMs: Double = 0
+    /// No takeover and no new draw before this (epoch ms): after a reconnect, a node that ran a
+    /// draw through the outage must get its chance to take its lease back and publish the end
+    /// first (`catchUp`).
+    var catchingUpUntilMs: Double = 0
+    /// An end owed to the cluster got through (`unpublishedEnds`): the room's lease, kept for it,
+    /// may go. Service thread.
+    var endPublished: (_ room: String) -> Void = { _ in }
     /// An entry of this node's draw in `room` was refused: a newer lease holds the room (the
     /// cluster ended the draw, or started another). `end`: the last end the cluster recorded
     /// there. Service thread.
@@ -132,7 +136,7 @@ final class ClusterNode {
     /// A later event of the room got through: an end still owed is older, and superseded.
     private func published(_ room: String) {
         metrics.publishedEvent()
-        unpublishedEnds[room] = nil
+        if unpublishedEnds.removeValue(forKey: room) != nil { endPublished(room) }
     }
 
     /// The cluster refused an entry of this node's draw: a newer lease holds the room.

@@ -58,6 +58,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         node.eventArrived = { [unowned self] room, payload in clusterEvent(room: room, payload) }
         node.eventDropped = { [unowned self] room, why in dropped(room: room, why) }
         node.viewArrived = { [unowned self] room, view in clusterView(room: room, view) }
+        node.endPublished = { [unowned self] name in if let room = registry[name] { activity(in: room) } }
         ownDraws.attach(directory: directory, ended: { [unowned self] room, drawId in tombstones.end(drawId, in: room) }) {
             [unowned self] room, drawId, end in showClusterEnd(of: drawId, end, in: room)
         }
@@ -114,7 +115,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     func admit(_ room: Room, refusal: @escaping () -> ClientErrorCode?, start: @escaping () -> ClientErrorCode?,
                then answer: @escaping (ClientErrorCode?) -> Void) {
         let cluster = node
-        guard cluster.linkUp else { return answer(.clusterUnavailable) }
+        guard cluster.linkUp, cluster.startsAllowed(nowMs: clock.epochMillis()) else { return answer(.clusterUnavailable) }
         refresh(room, forViewer: false) { [unowned self, unowned room] why in
             if let why { return answer(why) }
             if let why = refusal() { return answer(why) }
@@ -343,7 +344,11 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     /// After any activity: a lease whose draw is over (finished, failed, aborted, recorded) is
     /// given back.
     func activity(in room: Room) {
-        guard node.leases.holds(room.name), !room.leasePending, !room.isBusy else { return }
+        // Kept while the draw's end is owed to the cluster (Redis was away when it ended): the
+        // lease is taken back at the next renewal once Redis returns, so no other node starts
+        // the next draw before that end reached everyone.
+        guard node.leases.holds(room.name), !room.leasePending, !room.isBusy,
+              node.unpublishedEnds[room.name] == nil else { return }
         node.leases.release(room.name)
     }
 

@@ -155,7 +155,8 @@ def launch_node(launch, redis, **opts):
     return node
 
 
-async def start_when_watched(redis, room: str, viewers, nodes: int, starter=None, key: str = None) -> None:
+async def start_when_watched(redis, room: str, viewers, nodes: int, starter=None, key: str = None,
+                             catch_up: bool = False) -> None:
     """Waits for each viewer's snapshot and for `nodes` nodes to listen to the room's channel
     (an event published before a node subscribed never reaches it); then, given a `starter`
     node, starts a draw through its HTTP API with `key` (202 expected)."""
@@ -166,6 +167,12 @@ async def start_when_watched(redis, room: str, viewers, nodes: int, starter=None
     await asyncio.to_thread(wait_until, lambda: numsub(redis, room) >= nodes, 10, f"{nodes} node(s) subscribed")
     if starter is not None:
         resp = await asyncio.to_thread(http.start_draw, starter, room, key)
+        # After Redis came back, new draws wait out the catch-up (lease TTL + 5 s, SCALING.md)
+        # with 503 cluster_unavailable: a test that restarted Redis asks again until then.
+        deadline = time.monotonic() + 3 + 5 + 3
+        while catch_up and resp.status == 503 and time.monotonic() < deadline:
+            await asyncio.sleep(0.25)
+            resp = await asyncio.to_thread(http.start_draw, starter, room, key)
         assert resp.status == 202, resp.body
 
 
@@ -211,3 +218,20 @@ async def redis_stopped_at_round(redis, node, room: str, key: str, at_round: int
         return await viewer.collect_draw(timeout=20)
     finally:
         await viewer.close()
+
+
+async def viewers_at_round(redis, nodes, room: str, key: str, starter, at_round: int, watcher: int = 0):
+    """One viewer of `room` on each of `nodes` (named viewer-a, viewer-b, …); a draw started
+    through `starter` once every node listens to the room; returns the viewers once
+    `nodes[watcher]`'s viewer has seen round `at_round`. The caller closes them (`close_all`)."""
+    from .wsclient import WSClient, close_all
+    viewers = []
+    try:
+        for i, node in enumerate(nodes):
+            viewers.append(await WSClient.open(node.ws_url(room), name=f"viewer-{chr(ord('a') + i)}"))
+        await start_when_watched(redis, room, viewers, len(nodes), starter, key)
+        await viewers[watcher].wait_for(lambda m: m.type == "round" and m["round"] == at_round, 10)
+        return viewers
+    except BaseException:
+        await close_all(viewers)
+        raise
