@@ -8,6 +8,7 @@ import { handleOf, slotsHeading, slotsOf, slotsTitle } from './winners.js';
 import { pickedEntrant } from './entrants.js';
 import { abortedText, failureDetailText, failureText, viewersText } from './words.js';
 import { showRetry } from './retry-countdown.js';
+import { liveCounterText, liveTitle, slotRevealed, revealsEach } from './reveals.js';
 
 const el = {
   stage: byId('stage'), banner: byId('banner'), viewers: byId('viewer-count'),
@@ -72,7 +73,9 @@ function renderLive(prev, s) {
   el.progress.max = total;
   el.progress.value = rounds.length;
   const waiting = s.draw.countdownMs > 0 ? 'The draw starts in' : 'Get ready…';
-  setText(el.counter, current ? `Round ${current.round} of ${total}` : waiting);
+  // Several winners revealed one at a time: "Winner 2 of 3 — flip 4 of 10", not a new "Round 1".
+  setText(el.counter, liveCounterText(s.draw) ?? (current ? `Round ${current.round} of ${total}` : waiting));
+  el.flip.classList.toggle('revealed', revealsEach(s.draw) && slotRevealed(s.draw));
   setText(el.name, current?.name ?? '');
   setText(el.username, current ? handleOf(current) : '');
   const prevRounds = prev?.draw?.drawId === s.draw.drawId ? prev.draw.rounds.length : 0;
@@ -157,6 +160,8 @@ function renderHistory(phase, s) {
 /** The tab title, so a background tab still tells how the draw is going. */
 function titleFor(s) {
   const current = s.draw?.rounds.at(-1);
+  const each = s.phase === 'live' ? liveTitle(s.draw) : null;
+  if (each) return `${each} · live-draw`;
   if (s.phase === 'live' && current) return `Round ${current.round}/${s.draw.total}: ${current.name} · live-draw`;
   if (s.phase === 'result') {
     const r = s.result.record, slots = slotsOf(r);
