@@ -63,6 +63,10 @@ def test_three_winners_one_by_one_then_a_redraw(server, open_page, size):
             if slot == 1:
                 time.sleep(HOST_WAIT_S)  # the draw waits for the host: nothing is due
                 assert host.phase() == viewer.phase() == "live"
+                # A viewer joining now renders from the snapshot's `progress`.
+                joiner = open_page(name, size=size)
+                assert _revealed(joiner, 1) == shown[0]
+                assert "The host draws the next winner soon" in joiner.text("next-note")
                 if size == DESKTOP:
                     failing += axe.audit(host, "waiting for the host (host)")
                     failing += axe.audit(viewer, "waiting for the host (viewer)")
