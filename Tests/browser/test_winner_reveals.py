@@ -12,6 +12,7 @@ from helpers.rooms import put_entrants, put_settings
 
 from .browser_harness import axe
 from .browser_harness.pages import DESKTOP
+from .browser_harness.paths import ARTIFACTS
 
 PHONE = (390, 844)
 FLIPS = 4
@@ -27,6 +28,13 @@ def _room(server):
     resp = put_settings(server, name, key, {"winners": 3, "rounds": FLIPS, "intervalMs": 100, "countdownMs": 0})
     assert resp.status == 200, resp.body
     return name, key
+
+
+def _shot(page, what, size):
+    """A screenshot for people to look at: artifacts/screenshots/reveal-WHAT-WxH.png."""
+    folder = ARTIFACTS / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    page.driver.save_screenshot(str(folder / f"reveal-{what}-{size[0]}x{size[1]}.png"))
 
 
 def _revealed(page, slot):
@@ -51,8 +59,9 @@ def test_three_winners_one_by_one_then_a_redraw(server, open_page, size):
     for slot in (1, 2, 3):
         if slot > 1:
             host.el("next-winner-button").click()
+        # Read from what the page recorded: the flips are 100 ms apart, quicker than a poll.
         for page in (host, viewer):
-            page.wait(lambda d: page.text("round-counter").startswith(f"Winner {slot} of 3 — flip"),
+            page.wait(lambda d: any(c.startswith(f"Winner {slot} of 3 — flip") for c in page.recorded()["counters"]),
                       f"winner {slot}'s flips")
         if slot < 3:
             shown = [_revealed(page, slot) for page in (host, viewer)]
@@ -67,6 +76,7 @@ def test_three_winners_one_by_one_then_a_redraw(server, open_page, size):
                 joiner = open_page(name, size=size)
                 assert _revealed(joiner, 1) == shown[0]
                 assert "The host draws the next winner soon" in joiner.text("next-note")
+                _shot(host, "waiting-host", size)
                 if size == DESKTOP:
                     failing += axe.audit(host, "waiting for the host (host)")
                     failing += axe.audit(viewer, "waiting for the host (viewer)")
@@ -91,6 +101,7 @@ def test_three_winners_one_by_one_then_a_redraw(server, open_page, size):
     buttons[1].click()
     host.wait(lambda d: host.visible("redraw-confirm"), "the confirmation")
     assert removed in host.text("redraw-question")
+    _shot(host, "redraw-confirm", size)
     if size == DESKTOP:
         failing += axe.audit(host, "redraw confirmation")
     host.el("redraw-yes").click()
@@ -109,6 +120,7 @@ def test_three_winners_one_by_one_then_a_redraw(server, open_page, size):
     viewer.wait(lambda d: viewer.phase() == "result", "the result page")
     assert viewer.verify_status() == "ok" and viewer.verify_items().get("redraw") is True
     assert f"replaces {removed}" in viewer.text("redraw-note")
+    _shot(viewer, "redraw-result-page", size)
     if size == DESKTOP:
         failing += axe.audit(host, "redraw result (host)")
         failing += axe.audit(viewer, "redraw result page")

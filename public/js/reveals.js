@@ -144,7 +144,8 @@ export function renderReveals(s) {
   el.next.setAttribute('aria-disabled', String(s.nextPending || s.connection !== 'open'));
   setText(el.next, s.nextPending ? 'Drawing the next winner…' : 'Draw the next winner');
   renderResultParts(s);
-  show(el.choice, s.isHost && (s.settings?.winners ?? 1) > 1);
+  // Chosen before Start; not while a draw runs, when it would change nothing.
+  show(el.choice, s.isHost && (s.settings?.winners ?? 1) > 1 && s.phase !== 'live' && s.phase !== 'loading');
 }
 
 function renderResultParts(s) {

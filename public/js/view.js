@@ -143,7 +143,8 @@ function renderHistory(phase, s) {
   if (phase === 'live') picks = s.draw.rounds.map((r) => ({ name: r.name }));
   if (phase === 'result') picks = s.result.record.picks.map((index) => pickedEntrant(s.result.record, index));
   show(el.history, picks.length > 0);
-  setText(el.historyTitle, phase === 'result' ? 'All rounds' : 'Rounds so far');
+  const each = phase === 'live' && revealsEach(s.draw);
+  setText(el.historyTitle, phase === 'result' ? 'All rounds' : each ? `Flips for winner ${s.draw.slot}` : 'Rounds so far');
   const ended = phase === 'result';
   el.historyList.replaceChildren(...picks.map((entrant, i) => {
     const li = document.createElement('li');
