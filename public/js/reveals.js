@@ -135,7 +135,7 @@ export function renderReveals(s) {
   const draw = s.phase === 'live' ? s.draw : null;
   const each = revealsEach(draw);
   show(el.soFar, each && draw.revealed.length > 0);
-  if (each) el.soFarList.replaceChildren(...draw.revealed.map(slotItem));
+  if (each) el.soFarList.replaceChildren(...draw.revealed.map((p) => slotItem(p, p.winner)));
   const note = each ? nextNoteText(draw, s.isHost) : '';
   show(el.note, note !== '');
   setText(el.note, note);
@@ -179,7 +179,8 @@ function renderResultParts(s) {
   }));
 }
 
-function slotItem(p) {
+/** One place of a list of winners: the name, then the username or why the place has no winner. */
+export function slotItem(p, place) {
   const item = document.createElement('li');
   item.classList.toggle('void', p.void);
   const name = document.createElement('bdi');
@@ -187,7 +188,7 @@ function slotItem(p) {
   name.textContent = p.name;
   const rest = document.createElement('span');
   rest.className = 'slot-user';
-  rest.textContent = p.void ? `a void entry: no winner for place ${p.winner}` : handleOf(p);
+  rest.textContent = p.void ? `a void entry: no winner for place ${place}` : handleOf(p);
   item.append(name);
   if (rest.textContent) item.append(' ', rest);
   return item;

@@ -8,7 +8,7 @@ import { handleOf, slotsHeading, slotsOf, slotsTitle } from './winners.js';
 import { pickedEntrant } from './entrants.js';
 import { abortedText, failureDetailText, failureText, viewersText } from './words.js';
 import { showRetry } from './retry-countdown.js';
-import { liveCounterText, liveTitle, slotRevealed, revealsEach } from './reveals.js';
+import { liveCounterText, liveTitle, slotItem, slotRevealed, revealsEach } from './reveals.js';
 
 const el = {
   stage: byId('stage'), banner: byId('banner'), viewers: byId('viewer-count'),
@@ -112,19 +112,7 @@ function renderWinnerList(record) {
   const slots = slotsOf(record) ?? [];
   show(el.winnerList, slots.length > 0);
   for (const part of [el.winner, el.winnerUser]) show(part, slots.length === 0);
-  el.winnerList.replaceChildren(...slots.map((p, i) => {
-    const item = document.createElement('li');
-    item.classList.toggle('void', p.void);
-    const name = document.createElement('bdi');
-    name.className = 'slot-name';
-    name.textContent = p.name;
-    const rest = document.createElement('span');
-    rest.className = 'slot-user';
-    rest.textContent = p.void ? `a void entry: no winner for place ${i + 1}` : handleOf(p);
-    item.append(name);
-    if (rest.textContent) item.append(' ', rest);
-    return item;
-  }));
+  el.winnerList.replaceChildren(...slots.map((p, i) => slotItem(p, i + 1)));
   if (slots.length > 0) {
     const won = slots.some((p) => !p.void);
     setText(el.outcome, slotsHeading(slots));
