@@ -138,3 +138,54 @@ def test_silence_watch_expects_heartbeats_and_the_draws_next_step(open_page):
     margin = 2500
     assert out == [15000, 15100, 7000, 2000 + 400 + margin, 2000 + 400 + margin, 2400 + 400 + margin,
                    2800 + 400 + margin, 9200, False, True, 20000 + 300 + margin]
+
+
+def test_silence_watch_between_winners_waits_for_nothing_or_for_the_next_start(open_page):
+    """One reveal per winner (PROTOCOL.md `winner`, `advance`): waiting for the host is no stall."""
+    page = open_page()
+    out = run(page, "/js/liveness.js", """
+        const w = new m.SilenceWatch();
+        const log = [];
+        const schedule = {rounds: 2, offsetsMs: [400, 800], finishOffsetMs: 1200};
+        w.begin(0);
+        w.heard({type: 'heartbeat', intervalMs: 5000}, 0);
+        w.heard({type: 'started', schedule}, 1000);
+        w.heard({type: 'round', winner: 1, round: 2}, 1800);
+        w.heard({type: 'winner', winner: 1, next: 'host', sentAt: 2200}, 2200); log.push(w.deadline); // heartbeats only
+        w.heard({type: 'advance', winner: 2, startsAt: 9000}, 9000); log.push(w.deadline);          // its first flip
+        w.heard({type: 'winner', winner: 2, next: 'auto', sentAt: 10200, nextStartsAt: 12200}, 10200); log.push(w.deadline);
+        w.heard({type: 'winner', winner: 3, next: 'finished', sentAt: 20000}, 20000); log.push(w.deadline);
+        // A joiner while the draw waits for the host: nothing is due.
+        w.heard({type: 'snapshot', serverTime: 30000, draw: {phase: 'running', schedule, startedAt: 25000,
+                 rounds: [{winner: 1, round: 1, sentAt: 25400}, {winner: 1, round: 2, sentAt: 25800}],
+                 progress: {winner: 1, winnerStartedAt: 25000, awaitingHost: true, revealed: [{index: 0}]}}}, 30000);
+        log.push(w.deadline);
+        // A joiner during winner 2's flips: its next flip is due after winner 2's own last one.
+        w.heard({type: 'snapshot', serverTime: 40000, draw: {phase: 'running', schedule, startedAt: 25000,
+                 rounds: [{winner: 1, round: 1, sentAt: 25400}, {winner: 1, round: 2, sentAt: 25800},
+                          {winner: 2, round: 1, sentAt: 39900}],
+                 progress: {winner: 2, winnerStartedAt: 39500, awaitingHost: false, revealed: [{index: 0}]}}}, 40000);
+        log.push(w.deadline);
+        return log;""")
+    margin = 2500
+    assert out == [2200 + 15000, 9000 + 400 + margin, 10200 + 2000 + 400 + margin, 20000 + margin,
+                   30000 + 15000, 40000 + 300 + margin]
+
+
+def test_reducer_shows_each_winner_and_a_joiner_from_progress(open_page):
+    page = open_page()
+    out = run(page, "/js/state.js", """
+        const started = {type: 'started', drawId: 'd', winners: 3, reveal: 'each', schedule: {rounds: 2, offsetsMs: [1, 2]}};
+        const round = (winner, r, index) => ({type: 'round', drawId: 'd', winner, round: r, of: 2, index, name: 'N' + index});
+        const won = (winner, index, next) => ({type: 'winner', drawId: 'd', winner, of: 3, index, name: 'N' + index, next});
+        let s = [started, round(1, 1, 4), round(1, 2, 5), won(1, 5, 'host'), round(1, 2, 5)]
+          .reduce(m.reduce, m.initialState('r', true));
+        const waiting = [s.draw.slot, s.draw.awaitingHost, s.draw.revealed.map((w) => w.name), s.draw.rounds.length];
+        s = [{type: 'advance', drawId: 'd', winner: 2, startsAt: 5}, round(2, 1, 7)].reduce(m.reduce, s);
+        const second = [s.draw.slot, s.draw.awaitingHost, s.draw.rounds.map((r) => r.round), s.draw.seenPicks];
+        const joiner = m.reduce(m.initialState('r', false), {type: 'snapshot', room: 'r', viewers: 1, lastResult: null,
+          draw: {phase: 'running', drawId: 'd', winners: 3, reveal: 'each', schedule: {rounds: 2},
+                 rounds: [{winner: 1, round: 1, index: 4}, {winner: 1, round: 2, index: 5}, {winner: 2, round: 1, index: 7}],
+                 progress: {winner: 2, awaitingHost: false, revealed: [{winner: 1, index: 5, name: 'N5', void: false}]}}});
+        return [waiting, second, [joiner.draw.slot, joiner.draw.rounds.map((r) => r.index), joiner.draw.revealed.map((w) => w.name)]];""")
+    assert out == [[1, True, ["N5"], 2], [2, False, [1], [[1, 4], [2, 5], [3, 7]]], [2, [7], ["N5"]]]

@@ -10,7 +10,8 @@ let timer = null;
 
 /** Counts down for a running draw that has a countdown and no round yet; stops otherwise. */
 export function renderCountdown(draw) {
-  const counting = draw !== null && draw.countdownMs > 0 && draw.rounds.length === 0;
+  // Only before the draw's very first flip, not before each next winner's (FAIRNESS.md §5a).
+  const counting = draw !== null && draw.countdownMs > 0 && draw.seenPicks.length === 0;
   const due = counting ? draw.startedAt + draw.firstOffsetMs : null;
   if (due === dueAt) return;
   dueAt = due;

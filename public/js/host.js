@@ -3,6 +3,7 @@
 
 import { byId, setText, show } from './dom.js';
 import { hostRequest } from './host-api.js';
+import { chosenReveal } from './reveals.js';
 
 const el = {
   panel: byId('host-panel'), start: byId('start-button'), error: byId('host-error'),
@@ -22,15 +23,17 @@ export function setUpHost({ room, hostKey, connection, dispatch }) {
   el.start.addEventListener('click', async () => {
     if (busy) return;
     dispatch({ type: 'start-requested' });
-    if (connection.send({ type: 'start', hostKey })) return;
-    const error = await startOverHttp(room, hostKey);
+    // How several winners are revealed (PROTOCOL.md `start`); a one-winner draw ignores it.
+    const reveal = chosenReveal();
+    if (connection.send({ type: 'start', hostKey, reveal })) return;
+    const error = await startOverHttp(room, hostKey, reveal);
     if (error) dispatch({ type: 'host-error', error });
   });
 }
 
 /** POST /api/rooms/ROOM/draws; null on success, else {code, message}. */
-async function startOverHttp(room, hostKey) {
-  const answer = await hostRequest(room, '/draws', hostKey, { method: 'POST' });
+async function startOverHttp(room, hostKey, reveal) {
+  const answer = await hostRequest(room, '/draws', hostKey, { method: 'POST', body: JSON.stringify({ reveal }) });
   return answer.ok ? null : answer.error;
 }
 

@@ -30,6 +30,20 @@ export function gapAfterStep(schedule, step) {
 }
 
 /**
+ * Gap in ms from a revealed winner (docs/PROTOCOL.md `winner`) to the draw's next step: none
+ * while the draw waits for the host, the next winner's first flip after `nextStartsAt` when it
+ * runs on, the `finished` that follows the last one at once.
+ */
+export function gapAfterWinner(schedule, m) {
+  if (m.next === 'host') return null;
+  if (m.next === 'finished') return 0;
+  const first = gapAfterStep(schedule, 0);
+  if (m.next !== 'auto' || first === null) return null;
+  const pause = Number.isFinite(m.nextStartsAt) && Number.isFinite(m.sentAt) ? Math.max(0, m.nextStartsAt - m.sentAt) : 0;
+  return pause + first;
+}
+
+/**
  * The deadline by which the page must hear something, kept up to date with every message.
  * `expired(now)` says the link is lost.
  */
@@ -66,13 +80,24 @@ export class SilenceWatch {
         return gapAfterStep(this.#schedule, 0);
       case 'round':
         return gapAfterStep(this.#schedule, m.round);
+      case 'winner':
+        return gapAfterWinner(this.#schedule, m);
+      case 'advance':
+        // The host drew the next winner: its flips follow `startsAt` as winner 1's follow `started`.
+        return gapAfterStep(this.#schedule, 0);
       case 'snapshot': {
         const draw = m.draw?.phase === 'running' ? m.draw : null;
         this.#schedule = draw?.schedule ?? null;
         if (!draw) return null;
+        // Between winners, waiting for the host: nothing is due (the heartbeat still is).
+        const progress = draw.progress ?? null;
+        if (progress?.awaitingHost) return null;
+        // A pause between winners that run on: the heartbeat's bound alone.
+        if (progress && (progress.revealed?.length ?? 0) >= progress.winner) return null;
         // Server times on both sides, so the clocks' difference does not matter.
-        const shown = draw.rounds?.length ?? 0;
-        const lastSent = shown ? draw.rounds[shown - 1].sentAt : draw.startedAt;
+        const rounds = progress ? (draw.rounds ?? []).filter((r) => (r.winner ?? 1) === progress.winner) : (draw.rounds ?? []);
+        const shown = rounds.length;
+        const lastSent = shown ? rounds[shown - 1].sentAt : (progress?.winnerStartedAt ?? draw.startedAt);
         const gap = gapAfterStep(this.#schedule, shown);
         if (gap === null || !Number.isFinite(lastSent) || !Number.isFinite(m.serverTime)) return null;
         return Math.max(0, lastSent + gap - m.serverTime);

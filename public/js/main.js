@@ -27,6 +27,7 @@ import { initialState, reduce } from './state.js';
 import { clearReport, setUpVerifyPanel, verifyAndShow } from './verify-panel.js';
 import { renderView } from './view.js';
 import { drawIdOf, openDrawPage } from './draw-page.js';
+import { renderReveals, revealAnnouncement, setUpReveals } from './reveals.js';
 
 const route = keepHostKey(readRoute(location));
 document.body.dataset.view = route.view;
@@ -45,6 +46,7 @@ function render(prev, s) {
   renderResultShare(s);
   fitOverlayNames();
   renderHost(s);
+  renderReveals(s);
   renderNextDraw(s);
   renderEntrantsPanel(s);
   renderSettingsPanel(s);
@@ -55,7 +57,7 @@ function render(prev, s) {
   renderPresenter(s);
   renderStreamPanel(s);
   playFor(prev, s);
-  const said = announcement(prev, s);
+  const said = revealAnnouncement(prev, s) ?? announcement(prev, s);
   if (said) setText(announcer, said);
   followDraw(prev, s);
   followHistory(prev, s);
@@ -121,6 +123,7 @@ if (drawId !== null) {
   if (route.hostKey) {
     const host = { room: route.room, hostKey: route.hostKey, connection, dispatch };
     setUpHost(host);
+    setUpReveals(host);
     setUpHostLink(host);
     setUpEntrantsPanel(host);
     setUpSettingsPanel(host);

@@ -31,9 +31,14 @@ export function setUpSound() {
 /** Plays what a state change calls for: a tick on a new round, a chord on a result. */
 export function playFor(prev, s) {
   if (!on || audio === null) return;
-  const rounds = s.phase === 'live' ? s.draw.rounds.length : 0;
-  const before = prev.phase === 'live' && prev.draw?.drawId === s.draw?.drawId ? prev.draw.rounds.length : 0;
+  // Every flip of the draw counts (each winner's own flips start again at 1, FAIRNESS.md §5a).
+  const same = prev.phase === 'live' && prev.draw?.drawId === s.draw?.drawId;
+  const rounds = s.phase === 'live' ? s.draw.seenPicks.length : 0;
+  const before = same ? prev.draw.seenPicks.length : 0;
   if (rounds > before) tick();
+  // A winner of several revealed: the chord, as for a result.
+  if (same && s.phase === 'live' && s.draw.revealed.length > prev.draw.revealed.length
+      && s.draw.next !== 'finished') chord([523.25, 659.25, 783.99]);
   if (s.phase === 'result' && prev.result?.record.drawId !== s.result.record.drawId) {
     chord(s.result.record.outcome === 'void' ? [220, 261.63, 311.13] : [523.25, 659.25, 783.99]);
   }

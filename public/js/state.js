@@ -22,6 +22,7 @@ export function initialState(room, isHost) {
     hostError: null,        // {code, message}
     hostRevoked: false,     // the server refused this page's host key: it is a viewer now
     startPending: false,
+    nextPending: false,     // the host asked for the next winner; cleared by `advance` or a refusal
     entrants: null,         // the room's own list from the snapshot: {count, allVoid, warnings}; null: the operator's lists
     settings: null,         // the settings the room's next draw follows, from the snapshot (room-info.js)
   };
@@ -38,6 +39,8 @@ export function reduce(s, ev) {
       ...cleared(s), phase: 'live', draw: drawFrom(ev, []), warnings: ev.warnings ?? [],
     };
     case 'round': return withRound(s, ev);
+    case 'winner': return withWinner(s, ev);   // one winner of several revealed (winners.js)
+    case 'advance': return withAdvance(s, ev); // the host drew the next winner
     case 'finished': return {
       ...cleared(s), phase: 'result', result: resultFrom(ev, s.draw), lastResult: recordOf(ev),
     };
@@ -56,6 +59,7 @@ export function reduce(s, ev) {
     case 'connection':
       return { ...s, connection: ev.status, retry: ev.status === 'retrying' ? ev.retry : null };
     case 'start-requested': return { ...s, startPending: true, hostError: null };
+    case 'next-requested': return { ...s, nextPending: true, hostError: null };
     case 'host-error': return hostRefused(s, ev.error);
     case 'room-changed': return withRoomChange(s, ev);
     default: return s; // pong and message types added later to v1
@@ -68,22 +72,31 @@ export function reduce(s, ev) {
  */
 function hostRefused(s, { code, message }) {
   if (code === 'forbidden' && s.isHost) {
-    return { ...s, isHost: false, hostRevoked: true, hostError: null, startPending: false };
+    return { ...s, isHost: false, hostRevoked: true, hostError: null, startPending: false, nextPending: false };
   }
-  return { ...s, hostError: { code, message }, startPending: false };
+  return { ...s, hostError: { code, message }, startPending: false, nextPending: false };
 }
 
 /** Forgets the previous phase's details (warnings stay: they explain the result too). */
 function cleared(s) {
-  return { ...s, draw: null, result: null, failure: null, aborted: null, hostError: null, startPending: false };
+  return { ...s, draw: null, result: null, failure: null, aborted: null, hostError: null, startPending: false, nextPending: false };
 }
 
-function drawFrom(m, rounds) {
+function drawFrom(m, rounds, progress = null) {
+  // A draw revealing each winner (FAIRNESS.md §5a) shows only the current winner's flips.
+  const slot = progress?.winner ?? 1;
+  const each = m.reveal === 'each';
+  const shown = each ? rounds.filter((r) => (r.winner ?? 1) === slot) : rounds;
   return {
     // v2 names how many entrants and their hash; a v1 message (a pasted one) has the list.
     drawId: m.drawId, entrantCount: m.entrantCount ?? m.entrants?.length ?? null, entrantsHash: m.entrantsHash,
     commitment: m.commitment,
-    total: m.schedule?.rounds ?? 10, rounds: rounds.map(roundOf),
+    total: m.schedule?.rounds ?? 10, rounds: shown.map(roundOf),
+    // Every flip this page saw, by its number in the whole draw (the verify panel's evidence).
+    seenPicks: rounds.map((r) => [stepOf(r, m.schedule?.rounds ?? 10), r.index]),
+    winners: Number.isInteger(m.winners) ? m.winners : 1, each, slot,
+    revealed: (progress?.revealed ?? []).map((p, i) => revealedOf({ ...p, winner: p.winner ?? i + 1 })),
+    awaitingHost: Boolean(progress?.awaitingHost), next: progress?.awaitingHost ? 'host' : null,
     // Round 1 is due at startedAt + firstOffsetMs on the server's clock; a countdown leads to it.
     startedAt: m.startedAt, firstOffsetMs: m.schedule?.offsetsMs?.[0] ?? 0, countdownMs: m.schedule?.countdownMs ?? 0,
   };
@@ -96,10 +109,49 @@ function roundOf(m) {
 function withRound(s, m) {
   // While a draw runs, its rounds carry the viewer count instead of `presence` messages.
   const viewers = Number.isInteger(m.viewers) ? m.viewers : s.viewers;
+  if (!s.draw || s.draw.drawId !== m.drawId) return { ...s, viewers };
+  // The first flip of the next winner (FAIRNESS.md §5a) starts that winner's own run of flips.
+  const slot = Number.isInteger(m.winner) ? m.winner : s.draw.slot;
+  if (slot < s.draw.slot) return { ...s, viewers };
+  const rounds = slot === s.draw.slot ? s.draw.rounds : [];
   // A round of another draw, or one already shown, is stale: one connection cannot miss
   // `started`, because the snapshot that opens it carries the running draw.
-  if (!s.draw || s.draw.drawId !== m.drawId || s.draw.rounds.some((r) => r.round === m.round)) return { ...s, viewers };
-  return { ...s, viewers, phase: 'live', draw: { ...s.draw, total: m.of, rounds: [...s.draw.rounds, roundOf(m)] } };
+  if (rounds.some((r) => r.round === m.round)) return { ...s, viewers };
+  return {
+    ...s, viewers, phase: 'live',
+    draw: {
+      ...s.draw, slot, awaitingHost: false, next: null, total: m.of, rounds: [...rounds, roundOf(m)],
+      seenPicks: [...s.draw.seenPicks, [stepOf(m, m.of), m.index]],
+    },
+  };
+}
+
+/** A flip's number in the whole draw: winner s's flip r of `perWinner` is (s-1)·perWinner + r. */
+function stepOf(m, perWinner) {
+  return Number.isInteger(m.winner) ? (m.winner - 1) * perWinner + m.round : m.round;
+}
+
+/** One revealed winner as the page keeps it. */
+function revealedOf(m) {
+  return { winner: m.winner, index: m.index, userId: m.userId, name: m.name, username: m.username, void: Boolean(m.void) };
+}
+
+/** A `winner` message: that winner joins the ones so far; `next` says what the draw waits for. */
+function withWinner(s, m) {
+  if (!s.draw || s.draw.drawId !== m.drawId || s.draw.revealed.some((w) => w.winner === m.winner)) return s;
+  return {
+    ...s,
+    draw: {
+      ...s.draw, slot: m.winner, winners: m.of ?? s.draw.winners, each: true,
+      revealed: [...s.draw.revealed, revealedOf(m)], awaitingHost: m.next === 'host', next: m.next ?? null,
+    },
+  };
+}
+
+/** An `advance` message: the host drew the next winner, whose flips follow. */
+function withAdvance(s, m) {
+  if (!s.draw || s.draw.drawId !== m.drawId || m.winner <= s.draw.slot) return { ...s, nextPending: false };
+  return { ...s, nextPending: false, draw: { ...s.draw, slot: m.winner, rounds: [], awaitingHost: false, next: null } };
 }
 
 function recordOf(m) {
@@ -112,7 +164,7 @@ function resultFrom(m, draw) {
   const watched = draw && draw.drawId === m.drawId;
   return {
     record: recordOf(m),
-    seen: watched ? new Map(draw.rounds.map((r) => [r.round, r.index])) : null,
+    seen: watched ? new Map(draw.seenPicks) : null,
     announcedCommitment: watched ? draw.commitment : null,
   };
 }
@@ -149,7 +201,7 @@ function fromSnapshot(s, m) {
   };
   if (m.draw?.phase === 'loading') return { ...base, phase: 'loading' };
   if (m.draw?.phase === 'running') {
-    return { ...base, phase: 'live', draw: drawFrom(m.draw, m.draw.rounds ?? []), warnings: m.draw.warnings ?? [] };
+    return { ...base, phase: 'live', draw: drawFrom(m.draw, m.draw.rounds ?? [], m.draw.progress), warnings: m.draw.warnings ?? [] };
   }
   const watched = s.result?.record.drawId ?? s.draw?.drawId;
   if (m.lastResult && m.lastResult.drawId === watched) {

@@ -57,7 +57,15 @@ export async function verifyAndShow(record, evidence = {}) {
     if (id !== runId) return;
     const full = Array.isArray(record.entrants) ? record : { ...record, entrants };
     shownRecord = full;
-    report = await verifyRecord(full, evidence);
+    // A redraw (FAIRNESS.md §5b) is checked against the draw it redraws: its entrants must be
+    // that draw's less every entry drawn there.
+    const base = evidence.base !== undefined ? evidence.base : await baseOf(full);
+    if (id !== runId) return;
+    if (full.redrawOf && base === undefined) {
+      show(el.note, true);
+      setText(el.note, 'The draw this one redraws could not be fetched, so its list of entrants was not compared.');
+    }
+    report = await verifyRecord(full, { ...evidence, base });
   } catch (error) {
     if (id === runId) showError(error.message);
     return;
@@ -69,6 +77,20 @@ export async function verifyAndShow(record, evidence = {}) {
     : `Mismatch: ${failed} of ${report.items.length} checks fail. Do not trust this draw.`);
   setText(el.drawId, `Draw ${report.drawId}`);
   el.items.replaceChildren(...report.items.map(itemElement));
+}
+
+/** The record (with its entrants) of the draw `record` redraws; undefined if none or unreachable. */
+async function baseOf(record) {
+  const drawId = record.redrawOf?.drawId;
+  if (!/^[0-9a-f]{32}$/.test(drawId ?? '')) return undefined;
+  try {
+    const res = await fetch(`/api/draws/${drawId}`);
+    if (!res.ok) return undefined;
+    const base = await res.json();
+    return Array.isArray(base.entrants) ? base : { ...base, entrants: await entrantsOf(base) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Hides the report, e.g. when a new draw starts and the old report would be stale. */

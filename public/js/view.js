@@ -8,6 +8,7 @@ import { handleOf, slotsHeading, slotsOf, slotsTitle } from './winners.js';
 import { pickedEntrant } from './entrants.js';
 import { abortedText, failureDetailText, failureText, viewersText } from './words.js';
 import { showRetry } from './retry-countdown.js';
+import { liveCounterText, liveTitle, slotItem, slotRevealed, revealsEach } from './reveals.js';
 
 const el = {
   stage: byId('stage'), banner: byId('banner'), viewers: byId('viewer-count'),
@@ -72,7 +73,9 @@ function renderLive(prev, s) {
   el.progress.max = total;
   el.progress.value = rounds.length;
   const waiting = s.draw.countdownMs > 0 ? 'The draw starts in' : 'Get ready…';
-  setText(el.counter, current ? `Round ${current.round} of ${total}` : waiting);
+  // Several winners revealed one at a time: "Winner 2 of 3 — flip 4 of 10", not a new "Round 1".
+  setText(el.counter, liveCounterText(s.draw) ?? (current ? `Round ${current.round} of ${total}` : waiting));
+  el.flip.classList.toggle('revealed', revealsEach(s.draw) && slotRevealed(s.draw));
   setText(el.name, current?.name ?? '');
   setText(el.username, current ? handleOf(current) : '');
   const prevRounds = prev?.draw?.drawId === s.draw.drawId ? prev.draw.rounds.length : 0;
@@ -109,19 +112,7 @@ function renderWinnerList(record) {
   const slots = slotsOf(record) ?? [];
   show(el.winnerList, slots.length > 0);
   for (const part of [el.winner, el.winnerUser]) show(part, slots.length === 0);
-  el.winnerList.replaceChildren(...slots.map((p, i) => {
-    const item = document.createElement('li');
-    item.classList.toggle('void', p.void);
-    const name = document.createElement('bdi');
-    name.className = 'slot-name';
-    name.textContent = p.name;
-    const rest = document.createElement('span');
-    rest.className = 'slot-user';
-    rest.textContent = p.void ? `a void entry: no winner for place ${i + 1}` : handleOf(p);
-    item.append(name);
-    if (rest.textContent) item.append(' ', rest);
-    return item;
-  }));
+  el.winnerList.replaceChildren(...slots.map((p, i) => slotItem(p, i + 1)));
   if (slots.length > 0) {
     const won = slots.some((p) => !p.void);
     setText(el.outcome, slotsHeading(slots));
@@ -140,7 +131,8 @@ function renderHistory(phase, s) {
   if (phase === 'live') picks = s.draw.rounds.map((r) => ({ name: r.name }));
   if (phase === 'result') picks = s.result.record.picks.map((index) => pickedEntrant(s.result.record, index));
   show(el.history, picks.length > 0);
-  setText(el.historyTitle, phase === 'result' ? 'All rounds' : 'Rounds so far');
+  const each = phase === 'live' && revealsEach(s.draw);
+  setText(el.historyTitle, phase === 'result' ? 'All rounds' : each ? `Flips for winner ${s.draw.slot}` : 'Rounds so far');
   const ended = phase === 'result';
   el.historyList.replaceChildren(...picks.map((entrant, i) => {
     const li = document.createElement('li');
@@ -157,6 +149,8 @@ function renderHistory(phase, s) {
 /** The tab title, so a background tab still tells how the draw is going. */
 function titleFor(s) {
   const current = s.draw?.rounds.at(-1);
+  const each = s.phase === 'live' ? liveTitle(s.draw) : null;
+  if (each) return `${each} · live-draw`;
   if (s.phase === 'live' && current) return `Round ${current.round}/${s.draw.total}: ${current.name} · live-draw`;
   if (s.phase === 'result') {
     const r = s.result.record, slots = slotsOf(r);
