@@ -151,7 +151,7 @@ def test_the_websocket_snapshot_carries_the_list_and_settings(server):
 
     snap = run(scenario(), timeout=15)
     assert snap["entrants"] == 200 and snap["warnings"] == [] and snap["allVoid"] is False
-    assert set(snap["settings"]) == {"rounds", "intervalMs", "decelerateToMs", "winners", "countdownMs"}
+    assert set(snap["settings"]) == {"rounds", "intervalMs", "decelerateToMs", "winners", "countdownMs", "title", "prize"}
 
 
 def test_viewers_connected_now_see_a_new_list_and_settings_without_reconnecting(server):
