@@ -17,7 +17,14 @@ extension ClusterNode {
     /// outage takes its lease back (it keeps it while the draw's end is owed) and publishes that
     /// end before anyone can start the next draw in its room (fault suite, kill-redis-*).
     func startsAllowed(nowMs: Double) -> Bool {
-        nowMs >= catchingUpUntilMs && !(services.linkUps() > 1 && services.linkUps() != seenLinkUps)
+        nowMs >= catchingUpUntilMs && !reconnectedNotCaughtUp
+    }
+
+    /// The link came up again since the start and the housekeeping tick has not caught up with it
+    /// yet (`rebuildAfterReconnect`): rooms are not written back, owed ends not published.
+    var reconnectedNotCaughtUp: Bool {
+        let ups = services.linkUps()
+        return ups > 1 && ups != seenLinkUps
     }
 
     /// The link came back: publish the ends owed, and hold takeovers and new draws back for a while.

@@ -63,6 +63,12 @@ final class ClusterNode {
     /// This node ended `draw`, which a node that is gone left running in `room`, under lease
     /// `token`, at `endedAt` (epoch ms): its end is owed to the shared history. Service thread.
     var tookOver: (_ room: String, _ draw: EscrowedDraw, _ token: UInt64, _ endedAt: Double) -> Void = { _, _, _, _ in }
+    /// The view reads in flight per room, and the callers that asked after it started.
+    private struct ViewReads {
+        var running: [(StoredRoomView) -> Void]
+        var waiting: [(StoredRoomView) -> Void] = []
+    }
+    private var viewReads: [String: ViewReads] = [:]
     /// A room's view read back after a takeover found nothing to end, on the service thread.
     var viewArrived: (_ room: String, _ view: StoredRoomView) -> Void = { _, _ in }
 
@@ -169,13 +175,28 @@ final class ClusterNode {
 
     /// Reads the room's stored view on the worker; `then` runs here (not at all without a view
     /// store or when the read fails: the room keeps what it has).
+    ///
+    /// One read per room at a time: a round that arrives while the room's view is being read
+    /// (every round of a draw whose start this node missed asks for one) waits for the next read,
+    /// started once the one in flight answered, rather than each queueing a Redis round trip on
+    /// the worker ahead of the draws' own entries. Each caller still gets a view read after it asked.
     func readView(room: String, then done: @escaping (StoredRoomView) -> Void) {
+        guard services.views != nil else { return }
+        if viewReads[room] != nil { return viewReads[room]!.waiting.append(done) }
+        viewReads[room] = ViewReads(running: [done])
+        startViewRead(room: room)
+    }
+
+    private func startViewRead(room: String) {
         guard let views = services.views else { return }
-        let back = executor.continuation(done)
-        worker.submit {
-            guard let view = try? views.view(room: room) else { return }
-            back(view)
+        let back = executor.continuation { [unowned self] (view: StoredRoomView?) in
+            guard let reads = viewReads.removeValue(forKey: room) else { return }
+            if let view { for done in reads.running { done(view) } }
+            guard !reads.waiting.isEmpty else { return }
+            viewReads[room] = ViewReads(running: reads.waiting)
+            startViewRead(room: room)
         }
+        if !worker.submit({ back(try? views.view(room: room)) }) { viewReads[room] = nil }
     }
 }
 

@@ -172,7 +172,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
                 room.adopt(record)
                 if let view { adoptView(view, in: room) }
                 done(nil)
-            case .success(nil) where node.services.linkUps() > 1 && node.services.linkUps() != node.seenLinkUps:
+            case .success(nil) where node.reconnectedNotCaughtUp:
                 // Redis came back (maybe empty) and this node has not written its rooms back yet
                 // (`rebuildAfterReconnect`, next tick): not gone, just not there yet.
                 done(.clusterUnavailable)
