@@ -1,7 +1,6 @@
 """Fixtures of the cluster fault suite: the e2e suite's launcher and player-list server (loaded
 by path, as Tests/fuzz does: this file is `conftest` too), and the per-fault summary that
 `make chaos` prints."""
-import importlib.util
 import os
 import random
 import sys
@@ -10,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-_E2E = Path(__file__).resolve().parents[1] / "e2e"
-_spec = importlib.util.spec_from_file_location("e2e_conftest", _E2E / "conftest.py")
-e2e_conftest = importlib.util.module_from_spec(_spec)
-sys.modules["e2e_conftest"] = e2e_conftest
-_spec.loader.exec_module(e2e_conftest)   # also puts Tests/e2e on sys.path, for `helpers`
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))   # for `helpers`
+from helpers.suite import e2e_conftest as _load_e2e  # noqa: E402
+
+e2e_conftest = _load_e2e()
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 data_source = e2e_conftest.data_source

@@ -5,17 +5,15 @@ defaults (through Tests/e2e/helpers: the CLI's spelling in cli.py, the launcher 
 the fuzz suite must drive the binary exactly as the e2e suite does, not through a copy that drifts. It is loaded under
 another module name because this file is `conftest` too (see scripts/test-python.sh).
 """
-import importlib.util
 import sys
 from pathlib import Path
 
 import pytest
 
-_E2E = Path(__file__).resolve().parents[1] / "e2e"
-_spec = importlib.util.spec_from_file_location("e2e_conftest", _E2E / "conftest.py")
-e2e_conftest = importlib.util.module_from_spec(_spec)
-sys.modules["e2e_conftest"] = e2e_conftest
-_spec.loader.exec_module(e2e_conftest)   # also puts Tests/e2e on sys.path, for `helpers`
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))   # for `helpers`
+from helpers.suite import e2e_conftest as _load_e2e  # noqa: E402
+
+e2e_conftest = _load_e2e()
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 # Re-exported fixtures: pytest finds them as attributes of this conftest.
