@@ -67,6 +67,28 @@ def test_the_host_panels_speak_in_seconds_and_flips(server, size):
         driver.quit()
 
 
+def test_a_field_the_host_emptied_is_not_refilled_by_the_room(server):
+    """A change that reaches the page while the host edits (here: settings saved from another
+    tab) must not refill a field the host emptied: the typed value would be appended to the old
+    one ("0.3" + "600" saved as 0.36 s). Emptying by script or autofill fires only 'change'."""
+    room = created_room(server)
+    driver = new_driver(PHONE)
+    try:
+        host = DrawPage(driver, server.base_url).open(room["room"], room["hostKey"])
+        host.wait(lambda d: host.visible("settings-panel"), "the settings panel")
+        host.el("setting-interval").clear()  # WebDriver's clear fires 'change', not 'input'
+        driver.execute_script("document.activeElement.blur()")
+        status = api(server, "PUT", f"/api/rooms/{room['room']}/settings", {"winners": 4}, key=room["hostKey"])[0]
+        assert status == 200
+        host.wait(lambda d: "4 winners" in host.text("entrant-count"), "the other tab's change shown")
+        assert host.el("setting-interval").get_attribute("value") == ""
+        host.el("setting-interval").send_keys("600")
+        host.el("settings-save").click()
+        host.wait(lambda d: host.visible("settings-error"), "the refusal")
+    finally:
+        driver.quit()
+
+
 def test_seconds_left_are_counted_from_the_retry_time(open_page):
     page = open_page()
     texts = run(page, "/js/retry-countdown.js", """const now = 1000000;

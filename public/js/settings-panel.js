@@ -25,13 +25,18 @@ const FIELDS = [
 ];
 const BUSY_PHASES = new Set(['loading', 'live']);
 
-let edited = false;  // the host changed a field: the snapshot no longer overwrites the form
+// The host changed a field: the snapshot no longer overwrites the form. Both events count: a
+// field emptied by a script or an autofill fires only 'change', and a snapshot that arrived
+// between the emptying and the typing refilled it, so the typed value was appended to the old one.
+let edited = false;
 let sending = false;
 let busy = false;
 let last = null;
 
 export function setUpSettingsPanel({ room, hostKey, dispatch }) {
-  for (const f of FIELDS) f.input.addEventListener('input', () => { edited = true; });
+  for (const f of FIELDS) {
+    for (const type of ['input', 'change']) f.input.addEventListener(type, () => { edited = true; });
+  }
   el.form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     if (busy) return;
@@ -100,6 +105,7 @@ export function renderSettingsPanel(s) {
   setBusy(BUSY_PHASES.has(s.phase) || s.startPending || sending);
   if (edited) return;
   for (const f of FIELDS) {
+    if (f.input === document.activeElement) continue;  // never under the host's cursor
     const value = s.settings[f.key];
     const text = value === null || value === undefined ? '' : f.text ? value : String(value / (f.scale ?? 1));
     if (f.input.value !== text) f.input.value = text;
