@@ -142,7 +142,7 @@ def test_pasted_names_three_winners_for_every_viewer(server, open_page):
     result_page.wait_phase("result")
     assert winner_list(result_page) == shown[0]
     # Three winners revealed one at a time (issue 28): ten flips each.
-    assert result_page.text("draw-summary").splitlines()[0].split(" · ")[1:] == ["200 entrants", "30 rounds", "3 winners"]
+    assert result_page.text("draw-summary").splitlines()[0].split(" · ")[1:] == ["200 entrants", "10 flips per winner", "3 winners"]
     assert result_page.verify_status() == "ok"
     assert host.severe_console_errors() == []
 

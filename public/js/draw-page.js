@@ -41,8 +41,19 @@ export async function openDrawPage(drawId, dispatch) {
 
 function summaryText(record) {
   const parts = [timeText(drawTime(record)), `${record.entrants.length} entrants`];
-  if (record.status !== 'failed') parts.push(roundsText(record.rounds.length));
+  if (record.status !== 'failed') parts.push(flipsText(record));
   if (record.winners > 1) parts.push(`${record.winners} winners`);
   if (record.status === 'running') parts.push('still running');
   return parts.join(' · ');
+}
+
+/**
+ * A draw that revealed each winner with its own flips says how many each had ("10 flips per
+ * winner"): its total ("30 rounds") would read as one long draw. Any other draw says its rounds.
+ */
+function flipsText(record) {
+  const each = record.reveal === 'each' && record.winners > 1;
+  const perWinner = record.schedule?.rounds ?? Math.round(record.rounds.length / record.winners);
+  if (!each || !Number.isInteger(perWinner) || perWinner < 1) return roundsText(record.rounds.length);
+  return `${perWinner === 1 ? '1 flip' : `${perWinner} flips`} per winner`;
 }

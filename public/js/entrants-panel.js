@@ -5,6 +5,7 @@
 
 import { byId, setText, show } from './dom.js';
 import { hostRequest } from './host-api.js';
+import { savedListChanged, setUpListBrowser } from './list-browser.js';
 import { blockingProblems, noteNameLimit, recheck, setUpListProblems } from './list-problems.js';
 import { showOutcome } from './panel-lines.js';
 import { entrantsText, listRefusalText, warningCodesText, warningText } from './room-words.js';
@@ -30,6 +31,7 @@ export function takesOwnList(s) {
 }
 
 export function setUpEntrantsPanel({ room, hostKey, dispatch }) {
+  setUpListBrowser({ room, hostKey });
   const send = async (request, done) => {
     if (busy) return;
     sending = true;
@@ -56,11 +58,13 @@ export function setUpEntrantsPanel({ room, hostKey, dispatch }) {
     }
     send(request, (body) => {
       dispatch({ type: 'room-changed', what: 'entrants', answer: body });
+      savedListChanged(true);
       say(`Saved: this room now draws from its own list of ${entrantsText(body.entrants)}.`, null);
     });
   });
   el.useDefault.addEventListener('click', () => send({ method: 'DELETE' }, () => {
     dispatch({ type: 'room-changed', what: 'no-entrants' });
+    savedListChanged(false);
     say("Saved: this room now draws from the server's names.", null);
   }));
   el.input.addEventListener('input', () => forgetFiles());
@@ -145,6 +149,14 @@ function setBusy(value) {
   el.file.disabled = value;
 }
 
+let hadList = null;
+/** The browse button goes with a saved list; an open view follows the list it shows. */
+function showBrowser(hasList) {
+  if (hasList === hadList) return;
+  hadList = hasList;
+  savedListChanged(hasList);
+}
+
 export function renderEntrantsPanel(s) {
   last = s;
   const shown = takesOwnList(s);
@@ -159,6 +171,7 @@ export function renderEntrantsPanel(s) {
     : "This room draws from the server's names. Paste names or choose a file to use your own.");
   show(el.useDefault, list !== null);
   show(el.load, list !== null);
+  showBrowser(list !== null);
   const counts = list?.warnings ?? [];
   show(el.warningsBox, counts.length > 0);
   el.warnings.replaceChildren(...counts.map((c) => {
