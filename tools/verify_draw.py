@@ -92,13 +92,20 @@ def valid_winner_count(k, n):
     return isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= n
 
 
+def beacon_key(seed: bytes, randomness: bytes) -> bytes:
+    """Section 9: a beacon draw's picks are keyed by HMAC-SHA256(key = seed, message = randomness)."""
+    return hmac.new(seed, randomness, hashlib.sha256).digest()
+
+
 def verify(draw_id, seed_hex, entrants, rounds=10, commitment=None, entrants_hash=None, shown=None, winners=None,
-           each=False):
+           each=False, randomness_hex=None):
     """Recomputes `rounds` picks and checks what the record claims. `shown` is the claimed pick
     of each round checked (a prefix of the draw for a stopped one). With `winners` (k) the report
     also has `winnerPicks`, the k recomputed slots (None when k is not within 1..entrants). With
-    `each` (section 5a) `picks` goes on with the flips of winners 2..k."""
-    seed = bytes.fromhex(seed_hex)
+    `each` (section 5a) `picks` goes on with the flips of winners 2..k. With `randomness_hex` (a
+    beacon draw, section 9) every pick is keyed by HMAC(seed, randomness) instead of the seed."""
+    committed = bytes.fromhex(seed_hex)
+    seed = beacon_key(committed, bytes.fromhex(randomness_hex)) if randomness_hex else committed
     report = {"picks": [pick_index(seed, draw_id, r, len(entrants)) for r in range(1, rounds + 1)]}
     if winners is not None:
         report["winnerPicks"] = winner_picks(seed, draw_id, rounds, len(entrants), winners) \
@@ -106,7 +113,7 @@ def verify(draw_id, seed_hex, entrants, rounds=10, commitment=None, entrants_has
     drawn_index = report["picks"][-1] if report["picks"] else None
     if each and report.get("winnerPicks"):
         report["picks"] += each_winner_flips(seed, draw_id, rounds, len(entrants), report["winnerPicks"])
-    report["commitmentOk"] = commitment is None or hashlib.sha256(seed).hexdigest() == commitment
+    report["commitmentOk"] = commitment is None or hashlib.sha256(committed).hexdigest() == commitment
     report["entrantsHashOk"] = entrants_hash is None or \
         hashlib.sha256(canonical_entrants(entrants)).hexdigest() == entrants_hash
     if shown is not None:
@@ -150,8 +157,15 @@ def verify_document(draw, base=None):
     each = reveals_each(draw)
     # The flips of later winners follow from the slots, which a stopped draw still has (k).
     winners = draw.get("winners", 1) if each else winners_of(draw)
+    beacon = draw.get("beacon") if isinstance(draw.get("beacon"), dict) else None
+    randomness = beacon.get("randomness") if beacon else None
+    if beacon and not randomness:
+        rounds = 0  # the round never came: no pick was made, and the seed was never used
     report = verify(draw["drawId"], draw["seed"], draw["entrants"], rounds,
-                    draw.get("commitment"), draw.get("entrantsHash"), claimed, winners, each)
+                    draw.get("commitment"), draw.get("entrantsHash"), claimed, winners, each,
+                    randomness if isinstance(randomness, str) else None)
+    if beacon:
+        report.update(check_beacon(draw, beacon))
     if each and is_stopped(draw):
         report.pop("winnerPicks", None)
     report["roundsChecked"] = len(claimed) if each and is_stopped(draw) and claimed is not None else \
@@ -174,9 +188,35 @@ def verify_document(draw, base=None):
             winner == (None if drawn["void"] else drawn["userId"])
         if "winnerPicks" in report:
             report["winnersOk"] = slots_match(draw.get("winnerPicks"), report["winnerPicks"], draw["entrants"])
+    report.setdefault("outcome", None)  # a beacon draw claiming a result without its round has none
     report["ok"] = all(report.get(k, True)
-                       for k in ("commitmentOk", "entrantsHashOk", "roundsOk", "outcomeOk", "winnersOk", "redrawOk"))
+                       for k in ("commitmentOk", "entrantsHashOk", "roundsOk", "outcomeOk", "winnersOk", "redrawOk",
+                                 "beaconOk"))
     return report
+
+
+def check_beacon(draw, beacon):
+    """Section 9's checks of a beacon draw's round: its randomness is SHA-256 of its signature, it
+    was published after the commitment (`at` after `startedAt`), a finished draw has it, and, when
+    py_ecc is installed and --chain-key given, its BLS signature. The report links the round on a
+    public relay, where anyone can compare it."""
+    out = {"beaconRound": beacon.get("round"),
+           "beaconRelay": f"https://api.drand.sh/{beacon.get('chain')}/public/{beacon.get('round')}"}
+    randomness, signature = beacon.get("randomness"), beacon.get("signature")
+    if not randomness:
+        out["seedUsed"] = False
+        out["beaconOk"] = draw.get("status") != "finished" and draw.get("type") != "finished"
+        return out
+    try:
+        sig = bytes.fromhex(signature or "")
+        rnd = bytes.fromhex(randomness)
+    except ValueError:
+        out["beaconOk"] = False
+        return out
+    started, at = draw.get("startedAt"), beacon.get("at")
+    out["beaconOk"] = len(rnd) == 32 and len(sig) > 0 and hashlib.sha256(sig).digest() == rnd and \
+        (started is None or (isinstance(at, (int, float)) and at > started))
+    return out
 
 
 def winners_of(draw):
