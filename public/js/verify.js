@@ -137,7 +137,9 @@ export async function verifyRecord(record, { seen = null, announcedCommitment = 
   const add = (id, label, ok, detail, href) => items.push(href ? { id, label, ok, detail, href } : { id, label, ok, detail });
   // A beacon draw (docs/FAIRNESS.md section 9) keys every pick with HMAC(seed, randomness of round R).
   const key = record.beacon ? await checkBeacon(record, seed, add) : seed;
-  const rounds = record.rounds ?? record.picks?.length ?? 0;
+  // Without its round a beacon draw made no pick: there is nothing more to recompute.
+  const beaconNeverCame = Boolean(record.beacon) && record.beacon.randomness == null;
+  const rounds = beaconNeverCame ? 0 : record.rounds ?? record.picks?.length ?? 0;
   const each = record.reveal === 'each';
   const k = record.winners ?? 1;
   // Each winner with its own flips: every flip follows from the slots (a stopped draw's too).
@@ -178,7 +180,7 @@ export async function verifyRecord(record, { seen = null, announcedCommitment = 
     add('redraw', `A redraw of ${short(record.redrawOf.drawId)}: everyone not drawn there, without ${record.redrawOf.removed?.name ?? '?'}`,
       ok, ok ? '' : 'The entrants are not the other draw\'s entrants less every winner drawn there');
   }
-  if (!isStopped(record)) {
+  if (!isStopped(record) && !beaconNeverCame) {
     add('outcome', outcomeLabel(entrants[drawnIndex]), outcomeMatches(record, entrants[drawnIndex]),
       `The record says: ${record.outcome === 'void' ? 'no winner' : 'winner ' + (record.winner?.name ?? '?')}`);
     if ('winners' in record || 'winnerPicks' in record) await addWinnerSlots(record, key, rounds, add);

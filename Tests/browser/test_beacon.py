@@ -1,0 +1,48 @@
+"""A beacon draw in the page (issue 30, docs/FAIRNESS.md section 9): the countdown waits for the
+drand round, and the verify panel recomputes the picks from the seed and the round's randomness,
+links the round on a public relay, and catches a tampered randomness or entrant list. The beacon
+is the test suite's fake relay (Tests/e2e/helpers/fakedrand.py)."""
+import json
+
+import pytest
+from helpers.fakedrand import CHAIN_HASH, FakeDrand
+from helpers.http import api
+
+from .test_verify import paste_and_verify
+
+
+@pytest.fixture
+def drand():
+    fake = FakeDrand()
+    fake.listen()
+    yield fake
+    fake.stop_listening()
+
+
+def test_a_beacon_draw_verifies_in_the_page_and_tampering_is_caught(server_factory, open_page, drand):
+    server = server_factory(beacon_url=drand.url, beacon_chain=CHAIN_HASH, beacon_margin_ms=1000)
+    host = open_page("lobby", server.lobby_key, server=server)
+    host.el("start-button").click()
+    host.wait(lambda d: host.text("round-counter").startswith("Waiting for beacon round"), "the beacon's countdown")
+    host.wait_phase("result")
+    assert host.verify_status() == "ok"
+    items = host.verify_items()
+    assert set(items) == {"beacon", "commitment", "announced", "entrants", "outcome", *(f"round-{r}" for r in range(1, 11))}
+    assert all(items.values())
+    status, snapshot = api(server, "GET", "/api/rooms/lobby")
+    assert status == 200
+    result = snapshot["lastResult"]
+    r = result["beacon"]["round"]
+    link = host.driver.execute_script(
+        "return document.querySelector('[data-testid=\"verify-items\"] li[data-item=\"beacon\"] a').href")
+    assert link == f"https://api.drand.sh/{CHAIN_HASH}/public/{r}"
+
+    status, record = api(server, "GET", f"/api/draws/{result['drawId']}")
+    assert status == 200 and record["beacon"]["randomness"] == result["beacon"]["randomness"]
+    assert paste_and_verify(host, json.dumps(record)) == "ok"
+    forged = {**record, "beacon": {**record["beacon"], "randomness": "00" * 32}}
+    assert paste_and_verify(host, json.dumps(forged)) == "mismatch"
+    assert host.verify_items()["beacon"] is False
+    swapped = {**record, "entrants": list(reversed(record["entrants"]))}
+    assert paste_and_verify(host, json.dumps(swapped)) == "mismatch"
+    assert host.verify_items()["entrants"] is False
