@@ -230,8 +230,8 @@ public struct LaunchOptions: ParsableCommand {
         "slow-heads-per-address", "max-rooms", "room-idle-seconds", "room-expiry-days",
         "room-expiry-seconds", "room-creation-burst", "room-creation-per-minute",
         "allowed-origins", "frame-ancestors",
-        "tls-cert", "tls-key", "data-dir", "lobby-key-file", "redis-url", "cluster-secret-file", "log-level", "log-format",
-        "beacon-url", "beacon-chain", "beacon-margin-ms", "beacon-wait-ms",
+        "tls-cert", "tls-key", "data-dir", "lobby-key-file", "redis-url", "cluster-secret-file",
+        "beacon-url", "beacon-chain", "beacon-margin-ms", "beacon-wait-ms", "log-level", "log-format",
     ]
 
     /// Flags on the help screen that no environment variable sets, each for the reason its help
