@@ -15,7 +15,7 @@ import subprocess
 
 import pytest
 
-from helpers import draw, http
+from helpers import contracts, draw, http
 from helpers.cli import LIVE_DRAW_BIN, REPO
 from helpers.fakedrand import CHAIN_HASH, FakeDrand, randomness_of, signature_of
 from helpers.wsclient import WSClient, run
@@ -46,8 +46,13 @@ def _one_draw(server, until=("finished", "aborted", "failed")):
             resp = await asyncio.to_thread(http.start_draw, server, "lobby", server.lobby_key)
             assert resp.status == 202, resp.body
             started, _ = await viewer.wait_for(lambda m: m.type == "started", timeout=10)
+            # A viewer joining during the wait gets the round in the snapshot's running draw.
+            joined = await asyncio.to_thread(http.request, server, "GET", "/api/rooms/lobby")
             end, _ = await viewer.wait_for(lambda m: m.type in until, timeout=20)
             rounds = [m for m in viewer.log if m.type == "round"]
+            # Every message as docs/asyncapi.yaml says, beacon fields included.
+            assert not [p for m in viewer.log for p in contracts.message_errors(m.data)]
+            assert joined.json["draw"]["beacon"] == started["beacon"], joined.json
             return started, rounds, end
         finally:
             await viewer.close()
@@ -57,6 +62,8 @@ def _one_draw(server, until=("finished", "aborted", "failed")):
 def _record(server, draw_id):
     resp = http.request(server, "GET", f"/api/draws/{draw_id}")
     assert resp.status == 200, resp.body
+    assert not contracts.response_errors("GET", f"/api/draws/{draw_id}", resp.status,
+                                         resp.headers.get("content-type", ""), resp.body)
     return resp.json
 
 
