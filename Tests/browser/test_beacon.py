@@ -4,19 +4,10 @@ links the round on a public relay, and catches a tampered randomness or entrant 
 is the test suite's fake relay (Tests/e2e/helpers/fakedrand.py)."""
 import json
 
-import pytest
-from helpers.fakedrand import CHAIN_HASH, FakeDrand
+from helpers.fakedrand import CHAIN_HASH, drand  # noqa: F401 (a fixture)
 from helpers.http import api
 
 from .test_verify import paste_and_verify
-
-
-@pytest.fixture
-def drand():
-    fake = FakeDrand()
-    fake.listen()
-    yield fake
-    fake.stop_listening()
 
 
 def test_a_beacon_draw_verifies_in_the_page_and_tampering_is_caught(server_factory, open_page, drand):

@@ -17,19 +17,11 @@ import pytest
 
 from helpers import contracts, draw, http
 from helpers.cli import LIVE_DRAW_BIN, REPO
-from helpers.fakedrand import CHAIN_HASH, FakeDrand, randomness_of, signature_of
+from helpers.fakedrand import CHAIN_HASH, randomness_of, signature_of, drand  # noqa: F401 (a fixture)
 from helpers.wsclient import WSClient, run
 
 MARGIN_MS = 1000   # the least the server allows: R is 1-2 s after the start on a 1 s chain
 WAIT_MS = 400      # past R's time, a fault gives up after this
-
-
-@pytest.fixture
-def drand():
-    fake = FakeDrand()
-    fake.listen()
-    yield fake
-    fake.stop_listening()
 
 
 def _launch(launch, drand, tmp_path, **opts):

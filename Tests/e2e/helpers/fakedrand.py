@@ -16,11 +16,12 @@ Modes (`mode`), for the fault tests:
 """
 import hashlib
 import json
-import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Optional
+
+import pytest
 
 # The test chain's hash: any 64 hex characters identify a chain to live-draw.
 CHAIN_HASH = hashlib.sha256(b"live-draw fake drand chain").hexdigest()
@@ -146,6 +147,10 @@ class FakeDrand:
             return [int(p.rsplit("/", 1)[1]) for p in self.requests if "/public/" in p and p.rsplit("/", 1)[1].isdigit()]
 
 
-def port_is_closed(port: int) -> bool:
-    with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) != 0
+@pytest.fixture
+def drand():
+    """A fake relay of its own for the test (import this fixture into a test module to use it)."""
+    fake = FakeDrand()
+    fake.listen()
+    yield fake
+    fake.stop_listening()
