@@ -18,7 +18,8 @@ import pytest
 from helpers import contracts, draw, http
 from helpers.cli import LIVE_DRAW_BIN, REPO
 from helpers.fakedrand import CHAIN_HASH, randomness_of, signature_of, drand  # noqa: F401 (a fixture)
-from helpers.wsclient import WSClient, run
+from helpers.redis import launch_node, start_when_watched
+from helpers.wsclient import WSClient, close_all, open_many, run
 
 MARGIN_MS = 1000   # the least the server allows: R is 1-2 s after the start on a 1 s chain
 WAIT_MS = 400      # past R's time, a fault gives up after this
@@ -113,6 +114,32 @@ def test_a_beacon_that_fails_ends_the_draw_with_beacon_unavailable(launch, drand
     assert record["rounds"] == [] and record["outcome"] is None
     rep = draw.verify_draw.verify_document(record)
     assert rep["ok"] and rep["seedUsed"] is False and rep["roundsChecked"] == 0, rep
+
+
+def test_in_a_cluster_one_node_fetches_and_every_node_shows_the_same_round(launch, redis, drand, tmp_path):
+    """docs/SCALING.md "Beacon draws": the running node fetches R once; the others get R in
+    `started` and its values in `finished`, the same bytes."""
+    a, b = (launch_node(launch, redis, beacon_url=drand.url, beacon_chain=CHAIN_HASH, beacon_margin_ms=MARGIN_MS,
+                        beacon_wait_ms=WAIT_MS, data_dir=str(tmp_path / name), round_interval_ms=50)
+            for name in ("a", "b"))
+    created = http.created_room(a)
+
+    async def scenario():
+        clients = await open_many(a.ws_url(created["room"]), 1, prefix="a") \
+            + await open_many(b.ws_url(created["room"]), 1, prefix="b")
+        try:
+            await start_when_watched(redis, created["room"], clients, 2, a, created["hostKey"])
+            return await asyncio.gather(*(c.collect_draw(timeout=20) for c in clients))
+        finally:
+            await close_all(clients)
+
+    on_a, on_b = run(scenario(), timeout=40)
+    assert [m.raw for m in on_a] == [m.raw for m in on_b]
+    finished = on_b[-1]
+    assert finished.type == "finished", finished.data
+    r = finished["beacon"]["round"]
+    assert finished["beacon"]["randomness"] == randomness_of(r).hex()
+    assert drand.round_fetches() == [r], "one node, one fetch"
 
 
 def _start_fails(*args):
