@@ -96,7 +96,8 @@ def test_a_beacon_draw_waits_for_its_round_and_verifies(launch, drand, tmp_path)
     assert not draw.verify_draw.verify_document(tampered)["ok"], "a tampered entrant list must not verify"
 
 
-@pytest.mark.parametrize("mode", ["down", "slow", "garbage", "forged"])
+# `huge`: one byte past DrandClient.maxResponseBytes (64 KiB) is refused like garbage.
+@pytest.mark.parametrize("mode", ["down", "slow", "garbage", "forged", "huge"])
 def test_a_beacon_that_fails_ends_the_draw_with_beacon_unavailable(launch, drand, tmp_path, mode):
     server = _launch(launch, drand, tmp_path)
     drand.slow_seconds = 3.0

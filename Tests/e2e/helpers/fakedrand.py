@@ -11,7 +11,8 @@ Modes (`mode`), for the fault tests:
   down     - the port refuses connections (the listener is closed);
   slow     - every round answers only after `slow_seconds`;
   garbage  - rounds answer 200 with a body that is not a drand round;
-  forged   - rounds answer with randomness that is not SHA-256 of the signature.
+  forged   - rounds answer with randomness that is not SHA-256 of the signature;
+  huge     - rounds answer a valid round padded past the client's 64 KiB limit.
 `info` answers in every mode but `down`, so the server can start.
 """
 import hashlib
@@ -105,6 +106,8 @@ class FakeDrand:
                 body = fake.round_json(r)
                 if fake.mode == "forged":
                     body["randomness"] = hashlib.sha256(b"forged").hexdigest()
+                if fake.mode == "huge":
+                    body["padding"] = "x" * (64 << 10)
                 return self._json(200, body)
 
             def _json(self, status, obj):
