@@ -9,6 +9,15 @@ from helpers.http import api
 
 from .test_verify import paste_and_verify
 
+# verifyRecord with the round this page saw named live in `started`.
+WITH_ANNOUNCED_ROUND = """
+const [record, round, done] = arguments;
+import('/js/verify.js').then(async (v) => {
+  const report = await v.verifyRecord(record, {announcedBeaconRound: round});
+  done(report.items.find((it) => it.id === 'announced-beacon')?.ok ?? null);
+}, (e) => done(String(e)));
+"""
+
 
 def test_a_beacon_draw_verifies_in_the_page_and_tampering_is_caught(server_factory, open_page, drand):
     server = server_factory(beacon_url=drand.url, beacon_chain=CHAIN_HASH, beacon_margin_ms=1000)
@@ -18,7 +27,8 @@ def test_a_beacon_draw_verifies_in_the_page_and_tampering_is_caught(server_facto
     host.wait_phase("result")
     assert host.verify_status() == "ok"
     items = host.verify_items()
-    assert set(items) == {"beacon", "commitment", "announced", "entrants", "outcome", *(f"round-{r}" for r in range(1, 11))}
+    assert set(items) == {"beacon", "commitment", "announced", "announced-beacon", "entrants", "outcome",
+                          *(f"round-{r}" for r in range(1, 11))}
     assert all(items.values())
     status, snapshot = api(server, "GET", "/api/rooms/lobby")
     assert status == 200
@@ -37,3 +47,6 @@ def test_a_beacon_draw_verifies_in_the_page_and_tampering_is_caught(server_facto
     swapped = {**record, "entrants": list(reversed(record["entrants"]))}
     assert paste_and_verify(host, json.dumps(swapped)) == "mismatch"
     assert host.verify_items()["entrants"] is False
+    # A record naming another round than the one announced live is caught by the page that watched.
+    assert host.driver.execute_async_script(WITH_ANNOUNCED_ROUND, record, r) is True
+    assert host.driver.execute_async_script(WITH_ANNOUNCED_ROUND, record, r - 1) is False

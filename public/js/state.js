@@ -168,6 +168,7 @@ function resultFrom(m, draw) {
     record: recordOf(m),
     seen: watched ? new Map(draw.seenPicks) : null,
     announcedCommitment: watched ? draw.commitment : null,
+    announcedBeaconRound: watched ? draw.beaconRound : null,
   };
 }
 

@@ -117,11 +117,13 @@ export function findRecord(doc) {
 
 /**
  * Checks an ended record item by item (a stopped draw has no outcome to check). `seen`
- * (round → index shown live) and `announcedCommitment` (from `started`, before the seed was
- * known) are optional extra evidence only this viewer has.
+ * (round → index shown live), `announcedCommitment` (from `started`, before the seed was
+ * known) and `announcedBeaconRound` (a beacon draw's round R, from `started`) are optional extra
+ * evidence only this viewer has.
  * Returns {drawId, ok, items: [{id, label, ok, detail}]}; throws when the record is unreadable.
  */
-export async function verifyRecord(record, { seen = null, announcedCommitment = null, base = undefined } = {}) {
+export async function verifyRecord(record, { seen = null, announcedCommitment = null, announcedBeaconRound = null,
+  base = undefined } = {}) {
   if (!globalThis.crypto?.subtle) {
     // Browsers offer WebCrypto only on https and localhost; a plain-http LAN address has none.
     throw new Error('this page is not served over https, so the browser offers no WebCrypto. '
@@ -157,6 +159,12 @@ export async function verifyRecord(record, { seen = null, announcedCommitment = 
     const same = announcedCommitment === record.commitment;
     add('announced', 'The commitment was announced before round 1', same,
       same ? 'Same as when the draw started' : `At the start it was ${short(announcedCommitment)}`);
+  }
+  if (announcedBeaconRound !== null && announcedBeaconRound !== undefined) {
+    // The round named live in `started`: a record naming another (already public) round is caught.
+    const same = announcedBeaconRound === record.beacon?.round;
+    add('announced-beacon', `Beacon round ${announcedBeaconRound} was named before round 1`, same,
+      same ? 'Same round as when the draw started' : `The record names round ${record.beacon?.round ?? 'none'}`);
   }
   const entrantsHash = await sha256Hex(utf8.encode(canonicalEntrants(entrants)));
   add('entrants', `The ${entrants.length} entrants match their hash`, entrantsHash === record.entrantsHash,
