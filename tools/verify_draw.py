@@ -202,9 +202,18 @@ def verify_document(draw, base=None, beacon_key=None, check_bls=False):
     return report
 
 
+# drand's quicknet (bls-unchained-g1-rfc9380): signatures on G1, its public key on G2.
+QUICKNET = "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971"
+QUICKNET_KEY = ("83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776a2d1064510"
+                "d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76eae8991ef5ece45a")
+QUICKNET_GENESIS, QUICKNET_PERIOD = 1692803367, 3  # its /info: genesis_time, period (seconds)
+G1_DST = b"BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_"
+
+
 def check_beacon(draw, beacon):
     """Section 9's checks of a beacon draw's round: its randomness is SHA-256 of its signature, it
-    was published after the commitment (`at` after `startedAt`), a finished draw has it, and, when
+    was published after the commitment (`at` after `startedAt`; on quicknet, whose genesis and
+    period are known, `at` is R's real publication time), a finished draw has it, and, when
     py_ecc is installed and --chain-key given, its BLS signature. The report links the round on a
     public relay, where anyone can compare it."""
     out = {"beaconRound": beacon.get("round"),
@@ -223,14 +232,10 @@ def check_beacon(draw, beacon):
     started, at = draw.get("startedAt"), beacon.get("at")
     out["beaconOk"] = len(rnd) == 32 and len(sig) > 0 and hashlib.sha256(sig).digest() == rnd and \
         (started is None or (isinstance(at, (int, float)) and at > started))
+    if beacon.get("chain") == QUICKNET and isinstance(beacon.get("round"), int):
+        # A chain whose genesis and period are known: `at` must be R's real publication time.
+        out["beaconOk"] = out["beaconOk"] and at == (QUICKNET_GENESIS + (beacon["round"] - 1) * QUICKNET_PERIOD) * 1000
     return out
-
-
-# drand's quicknet (bls-unchained-g1-rfc9380): signatures on G1, its public key on G2.
-QUICKNET = "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971"
-QUICKNET_KEY = ("83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776a2d1064510"
-                "d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76eae8991ef5ece45a")
-G1_DST = b"BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_"
 
 
 def bls_signature_valid(round_number: int, signature: bytes, public_key: bytes):
