@@ -69,7 +69,8 @@ def test_a_beacon_draw_waits_for_its_round_and_verifies(launch, drand, tmp_path)
     assert beacon["chain"] == CHAIN_HASH and "randomness" not in beacon, "started names the round, nothing more"
     # R is the first round at least the margin after the draw was planned (just before `started`).
     assert at == drand.round_time(r) * 1000
-    assert MARGIN_MS - 200 <= at - started["startedAt"] <= MARGIN_MS + drand.period * 1000
+    # (`started` follows the plan by the record's write, which a slow disk stretches.)
+    assert 0 < at - started["startedAt"] <= MARGIN_MS + drand.period * 1000
     assert drand.round_time(r - 1) * 1000 < started["startedAt"] + MARGIN_MS, "R is the first round past the margin"
     # The countdown reaches R: round 1 is planned after it, and shown only once R was fetched.
     assert started["startedAt"] + started["schedule"]["offsetsMs"][0] >= at
