@@ -69,16 +69,8 @@ public enum RecordBodyDecoder {
 
     /// A beacon draw's `beacon` (FAIRNESS.md §9): its round's values both there or both `null`.
     private static func beacon(_ b: BeaconJSON) -> DrawBeacon? {
-        guard BeaconChain.isValidHash(b.chain), b.round >= 1, b.at.isFinite else { return nil }
-        switch (b.randomness, b.signature) {
-        case (nil, nil):
-            return DrawBeacon(chainHash: b.chain, round: b.round, roundAtMs: b.at)
-        case (let r?, let s?):
-            guard let value = BeaconRound(round: b.round, randomnessHex: r, signatureHex: s) else { return nil }
-            return DrawBeacon(chainHash: b.chain, round: b.round, roundAtMs: b.at, value: value)
-        default:
-            return nil
-        }
+        DrawBeacon(chainHash: b.chain, round: b.round, roundAtMs: b.at, randomnessHex: b.randomness,
+                   signatureHex: b.signature)
     }
 
     private static func player(_ p: PlayerJSON) -> Player? {

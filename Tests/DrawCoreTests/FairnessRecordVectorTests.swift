@@ -97,9 +97,10 @@ import Testing
                        player: Player(userId: s.userId, name: s.name, username: s.username,
                                       regDate: CalendarDate(iso: s.regDate)!, isVoid: s.void))
         }
-        let beacon = r.beacon.map { b in
-            DrawBeacon(chainHash: b.chain, round: b.round, roundAtMs: b.at,
-                       value: b.randomness.flatMap { BeaconRound(round: b.round, randomnessHex: $0, signatureHex: b.signature ?? "") })
+        let beacon = try r.beacon.map { b in
+            // A result claimed without its round still reads: its verification fails (§9).
+            try #require(DrawBeacon(chainHash: b.chain, round: b.round, roundAtMs: b.at, randomnessHex: b.randomness,
+                                    signatureHex: b.signature))
         }
         let record = DrawRecord(drawId: r.drawId, room: "lobby", status: status, createdAt: 1, startedAt: r.startedAt ?? 2,
                                 finishedAt: 3, sources: DrawSources(usersURL: "u", lotteryURL: "l"),

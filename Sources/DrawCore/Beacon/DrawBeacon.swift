@@ -19,6 +19,22 @@ public struct DrawBeacon: Sendable, Hashable {
         self.value = value
     }
 
+    /// From its written form (a record, a stored row): the round's values both there (hex) or
+    /// both absent. `nil` for anything else: a bad chain hash, round 0, a time that is not finite,
+    /// one value without the other, or values that are not a round's.
+    public init?(chainHash: String, round: UInt64, roundAtMs: Double, randomnessHex: String?, signatureHex: String?) {
+        guard BeaconChain.isValidHash(chainHash), round >= 1, roundAtMs.isFinite else { return nil }
+        switch (randomnessHex, signatureHex) {
+        case (nil, nil):
+            self.init(chainHash: chainHash, round: round, roundAtMs: roundAtMs)
+        case (let r?, let s?):
+            guard let value = BeaconRound(round: round, randomnessHex: r, signatureHex: s) else { return nil }
+            self.init(chainHash: chainHash, round: round, roundAtMs: roundAtMs, value: value)
+        default:
+            return nil
+        }
+    }
+
     /// The round `R` of a draw planned at `plannedAtMs`, on `chain`, `marginMs` later at least;
     /// `nil` when the chain cannot name one (a time past its last representable round).
     public static func committing(on chain: BeaconChain, plannedAtMs: Double, marginMs: Int) -> DrawBeacon? {

@@ -223,13 +223,11 @@ enum StoredJSON {
 
     static func beacon(from text: String) throws(Invalid) -> DrawBeacon {
         let b = try decode(BeaconJSON.self, from: text, what: "beacon")
-        guard let randomness = b.randomness, let signature = b.signature else {
-            return DrawBeacon(chainHash: b.chain, round: b.round, roundAtMs: b.at)
+        guard let beacon = DrawBeacon(chainHash: b.chain, round: b.round, roundAtMs: b.at, randomnessHex: b.randomness,
+                                      signatureHex: b.signature) else {
+            throw Invalid(description: "stored beacon round \(b.round) is not a chain, a round and its values")
         }
-        guard let value = BeaconRound(round: b.round, randomnessHex: randomness, signatureHex: signature) else {
-            throw Invalid(description: "stored beacon round \(b.round) is not 32 bytes of randomness and a signature")
-        }
-        return DrawBeacon(chainHash: b.chain, round: b.round, roundAtMs: b.at, value: value)
+        return beacon
     }
 
     private static func player(_ p: PlayerJSON) throws(Invalid) -> Player {

@@ -61,3 +61,18 @@ struct BeaconDerivationTests {
         #expect(plan.rounds.map(\.pickIndex) == [3, 0, 2, 1, 2, 3, 0, 0, 2, 2])
     }
 }
+
+extension BeaconDerivationTests {
+    @Test func aWrittenBeaconReadsBackOnlyWhole() {
+        let hash = BeaconChainTests.quicknet.hash
+        let r = Self.round.randomnessHex, s = Self.round.signatureHex
+        #expect(DrawBeacon(chainHash: hash, round: 3, roundAtMs: 1, randomnessHex: r, signatureHex: s)?.value == Self.round)
+        #expect(DrawBeacon(chainHash: hash, round: 3, roundAtMs: 1, randomnessHex: nil, signatureHex: nil)?.value == nil)
+        #expect(DrawBeacon(chainHash: hash, round: 3, roundAtMs: 1, randomnessHex: nil, signatureHex: nil) != nil)
+        #expect(DrawBeacon(chainHash: hash, round: 3, roundAtMs: 1, randomnessHex: r, signatureHex: nil) == nil)
+        #expect(DrawBeacon(chainHash: hash, round: 0, roundAtMs: 1, randomnessHex: nil, signatureHex: nil) == nil)
+        #expect(DrawBeacon(chainHash: "x", round: 3, roundAtMs: 1, randomnessHex: nil, signatureHex: nil) == nil)
+        #expect(DrawBeacon(chainHash: hash, round: 3, roundAtMs: .nan, randomnessHex: nil, signatureHex: nil) == nil)
+        #expect(DrawBeacon(chainHash: hash, round: 3, roundAtMs: 1, randomnessHex: "zz", signatureHex: s) == nil)
+    }
+}
