@@ -23,7 +23,9 @@ def test_a_beacon_draw_verifies_in_the_page_and_tampering_is_caught(server_facto
     server = server_factory(beacon_url=drand.url, beacon_chain=CHAIN_HASH, beacon_margin_ms=1000)
     host = open_page("lobby", server.lobby_key, server=server)
     host.el("start-button").click()
-    host.wait(lambda d: host.text("round-counter").startswith("Waiting for beacon round"), "the beacon's countdown")
+    # The wait for round R is the countdown's: a number of seconds under the words naming the round.
+    host.wait(lambda d: host.text("round-counter").startswith("Waiting for beacon round")
+              and host.visible("countdown") and host.text("countdown").isdigit(), "the beacon's countdown")
     host.wait_phase("result")
     assert host.verify_status() == "ok"
     items = host.verify_items()
