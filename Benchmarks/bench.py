@@ -537,7 +537,8 @@ def main():
         if "h" in a.scenarios:
             import bench_tls
             bench_tls.B = sys.modules[__name__]
-            out += bench_tls.scenario([int(x) for x in a.tls_n.split(",")], a.tls_storm, a.repeats, with_ref)
+            out += bench_tls.scenario([int(x) for x in a.tls_n.split(",") if x], a.tls_storm, a.repeats, with_ref,
+                                      a.baseline_bin)
         if "g" in a.scenarios:
             import bench_shutdown
             out += bench_shutdown.scenario_g(sys.modules[__name__], a.shutdown_viewers, a.repeats, a.baseline_bin)

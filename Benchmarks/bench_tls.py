@@ -19,6 +19,14 @@ import time
 import bench_targets
 
 B = None  # bench.py's __main__ module, set by the caller (its globals are the ones in use)
+# --perf-dir: seconds of `perf record` from the trigger (a wss draw's deliveries run past its
+# second of rounds), and of a storm from its start
+PERF_DRAW_S, PERF_STORM_S = 2.0, 8.0
+# ldgen --settle-ms: the window (server CPU from the trigger) starts this long after the last
+# handshake. A wss join phase lasts seconds and our server tells the room its viewer count at
+# most once a second at 10,000 viewers (PresenceCoalescer): 1.5 s keeps the count the joins
+# caused out of the draw's CPU, on every side alike (plain runs too, for the ratios).
+SETTLE_MS = 1500
 
 
 def make_cert():
@@ -39,16 +47,17 @@ def curl(pem):
     return "curl -s -k" if pem else "curl -s"
 
 
-def run_ours(n, pem, interval=100, rounds=10, perf_label=None):
-    p, port = B.start_ours(interval, extra=tls_args(pem))
+def run_ours(n, pem, interval=100, rounds=10, perf_label=None, server=None):
+    p, port = B.start_ours(interval, extra=tls_args(pem), server=server)
     try:
         key = B.json.loads(B.api(port, "POST", "/api/rooms", {"name": "r1"}, tls=bool(pem)))["hostKey"]
-        trig = B.bench_loop.perf_prefix(p.pid, perf_label, seconds=0.9) if perf_label else ""
+        trig = B.bench_loop.perf_prefix(p.pid, perf_label, seconds=PERF_DRAW_S) if perf_label else ""
         scheme = "https" if pem else "http"
         trig += (f"{curl(pem)} -X POST -H 'Content-Type: application/json' -H 'Authorization: Bearer {key}' "
                  f"{scheme}://127.0.0.1:{port}/api/rooms/r1/draws")
         return B.derive(B.ldgen(port, p.pid, n, "/ws/r1", rounds, trig,
-                                extra=["--subprotocol", "live-draw.v2, live-draw.v1"] + (["--tls"] if pem else [])))
+                                extra=["--subprotocol", "live-draw.v2, live-draw.v1", "--settle-ms", str(SETTLE_MS)]
+                                + (["--tls"] if pem else [])))
     finally:
         B.kill(p)
 
@@ -66,14 +75,22 @@ def run_ref(n, pem, interval=100, rounds=10, perf_label=None):
     p, port = start_ref(pem)
     try:
         scheme = "https" if pem else "http"
-        trig = B.bench_loop.perf_prefix(p.pid, perf_label, seconds=0.9) if perf_label else ""
+        trig = B.bench_loop.perf_prefix(p.pid, perf_label, seconds=PERF_DRAW_S) if perf_label else ""
         trig += f"{curl(pem)} '{scheme}://127.0.0.1:{port}/burst?room=r&count={rounds}&interval_ms={interval}'"
-        return B.derive(B.ldgen(port, p.pid, n, "/ws/r", rounds, trig, extra=["--tls"] if pem else []))
+        return B.derive(B.ldgen(port, p.pid, n, "/ws/r", rounds, trig,
+                                extra=["--settle-ms", str(SETTLE_MS)] + (["--tls"] if pem else [])))
     finally:
         B.kill(p)
 
 
-def storm_ours(n, pem):
+def perf_storm(pid, label):
+    """--perf-dir: `perf record` of the server through the storm's first PERF_STORM_S seconds."""
+    prefix = B.bench_loop.perf_prefix(pid, label, seconds=PERF_STORM_S)
+    if prefix:
+        subprocess.run(prefix, shell=True)
+
+
+def storm_ours(n, pem, label=None):
     """Scenario c over TLS: N clients at once while a draw is live; each one's first message must
     be a snapshot of the room."""
     p, port = B.start_ours(1000, extra=tls_args(pem))
@@ -81,6 +98,7 @@ def storm_ours(n, pem):
         key = B.json.loads(B.api(port, "POST", "/api/rooms", {"name": "r1"}, tls=True))["hostKey"]
         B.api(port, "POST", "/api/rooms/r1/draws", key=key, tls=True)
         B.wait_until_running(port, "r1", tls=True)
+        perf_storm(p.pid, label)
         return B.derive(B.ldgen(port, p.pid, n, "/ws/r1", 1, None, timeout=90,
                                 extra=["--tls", "--subprotocol", "live-draw.v1", "--match", '"type":"snapshot"',
                                        "--first-type", "snapshot", "--inflight", str(n)]))
@@ -88,11 +106,12 @@ def storm_ours(n, pem):
         B.kill(p)
 
 
-def storm_ref(n, pem):
+def storm_ref(n, pem, label=None):
     """The same storm against the TLS reference (it sends nothing on connect: one /burst message
     per client ends the run; only the connect time is compared)."""
     p, port = start_ref(pem)
     try:
+        perf_storm(p.pid, label)
         trig = f"curl -s -k -o /dev/null 'https://127.0.0.1:{port}/burst?room=r&count=1&interval_ms=100'"
         return B.derive(B.ldgen(port, p.pid, n, "/ws/r", 1, trig, timeout=90, extra=["--tls", "--inflight", str(n)]))
     finally:
@@ -103,27 +122,32 @@ SIDES = [("ours wss", "live-draw wss"), ("ref wss", "lws_fanout wss"), ("ours ws
          ("ref ws", "lws_fanout ws")]
 
 
-def scenario(ns, storm_n, repeats, with_ref):
-    """Scenario h; the table lines. Its targets go to bench_targets as they are measured."""
+def scenario(ns, storm_n, repeats, with_ref, baseline=None):
+    """Scenario h; the table lines. Its targets go to bench_targets as they are measured. With
+    `baseline` (a live-draw binary) it also runs that one over TLS, interleaved: before/after."""
     pem = make_cert()
+    sides = SIDES + ([("base wss", "baseline wss")] if baseline else [])
     rows, out = [], []
     negotiated = None
     for n in ns:
-        runs = {side: [] for side, _ in SIDES}
+        runs = {side: [] for side, _ in sides}
         for i in range(repeats):
-            for side, shown in SIDES:
+            for side, shown in sides:
                 if side.startswith("ref") and not with_ref:
                     continue
                 B.log(f"[h] N={n} repeat {i + 1}/{repeats}: {shown}")
                 label = f"h-{n}-{side.replace(' ', '-')}-{i + 1}"
                 tls = pem if side.endswith("wss") else None
-                r = run_ours(n, tls, perf_label=label) if side.startswith("ours") else run_ref(n, tls, perf_label=label)
+                if side.startswith("ref"):
+                    r = run_ref(n, tls, perf_label=label)
+                else:
+                    r = run_ours(n, tls, perf_label=label, server=baseline if side.startswith("base") else None)
                 runs[side].append(r)
                 if tls:
                     negotiated = f"{r.get('tls_version')} {r.get('tls_cipher')}, key exchange {r.get('tls_group')}"
                 time.sleep(1)
         med = {side: B.median_of(rs) for side, rs in runs.items() if rs}
-        for side, shown in SIDES:
+        for side, shown in sides:
             if side in med:
                 rows.append(("h", shown, n, med[side]))
         B.log(B.json.dumps({"h": n, **runs}))
@@ -134,10 +158,10 @@ def scenario(ns, storm_n, repeats, with_ref):
     if storm_n:
         for i in range(repeats):
             B.log(f"[h] wss join storm of {storm_n}, repeat {i + 1}/{repeats}: live-draw")
-            storms["ours"].append(storm_ours(storm_n, pem)); time.sleep(1)
+            storms["ours"].append(storm_ours(storm_n, pem, f"h-storm-ours-{i + 1}")); time.sleep(1)
             if with_ref:
                 B.log(f"[h] wss join storm of {storm_n}, repeat {i + 1}/{repeats}: lws_fanout")
-                storms["ref"].append(storm_ref(storm_n, pem)); time.sleep(1)
+                storms["ref"].append(storm_ref(storm_n, pem, f"h-storm-ref-{i + 1}")); time.sleep(1)
         B.log(B.json.dumps({"h storm": storms}))
     head = [f"\nScenario h: wss, one room, 10 rounds 100 ms apart, server on CPU {B.SRV_CPU}, ldgen on CPU {B.GEN_CPU}; "
             f"median of {repeats}; certificate ECDSA P-256 (self-signed, made by this run); negotiated: {negotiated}; "
@@ -149,10 +173,14 @@ def scenario(ns, storm_n, repeats, with_ref):
 
 
 def ratio_line(n, med):
-    o, r, p, rp = med.get("ours wss"), med.get("ref wss"), med.get("ours ws"), med.get("ref ws")
+    o, r, p, rp, b = (med.get(k) for k in ("ours wss", "ref wss", "ours ws", "ref ws", "base wss"))
     q = lambda a, b, k: a[k] / b[k] if a and b and b[k] else float("nan")
-    return (f"{n:6d}  {q(o, r, 'lat_p99_ms'):7.2f}  {q(o, r, 'cpu_us_per_msg'):7.2f}  {q(o, p, 'cpu_us_per_msg'):11.2f}  "
+    line = (f"{n:6d}  {q(o, r, 'lat_p99_ms'):7.2f}  {q(o, r, 'cpu_us_per_msg'):7.2f}  {q(o, p, 'cpu_us_per_msg'):11.2f}  "
             f"{q(o, r, 'rss_per_conn_kib'):7.2f}  {o['lost']:4.0f}  ({q(r, rp, 'cpu_us_per_msg'):.2f})")
+    if b:
+        line += (f"   ours/baseline wss: p99 {q(o, b, 'lat_p99_ms'):.2f}, CPU/round msg {q(o, b, 'cpu_us_per_msg'):.2f}, "
+                 f"CPU/any msg {q(o, b, 'cpu_us_per_any_msg'):.2f}")
+    return line
 
 
 def targets_fanout(med):

@@ -4,7 +4,8 @@
  * trigger command once all handshakes are done (or first, with --trigger-first), then measures every
  * message that contains --match: delivery latency = receipt wall clock - the JSON number --ts-field
  * (epoch ms), the spread of receipt times across clients per (room, round), and loss against
- * --expect. With --server-pid it also samples the server's RSS and CPU. Prints one JSON object.
+ * --expect. With --server-pid it also samples the server's RSS and CPU (RSS --settle-ms after the
+ * last handshake, CPU from then to the end). Prints one JSON object.
  *
  * With --gap-ms G it also measures the gaps viewers see: for each client, the time between
  * consecutive steps of the draw (`started`, each `round`, `finished`), on receipt and by the
@@ -76,6 +77,7 @@ static const char *ts_field = "sentAt", *round_field = "round", *trigger = NULL,
 static const char *subprotocol = NULL;
 static int port = 0, nclients = 1000, expect = 10, rooms = 1, inflight = 1000, timeout_s = 60;
 static int trigger_first = 0, trigger_delay_ms = 0;
+static int settle_ms = 200;  /* after the last handshake: then RSS is sampled and the trigger runs */
 static double spin_us = 0;   /* keep polling without sleeping this long after the last event */
 static double gap_ms = 0;    /* > 0: measure the gaps between a draw's steps against this */
 static FILE *gaps_out;
@@ -501,7 +503,7 @@ static void usage(void) {
     fprintf(stderr,
       "usage: ldgen --port P [--host 127.0.0.1] [--path /ws/r%%d --rooms K] [--clients N]\n"
       "  [--expect M] [--match STR] [--ts-field sentAt] [--round-field round] [--inflight 1000]\n"
-      "  [--trigger-cmd CMD] [--trigger-first] [--trigger-delay-ms MS] [--first-type snapshot]\n"
+      "  [--trigger-cmd CMD] [--trigger-first] [--trigger-delay-ms MS] [--settle-ms 200] [--first-type snapshot]\n"
       "  [--subprotocol NAME] [--server-pid PID[,PID...]] [--aux-pid PID] [--port2 P2] [--timeout S] [--spin-us US]\n"
       "  [--gap-ms G [--gaps-out FILE]] [--start-keys FILE [--start-spread-ms MS]] [--extra-path PATH]\n"
       "  [--tls [--tls-resume] [--tls-ciphers LIST] [--tls-ciphersuites LIST]]\n"
@@ -526,6 +528,7 @@ int main(int argc, char **argv) {
         else if (OPT("--trigger-cmd")) trigger = v;
         else if (!strcmp(a, "--trigger-first")) trigger_first = 1;
         else if (OPT("--trigger-delay-ms")) trigger_delay_ms = atoi(v);
+        else if (OPT("--settle-ms")) settle_ms = atoi(v);
         else if (OPT("--first-type")) first_type = v;
         else if (OPT("--subprotocol")) subprotocol = v;
         else if (OPT("--server-pid")) parse_pids(v);
@@ -589,7 +592,7 @@ int main(int argc, char **argv) {
         if (!connected_at && next == nclients && nopen + nfailed + 0 >= nclients - 0 &&
             nopen + nfailed == nclients) {
             connected_at = mono_ms(); in_window = 1; cpu_self_win0 = self_cpu_s();
-            if (server_pid) { usleep(200000); rss1 = servers_rss_kib(); scpu0 = servers_cpu_s(scpu_each0); }
+            if (server_pid) { usleep(settle_ms * 1000); rss1 = servers_rss_kib(); scpu0 = servers_cpu_s(scpu_each0); }
             if (aux_pid) aux0 = proc_cpu_s(aux_pid);
             if (!triggered) { trig = run_trigger(); trig_at = mono_ms(); triggered = 1; }
             starts_at = mono_ms();
