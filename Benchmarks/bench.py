@@ -21,9 +21,12 @@ Scenarios:
   u  uploads (issue 31): PUT of 100,000 entrants as text and as JSON, and 16 MiB of
      {"users":[1,1,…]}, each to a fresh server, without records and with them (a temporary data
      directory): time, server CPU, peak RSS growth against the body (Benchmarks/bench_upload.py).
+  h  wss (issue 29): one room, 1,000 and 10,000 wss viewers, 10 rounds, ours against the lws
+     reference over TLS (same certificate) and against our own plain-ws run, interleaved; then a
+     wss join storm of 10,000 (Benchmarks/bench_tls.py).
   g  shutdown with 10,000 viewers: seconds from SIGTERM to exit, server CPU; against --baseline-bin
      (Benchmarks/bench_shutdown.py). Only when asked for (--scenarios g).
-The load generator is our own Benchmarks/loadgen/ldgen.c (epoll, libc only).
+The load generator is our own Benchmarks/loadgen/ldgen.c (epoll, libc and OpenSSL for --tls).
 """
 import argparse, json, os, re, resource, signal, socket, statistics, subprocess, sys, time
 import urllib.request
@@ -52,7 +55,8 @@ def build(skip_swift):
     if not skip_swift:
         subprocess.run(["swift", "build", "-c", "release", "--product", "live-draw"], cwd=ROOT, check=True)
     cflags = ["-O2", "-g", "-Wall", "-Wextra", "-Wno-unused-parameter", "-Wno-sign-compare"]
-    subprocess.run(["gcc", *cflags, "-o", LDGEN, os.path.join(ROOT, "Benchmarks/loadgen/ldgen.c")], check=True)
+    subprocess.run(["gcc", *cflags, "-o", LDGEN, os.path.join(ROOT, "Benchmarks/loadgen/ldgen.c"), "-lssl", "-lcrypto"],
+                   check=True)
     if os.path.exists(REF_SRC):
         pc = lambda f: subprocess.run(["pkg-config", f, "libwebsockets"], capture_output=True, text=True,
                                       check=True).stdout.split()
@@ -108,7 +112,7 @@ def start_ours(interval_ms, extra=(), data_dir="off", server=None):
         line = p.stdout.readline()
         if not line:
             break
-        m = re.search(r"listening on http://[^:]+:(\d+)", line)
+        m = re.search(r"listening on https?://[^:]+:(\d+)", line)
         if m: port = int(m.group(1))
         m = re.search(r"#key=([0-9a-f]{48})", line)
         if m: key = m.group(1)
@@ -134,15 +138,21 @@ def start_ref():
     return p, port
 
 
-def api(port, method, path, body=None, key=None):
+def api(port, method, path, body=None, key=None, tls=False):
+    """One API request; over https (the bench's own certificate, not verified) with `tls`."""
     data = json.dumps(body).encode() if body is not None else b""
-    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data if method == "POST" else None,
-                                 method=method)
+    req = urllib.request.Request(f"{'https' if tls else 'http'}://127.0.0.1:{port}{path}",
+                                 data=data if method == "POST" else None, method=method)
     if method == "POST":
         req.add_header("Content-Type", "application/json")
     if key:
         req.add_header("Authorization", f"Bearer {key}")
-    with urllib.request.urlopen(req, timeout=10) as r:
+    ctx = None
+    if tls:
+        import ssl
+        ctx = ssl.create_default_context()
+        ctx.check_hostname, ctx.verify_mode = False, ssl.CERT_NONE
+    with urllib.request.urlopen(req, timeout=10, context=ctx) as r:
         return r.read().decode()
 
 
@@ -398,11 +408,11 @@ def scenario_e(rooms, interval=400, spread_ms=800):
         shutil.rmtree(data_dir, ignore_errors=True)
 
 
-def wait_until_running(port, room, timeout=10.0):
+def wait_until_running(port, room, timeout=10.0, tls=False):
     """The storm must hit a live draw: wait for the room's phase to say so (loading -> running)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if (json.loads(api(port, "GET", f"/api/rooms/{room}")).get("draw") or {}).get("phase") == "running":
+        if (json.loads(api(port, "GET", f"/api/rooms/{room}", tls=tls)).get("draw") or {}).get("phase") == "running":
             return
         time.sleep(0.02)
     raise RuntimeError(f"the draw in {room} did not start within {timeout} s")
@@ -427,7 +437,7 @@ def scenario_c(n, interval=1000, server=None):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--scenarios", default="abb2cdefu")
+    ap.add_argument("--scenarios", default="abb2cdefuh")
     ap.add_argument("--n", default="1000,10000,19000", help="scenario a viewer counts (issue 17's targets are "
                     "at 10000 and 19000)")
     ap.add_argument("--cluster-n", default="10000", help="scenario d viewer counts (total over both nodes)")
@@ -435,6 +445,8 @@ def main():
     ap.add_argument("--rooms", type=int, default=1000)
     ap.add_argument("--per-room", type=int, default=10)
     ap.add_argument("--storm", type=int, default=10000)
+    ap.add_argument("--tls-n", default="1000,10000", help="scenario h: wss viewer counts (the targets are at 10000)")
+    ap.add_argument("--tls-storm", type=int, default=10000, help="scenario h: clients of the wss join storm (0: none)")
     ap.add_argument("--start-rooms", type=int, default=1000, help="scenario e: rooms starting at once (plus the lobby)")
     ap.add_argument("--entrant-viewers", type=int, default=10000, help="scenario f: viewers of the room")
     ap.add_argument("--shutdown-viewers", type=int, default=10000, help="scenario g: viewers connected at SIGTERM")
@@ -522,6 +534,11 @@ def main():
         if "u" in a.scenarios:
             import bench_upload
             out += bench_upload.scenario_u(sys.modules[__name__], a.entrants, a.repeats, a.baseline_bin)
+        if "h" in a.scenarios:
+            import bench_tls
+            bench_tls.B = sys.modules[__name__]
+            out += bench_tls.scenario([int(x) for x in a.tls_n.split(",") if x], a.tls_storm, a.repeats, with_ref,
+                                      a.baseline_bin)
         if "g" in a.scenarios:
             import bench_shutdown
             out += bench_shutdown.scenario_g(sys.modules[__name__], a.shutdown_viewers, a.repeats, a.baseline_bin)

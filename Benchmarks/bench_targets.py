@@ -1,4 +1,4 @@
-"""Issue 17's targets (and issue 31's upload, scenario u) in one table at the end of a `make bench` run.
+"""Issue 17's targets (and issue 31's upload, scenario u, and issue 29's wss, scenario h) in one table at the end of a `make bench` run.
 
 The scenarios print their own tables as they finish; the targets they measure are spread over
 them (a's ratios to the reference and the floor, b's and b2's lateness, b's CPU against the poll
@@ -31,6 +31,13 @@ EXPECTED = [
     "u: JSON attack body, records kept, time to answer",
     "u: JSON 100,000 entrants, records kept, peak RSS growth / body",
     "u: JSON attack body, records kept, peak RSS growth / body",
+    # Issue 29's wss fan-out (Benchmarks/bench_tls.py).
+    "h: wss 10,000 viewers, delivery p99 ours / lws TLS reference",
+    "h: wss 10,000 viewers, CPU per round message ours / lws TLS reference",
+    "h: wss 10,000 viewers, CPU per round message ours wss / ours ws",
+    "h: wss 10,000 viewers, RSS per viewer ours / lws TLS reference",
+    "h: wss 10,000 viewers, lost",
+    "h: wss join storm of 10,000, connect time ours / lws TLS reference",
 ]
 
 
@@ -60,7 +67,7 @@ def lines():
     """The closing table: every row measured, then the targets this run did not measure."""
     if not ROWS:
         return []
-    out = ["\nIssue 17's and 31's targets, this run (medians of the repeats; `each run` values in the tables above)"]
+    out = ["\nIssue 17's, 29's and 31's targets, this run (medians of the repeats; `each run` values in the tables above)"]
     width = max(len(r[0]) for r in ROWS)
     for what, value, fmt, target, met, detail in ROWS:
         shown = fmt.format(value)

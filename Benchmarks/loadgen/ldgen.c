@@ -4,7 +4,8 @@
  * trigger command once all handshakes are done (or first, with --trigger-first), then measures every
  * message that contains --match: delivery latency = receipt wall clock - the JSON number --ts-field
  * (epoch ms), the spread of receipt times across clients per (room, round), and loss against
- * --expect. With --server-pid it also samples the server's RSS and CPU. Prints one JSON object.
+ * --expect. With --server-pid it also samples the server's RSS and CPU (RSS --settle-ms after the
+ * last handshake, CPU from then to the end). Prints one JSON object.
  *
  * With --gap-ms G it also measures the gaps viewers see: for each client, the time between
  * consecutive steps of the draw (`started`, each `round`, `finished`), on receipt and by the
@@ -25,8 +26,16 @@
  * server_cpu_each_s lists each one's CPU. --aux-pid PID (say redis-server) is sampled over the
  * same window but reported apart, as aux_cpu_s.
  *
+ * --tls speaks wss (issue 29): OpenSSL, non-blocking, the TLS handshake between the TCP connect
+ * and the WebSocket upgrade; the certificate is not verified (the bench's own, self-signed). Each
+ * client makes a full handshake: session resumption is off (no ticket or session cache) unless
+ * --tls-resume, which offers every client after the first the first client's session. The
+ * output states what was negotiated (tls_version, tls_cipher, tls_group) and how long the TLS
+ * handshakes took (tls_hs_p50_ms / p99: from connect() to the TLS Finished, queueing included).
+ * --tls-ciphers / --tls-ciphersuites narrow the offer (TLS 1.2 list / TLS 1.3 suites).
+ *
  * Deliberately small: RFC 6455 client handshake (status 101 checked), unmasked server frames with
- * 7/16/64-bit lengths, fragmentation, ping -> masked pong, close. No TLS, no extensions.
+ * 7/16/64-bit lengths, fragmentation, ping -> masked pong, close. No extensions.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -47,7 +56,10 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { ST_CONNECTING, ST_HANDSHAKE, ST_OPEN, ST_DONE, ST_FAILED };
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
+enum { ST_CONNECTING, ST_TLS, ST_HANDSHAKE, ST_OPEN, ST_DONE, ST_FAILED };
 #define MAX_ROUNDS 64
 
 typedef struct {
@@ -56,6 +68,8 @@ typedef struct {
     int steps;                       /* --gap-ms: gaps seen so far (1: started -> round 1) */
     char *buf; size_t len, cap;      /* unparsed bytes (handshake or frames) */
     char *msg; size_t mlen, mcap;    /* fragmented message being assembled */
+    SSL *ssl;                        /* --tls: the client's session, NULL on plain ws */
+    double t_connect;                /* --tls: when connect() was called (for tls_hs_*_ms) */
 } client_t;
 
 static const char *host = "127.0.0.1", *path = "/ws/r", *match = "\"type\":\"round\"";
@@ -63,6 +77,7 @@ static const char *ts_field = "sentAt", *round_field = "round", *trigger = NULL,
 static const char *subprotocol = NULL;
 static int port = 0, nclients = 1000, expect = 10, rooms = 1, inflight = 1000, timeout_s = 60;
 static int trigger_first = 0, trigger_delay_ms = 0;
+static int settle_ms = 200;  /* after the last handshake: then RSS is sampled and the trigger runs */
 static double spin_us = 0;   /* keep polling without sleeping this long after the last event */
 static double gap_ms = 0;    /* > 0: measure the gaps between a draw's steps against this */
 static FILE *gaps_out;
@@ -73,6 +88,13 @@ static long server_pid = 0;   /* the first of server_pids: nonzero when any is g
 static long server_pids[8]; static int nserver_pids;
 static long aux_pid = 0;
 static int port2 = 0;
+/* --tls (see the top of the file) */
+static int use_tls = 0, tls_resume = 0, ntls_resumed = 0;
+static const char *tls_ciphers = NULL, *tls_ciphersuites = NULL;
+static SSL_CTX *tls_ctx;
+static SSL_SESSION *tls_session;     /* --tls-resume: the session later clients offer */
+static char tls_version[32], tls_cipher[64], tls_group[32];
+static float *tls_hs; static size_t ntls_hs;   /* per client: connect() -> TLS Finished, ms */
 
 static client_t *cl;
 static int epfd, nopen, nfailed, ndone_expect, nfirst_ok, nfirst_bad, nclosed_early;
@@ -102,6 +124,16 @@ static void append(char **b, size_t *len, size_t *cap, const char *src, size_t n
     memcpy(*b + *len, src, n); *len += n;
 }
 
+/* Writes n bytes of c's output, through its TLS session under --tls. The generator's writes are
+ * small (the upgrade request, a pong, a start) and the socket's buffer is empty then, so a short
+ * write is treated as a failure by the callers, as it always was on plain sockets. */
+static ssize_t cwrite(client_t *c, const void *b, size_t n) {
+    if (!c->ssl) return write(c->fd, b, n);
+    ERR_clear_error();
+    int w = SSL_write(c->ssl, b, (int)n);
+    return w > 0 ? w : -1;
+}
+
 static void room_name(int room, char *out, size_t n) {
     if (extra_path && room == rooms) snprintf(out, n, "%s", extra_path);
     else snprintf(out, n, path, room);
@@ -115,7 +147,7 @@ static void send_start(client_t *c, const char *key) {
     unsigned char mask[4] = {0x5a, 0xc3, 0x17, 0x88};
     f[0] = 0x81; f[1] = 0x80 | (unsigned char)n; memcpy(f + 2, mask, 4);
     for (int i = 0; i < n; i++) f[6 + i] = (unsigned char)payload[i] ^ mask[i & 3];
-    ssize_t w = write(c->fd, f, 6 + n); (void)w;
+    ssize_t w = cwrite(c, f, 6 + n); (void)w;
 }
 
 static void read_keys(const char *file) {
@@ -135,6 +167,7 @@ static void fail(client_t *c) {
     if (c->state == ST_OPEN) nclosed_early++; else nfailed++;
     c->state = ST_FAILED;
     epoll_ctl(epfd, EPOLL_CTL_DEL, c->fd, NULL);
+    if (c->ssl) { SSL_free(c->ssl); c->ssl = NULL; }
     close(c->fd);
 }
 
@@ -215,7 +248,7 @@ static void send_pong(client_t *c, const unsigned char *pl, size_t n) {
     unsigned char f[2 + 4 + 125]; if (n > 125) n = 125;
     f[0] = 0x8A; f[1] = 0x80 | (unsigned char)n; memset(f + 2, 0, 4); /* zero mask key */
     memcpy(f + 6, pl, n);
-    ssize_t w = write(c->fd, f, 6 + n); (void)w;
+    ssize_t w = cwrite(c, f, 6 + n); (void)w;
 }
 
 static void parse_frames(client_t *c, double t) {
@@ -256,6 +289,7 @@ static void start_connect(int i) {
     struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(c->grp ? port2 : port) };
     inet_pton(AF_INET, host, &a.sin_addr);
     c->state = ST_CONNECTING;
+    c->t_connect = mono_ms();
     if (connect(c->fd, (struct sockaddr *)&a, sizeof a) < 0 && errno != EINPROGRESS) {
         close(c->fd); c->state = ST_FAILED; nfailed++; return;
     }
@@ -265,9 +299,6 @@ static void start_connect(int i) {
 
 static void send_handshake(int i) {
     client_t *c = &cl[i];
-    int err = 0; socklen_t el = sizeof err;
-    getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &el);
-    if (err) { fail(c); return; }
     char rp[128], req[512];
     room_name(c->room, rp, sizeof rp);
     int n = snprintf(req, sizeof req,
@@ -275,19 +306,111 @@ static void send_handshake(int i) {
         "Sec-WebSocket-Key: bGl2ZS1kcmF3LWJlbmNoIQ==\r\nSec-WebSocket-Version: 13\r\n%s%s%s\r\n",
         rp, host, c->grp ? port2 : port, subprotocol ? "Sec-WebSocket-Protocol: " : "", subprotocol ? subprotocol : "",
         subprotocol ? "\r\n" : "");
-    if (write(c->fd, req, n) != n) { fail(c); return; }
+    if (cwrite(c, req, n) != n) { fail(c); return; }
     c->state = ST_HANDSHAKE;
     struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)i };
     epoll_ctl(epfd, EPOLL_CTL_MOD, c->fd, &ev);
+}
+
+/* --tls: a new session (TLS 1.3 sends it after the handshake); the first one is kept for
+ * --tls-resume. Returns 1: the session is ours to keep (OpenSSL's reference is taken). */
+static int on_new_session(SSL *ssl, SSL_SESSION *sess) {
+    (void)ssl;
+    if (tls_session || !tls_resume) return 0;
+    tls_session = sess;
+    return 1;
+}
+
+static void tls_setup(void) {
+    tls_ctx = SSL_CTX_new(TLS_client_method());
+    if (!tls_ctx) { fprintf(stderr, "ldgen: SSL_CTX_new failed\n"); exit(2); }
+    SSL_CTX_set_verify(tls_ctx, SSL_VERIFY_NONE, NULL);  /* the bench's self-signed certificate */
+    /* The generator holds 10,000 sessions: their idle buffers go back between messages. */
+    SSL_CTX_set_mode(tls_ctx, SSL_MODE_RELEASE_BUFFERS);
+    if (tls_resume) {
+        SSL_CTX_set_session_cache_mode(tls_ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
+        SSL_CTX_sess_set_new_cb(tls_ctx, on_new_session);
+    } else {
+        /* Every client a full handshake: no ticket asked for, nothing cached or offered. */
+        SSL_CTX_set_session_cache_mode(tls_ctx, SSL_SESS_CACHE_OFF);
+        SSL_CTX_set_options(tls_ctx, SSL_OP_NO_TICKET);
+    }
+    if ((tls_ciphers && !SSL_CTX_set_cipher_list(tls_ctx, tls_ciphers)) ||
+        (tls_ciphersuites && !SSL_CTX_set_ciphersuites(tls_ctx, tls_ciphersuites))) {
+        fprintf(stderr, "ldgen: unknown --tls-ciphers / --tls-ciphersuites\n"); exit(2);
+    }
+}
+
+static void want_events(client_t *c, int i, uint32_t ev) {
+    struct epoll_event e = { .events = ev, .data.u32 = (uint32_t)i };
+    epoll_ctl(epfd, EPOLL_CTL_MOD, c->fd, &e);
+}
+
+/* --tls: one step of the client's TLS handshake; once it is done, the WebSocket upgrade. */
+static void tls_step(int i) {
+    client_t *c = &cl[i];
+    ERR_clear_error();
+    int r = SSL_do_handshake(c->ssl);
+    if (r == 1) {
+        if (!tls_version[0]) {
+            int nid = SSL_get_negotiated_group(c->ssl);
+            snprintf(tls_version, sizeof tls_version, "%s", SSL_get_version(c->ssl));
+            snprintf(tls_cipher, sizeof tls_cipher, "%s", SSL_get_cipher_name(c->ssl));
+            snprintf(tls_group, sizeof tls_group, "%s", nid > 0 ? OBJ_nid2sn(nid) : "?");
+        }
+        if (SSL_session_reused(c->ssl)) ntls_resumed++;
+        tls_hs[ntls_hs++] = (float)(mono_ms() - c->t_connect);
+        send_handshake(i);
+        return;
+    }
+    switch (SSL_get_error(c->ssl, r)) {
+    case SSL_ERROR_WANT_READ: want_events(c, i, EPOLLIN); return;
+    case SSL_ERROR_WANT_WRITE: want_events(c, i, EPOLLIN | EPOLLOUT); return;
+    default: fail(c); return;
+    }
+}
+
+/* The TCP connect finished: the TLS handshake next, or the upgrade right away on plain ws. */
+static void on_connected(int i) {
+    client_t *c = &cl[i];
+    int err = 0; socklen_t el = sizeof err;
+    getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &el);
+    if (err) { fail(c); return; }
+    if (!use_tls) { send_handshake(i); return; }
+    c->ssl = SSL_new(tls_ctx);
+    if (!c->ssl || !SSL_set_fd(c->ssl, c->fd)) { fail(c); return; }
+    SSL_set_connect_state(c->ssl);
+    SSL_set_tlsext_host_name(c->ssl, "localhost");
+    if (tls_resume && tls_session) SSL_set_session(c->ssl, tls_session);
+    c->state = ST_TLS;
+    tls_step(i);
+}
+
+/* Reads what is there: plain, or decrypted through the client's TLS session. > 0 bytes, 0 end of
+ * input, -1 nothing now, -2 error. */
+static ssize_t cread(client_t *c, char *b, size_t n) {
+    if (!c->ssl) {
+        ssize_t r = read(c->fd, b, n);
+        if (r < 0) return (errno == EAGAIN || errno == EINTR) ? -1 : -2;
+        return r;
+    }
+    ERR_clear_error();
+    int r = SSL_read(c->ssl, b, (int)n);
+    if (r > 0) return r;
+    switch (SSL_get_error(c->ssl, r)) {
+    case SSL_ERROR_WANT_READ: case SSL_ERROR_WANT_WRITE: return -1;
+    case SSL_ERROR_ZERO_RETURN: return 0;
+    default: return -2;
+    }
 }
 
 static void on_readable(int i) {
     client_t *c = &cl[i];
     static char rb[1 << 16];
     for (int loops = 0; loops < 64; loops++) {
-        ssize_t r = read(c->fd, rb, sizeof rb);
-        if (r < 0) { if (errno == EAGAIN || errno == EINTR) return; fail(c); return; }
-        if (r == 0) { fail(c); return; }
+        ssize_t r = cread(c, rb, sizeof rb);
+        if (r == -1) return;
+        if (r <= 0) { fail(c); return; }
         double t = now_ms();
         append(&c->buf, &c->len, &c->cap, rb, (size_t)r);
         if (c->state == ST_HANDSHAKE) {
@@ -300,7 +423,9 @@ static void on_readable(int i) {
         }
         parse_frames(c, t);
         if (c->state == ST_FAILED) return;
-        if ((size_t)r < sizeof rb) return;
+        /* A short plain read emptied the socket; SSL_read returns one record at a time, so
+         * under TLS read on until it wants more input. */
+        if (!c->ssl && (size_t)r < sizeof rb) return;
     }
 }
 
@@ -378,9 +503,10 @@ static void usage(void) {
     fprintf(stderr,
       "usage: ldgen --port P [--host 127.0.0.1] [--path /ws/r%%d --rooms K] [--clients N]\n"
       "  [--expect M] [--match STR] [--ts-field sentAt] [--round-field round] [--inflight 1000]\n"
-      "  [--trigger-cmd CMD] [--trigger-first] [--trigger-delay-ms MS] [--first-type snapshot]\n"
+      "  [--trigger-cmd CMD] [--trigger-first] [--trigger-delay-ms MS] [--settle-ms 200] [--first-type snapshot]\n"
       "  [--subprotocol NAME] [--server-pid PID[,PID...]] [--aux-pid PID] [--port2 P2] [--timeout S] [--spin-us US]\n"
       "  [--gap-ms G [--gaps-out FILE]] [--start-keys FILE [--start-spread-ms MS]] [--extra-path PATH]\n"
+      "  [--tls [--tls-resume] [--tls-ciphers LIST] [--tls-ciphersuites LIST]]\n"
       "Latency = receipt wall clock - JSON --ts-field (epoch ms). Output: one JSON object on stdout.\n");
     exit(2);
 }
@@ -402,6 +528,7 @@ int main(int argc, char **argv) {
         else if (OPT("--trigger-cmd")) trigger = v;
         else if (!strcmp(a, "--trigger-first")) trigger_first = 1;
         else if (OPT("--trigger-delay-ms")) trigger_delay_ms = atoi(v);
+        else if (OPT("--settle-ms")) settle_ms = atoi(v);
         else if (OPT("--first-type")) first_type = v;
         else if (OPT("--subprotocol")) subprotocol = v;
         else if (OPT("--server-pid")) parse_pids(v);
@@ -414,6 +541,10 @@ int main(int argc, char **argv) {
         else if (OPT("--start-keys")) read_keys(v);
         else if (OPT("--start-spread-ms")) start_spread_ms = atof(v);
         else if (OPT("--extra-path")) extra_path = v;
+        else if (!strcmp(a, "--tls")) use_tls = 1;
+        else if (!strcmp(a, "--tls-resume")) tls_resume = 1;
+        else if (OPT("--tls-ciphers")) tls_ciphers = v;
+        else if (OPT("--tls-ciphersuites")) tls_ciphersuites = v;
         else usage();
     }
     if (!port || nclients < 1 || rooms < 1) usage();
@@ -430,6 +561,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "ldgen: RLIMIT_NOFILE %lu too low for %d clients\n", (unsigned long)rl.rlim_cur, nclients);
         return 2;
     }
+    if (use_tls) { tls_setup(); tls_hs = calloc(nclients, sizeof *tls_hs); }
     cl = calloc(nclients, sizeof *cl);
     rmin = calloc((size_t)all_rooms * MAX_ROUNDS, sizeof *rmin);
     rmax = calloc((size_t)all_rooms * MAX_ROUNDS, sizeof *rmax);
@@ -460,7 +592,7 @@ int main(int argc, char **argv) {
         if (!connected_at && next == nclients && nopen + nfailed + 0 >= nclients - 0 &&
             nopen + nfailed == nclients) {
             connected_at = mono_ms(); in_window = 1; cpu_self_win0 = self_cpu_s();
-            if (server_pid) { usleep(200000); rss1 = servers_rss_kib(); scpu0 = servers_cpu_s(scpu_each0); }
+            if (server_pid) { usleep(settle_ms * 1000); rss1 = servers_rss_kib(); scpu0 = servers_cpu_s(scpu_each0); }
             if (aux_pid) aux0 = proc_cpu_s(aux_pid);
             if (!triggered) { trig = run_trigger(); trig_at = mono_ms(); triggered = 1; }
             starts_at = mono_ms();
@@ -490,8 +622,9 @@ int main(int argc, char **argv) {
             if (c->state == ST_FAILED) continue;
             if (c->state == ST_CONNECTING) {
                 if (evs[k].events & (EPOLLERR | EPOLLHUP)) { fail(c); continue; }
-                send_handshake(i); continue;
+                on_connected(i); continue;
             }
+            if (c->state == ST_TLS) { tls_step(i); continue; }
             if (evs[k].events & (EPOLLIN | EPOLLERR | EPOLLHUP)) on_readable(i);
         }
     }
@@ -530,6 +663,13 @@ int main(int argc, char **argv) {
     printf(",\"server_cpu_each_s\":[");
     for (int k = 0; k < nserver_pids; k++) printf("%s%.3f", k ? "," : "", scpu_each1[k] - scpu_each0[k]);
     printf("],\"aux_cpu_s\":%.3f", aux_pid ? aux1 - aux0 : -1.0);
+    if (use_tls) {
+        qsort(tls_hs, ntls_hs, sizeof *tls_hs, cmpf);
+        printf(",\"tls_version\":\"%s\",\"tls_cipher\":\"%s\",\"tls_group\":\"%s\",\"tls_handshakes\":%zu,"
+               "\"tls_resumed\":%d,\"tls_hs_p50_ms\":%.2f,\"tls_hs_p99_ms\":%.2f",
+               tls_version, tls_cipher, tls_group, ntls_hs, ntls_resumed, pct_f(tls_hs, ntls_hs, .5),
+               pct_f(tls_hs, ntls_hs, .99));
+    }
     if (port2) {
         for (int g = 0; g < 2; g++) {
             qsort(latg[g], nlatg[g], sizeof *latg[g], cmpf);

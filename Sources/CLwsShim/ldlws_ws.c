@@ -47,24 +47,56 @@ static size_t text_frame_header(unsigned char *payload, size_t len) {
     return 10;
 }
 
-/* Why the plain-socket path frames and sends the message itself instead of calling lws_write:
- * lws_write runs the extension hooks, the ws role's state, the buffered-output checks and the
- * send-size cut on every message, and with no extension negotiated and nothing buffered all of
- * that ends in the one send() done here (Benchmarks/README.md, "Event loop, session 9").
+#if defined(LWS_WITH_TLS) && !defined(LWS_WITH_MBEDTLS)
+/* The TLS leg of ldlws_write_text: the whole frame (at most one lws send cut, see there) in one
+ * SSL_write, as lws_ssl_capable_write would do it, without lws_write's path around it.  lws
+ * creates every session with SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER and without partial writes,
+ * so SSL_write takes the whole frame or, on a full socket, wants to be called again with the
+ * same bytes: it has encrypted them and holds the record.  lws does exactly that when handed
+ * the frame as raw bytes: it calls SSL_write again with all of it at once (its send cut is
+ * larger than the frame) and keeps what is still not taken in its output buffer, retried
+ * from the same bytes when the socket is writeable, as after its own short write. */
+static ldlws_write_result tls_write(struct lws *wsi, SSL *ssl, unsigned char *frame, size_t total) {
+    ERR_clear_error();
+    int n = SSL_write(ssl, frame, (int)total);
+    if (n == (int)total) return LDLWS_WRITE_SENT;
+    if (n > 0) { /* only in partial-write mode, which lws never sets: the rest is new bytes */
+        int m = lws_write(wsi, frame + n, total - (size_t)n, LWS_WRITE_RAW);
+        return m < (int)(total - (size_t)n) ? LDLWS_WRITE_FAILED : LDLWS_WRITE_HANDED;
+    }
+    switch (SSL_get_error(ssl, n)) {
+    case SSL_ERROR_WANT_WRITE:
+    case SSL_ERROR_WANT_READ: {
+        int m = lws_write(wsi, frame, total, LWS_WRITE_RAW);
+        return m < (int)total ? LDLWS_WRITE_FAILED : LDLWS_WRITE_HANDED;
+    }
+    default:
+        return LDLWS_WRITE_FAILED; /* the peer is gone, or the session broke */
+    }
+}
+#endif
+
+/* Why the shim frames and sends the message itself instead of calling lws_write: lws_write
+ * runs the extension hooks, the ws role's state, the buffered-output checks and the send-size
+ * cut on every message, and with no extension negotiated and nothing buffered all of that ends
+ * in the one send() done here (Benchmarks/README.md, "Event loop, session 9"), or under TLS in
+ * the one SSL_write of tls_write ("Fan-out over TLS").
  *
- * It is only taken on a plain socket the caller names (ldlws_plain_socket: no TLS, which lws
- * must encrypt, and not a stream inside another connection) and only when lws holds no unsent
+ * It is only taken on a socket the caller names (ldlws_direct_socket: not a stream inside
+ * another connection; with its TLS session, ldlws_tls_session, under TLS) and only when lws holds no unsent
  * bytes of an earlier write, which must go first.  `settled` says the caller knows that already
  * (its last write here went out whole), so lws' per-connection state is not even read: that
  * read was a cache miss per viewer per message.  Whatever send() does not take, and anything
  * past `chunk` bytes (lws' own cut, tx_packet_size), is handed to lws as raw bytes, already
  * framed: lws keeps it in its output buffer and flushes it before the next WRITEABLE, exactly
  * as when lws_write itself sends short, so nothing else changes. */
-ldlws_write_result ldlws_write_text(struct lws *wsi, int fd, int settled, size_t chunk, unsigned char *payload,
-                                    size_t len) {
+ldlws_write_result ldlws_write_text(struct lws *wsi, int fd, void *tls, int settled, size_t chunk,
+                                    unsigned char *payload, size_t len) {
     /* lws_write takes an int-sized length; nothing the server sends comes near it. */
     if (len > (size_t)INT_MAX - LWS_PRE) return LDLWS_WRITE_FAILED;
-    if (fd < 0 || (!settled && lws_partial_buffered(wsi))) {
+    /* Under TLS only frames within one lws send cut (chunk) go direct: a retry through lws must
+     * offer SSL_write the same length, and lws offers at most its cut at once. */
+    if (fd < 0 || (tls && len + 10 > chunk) || (!settled && lws_partial_buffered(wsi))) {
         /* lws either sends everything or keeps the unsent tail in its own buffer (and then does
          * not call WRITEABLE again until it is flushed), so a short count is a real failure. */
         int n = lws_write(wsi, payload, len, LWS_WRITE_TEXT);
@@ -73,6 +105,11 @@ ldlws_write_result ldlws_write_text(struct lws *wsi, int fd, int settled, size_t
     size_t header = text_frame_header(payload, len);
     unsigned char *frame = payload - header;
     size_t total = len + header;
+#if defined(LWS_WITH_TLS) && !defined(LWS_WITH_MBEDTLS)
+    if (tls) return tls_write(wsi, (SSL *)tls, frame, total);
+#else
+    if (tls) return LDLWS_WRITE_FAILED; /* ldlws_tls_session never hands one out here */
+#endif
     size_t first = chunk && total > chunk ? chunk : total;
     ssize_t sent;
     do {
@@ -88,9 +125,16 @@ ldlws_write_result ldlws_write_text(struct lws *wsi, int fd, int settled, size_t
     return n < (int)rest ? LDLWS_WRITE_FAILED : LDLWS_WRITE_HANDED;
 }
 
-int ldlws_plain_socket(struct lws *wsi) {
-    if (lws_is_ssl(wsi) || lws_get_network_wsi(wsi) != wsi) return -1;
+int ldlws_direct_socket(struct lws *wsi) {
+    if (lws_get_network_wsi(wsi) != wsi) return -1;
     return (int)lws_get_socket_fd(wsi);
+}
+
+void *ldlws_tls_session(struct lws *wsi) {
+#if defined(LWS_WITH_TLS) && !defined(LWS_WITH_MBEDTLS)
+    if (lws_is_ssl(wsi)) return lws_get_ssl(wsi);
+#endif
+    return NULL;
 }
 
 int ldlws_output_buffered(struct lws *wsi) { return lws_partial_buffered(wsi); }

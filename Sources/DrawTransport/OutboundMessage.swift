@@ -3,8 +3,8 @@ import CLwsShim
 /// One serialised server message, shared by every client it goes to.
 ///
 /// The JSON is copied once into a buffer that starts with `LWS_PRE` bytes of headroom, because
-/// the frame header is written into the bytes just before the payload (by the shim on a plain
-/// socket, by `lws_write` otherwise). The payload itself is never modified after `init`; the
+/// the frame header is written into the bytes just before the payload (by the shim, or by
+/// `lws_write`). The payload itself is never modified after `init`; the
 /// headroom is scratch space rewritten on every send. Sharing it between clients is safe
 /// because (a) every write happens on the service thread, one at a time, and (b) a server frame
 /// header depends only on the payload length and opcode (servers do not mask, and no extension
@@ -30,11 +30,12 @@ public final class OutboundMessage {
         }
     }
 
-    /// Sends the message on `wsi` (`ldlws_write_text`): on `fd` itself when it is a plain socket
-    /// and lws holds nothing (`settled` when that is known), else through `lws_write`.
+    /// Sends the message on `wsi` (`ldlws_write_text`): on `fd` itself (through the TLS session
+    /// `tls`, if any) when lws holds nothing (`settled` when that is known), else through
+    /// `lws_write`.
     @inlinable @inline(__always)
-    func write(to wsi: OpaquePointer, fd: Int32, settled: Bool) -> ldlws_write_result {
-        ldlws_write_text(wsi, fd, settled ? 1 : 0, Lws.sendChunkBytes, payload, count)
+    func write(to wsi: OpaquePointer, fd: Int32, tls: UnsafeMutableRawPointer?, settled: Bool) -> ldlws_write_result {
+        ldlws_write_text(wsi, fd, tls, settled ? 1 : 0, Lws.sendChunkBytes, payload, count)
     }
 
     /// The payload bytes (tests, logs).

@@ -10,7 +10,9 @@ Sources/CLwsShim) and parses it like plain input.
 import asyncio
 import http.client
 import json
+import socket
 import ssl
+import time
 
 import pytest
 
@@ -180,3 +182,49 @@ def test_a_room_list_and_settings_over_https(tls_server):
     assert status == 200 and json.loads(body)["settings"]["winners"] == 2, (status, body)
     status, body = _https(server, context, "GET", "/api/rooms/tls-list")
     assert status == 200 and json.loads(body)["entrants"] == 2, (status, body)
+
+
+# lws' header tables, and so the front door's bound on connections in lws' TLS handshake at once
+# (ServerConfig.headerTables, FrontDoor: the bound keeps lws' sorted timeout list short).
+HEADER_TABLES = 256
+
+
+def test_a_wss_storm_past_the_handshake_bound_all_get_in(tls_server):
+    """More wss clients at once than the front door lets into lws' TLS handshake: the rest wait
+    their turn, none is refused or timed out, and each gets its room's snapshot."""
+    server, context = tls_server
+    clients = HEADER_TABLES * 2 + 50
+
+    async def scenario():
+        opened = await asyncio.gather(*(WSClient.open(server.ws_url("lobby"), name=f"v{i}", ssl=context)
+                                        for i in range(clients)), return_exceptions=True)
+        viewers = [v for v in opened if isinstance(v, WSClient)]
+        try:
+            assert len(viewers) == clients, [repr(e) for e in opened if not isinstance(e, WSClient)][:3]
+            for v in viewers:
+                assert (await v.expect("snapshot"))["room"] == "lobby"
+        finally:
+            await close_all(viewers)
+
+    run(scenario(), timeout=120)
+
+
+def test_silent_tls_connections_do_not_hold_up_the_handshakes_behind_them(tls_server):
+    """More connections than the handshake bound that send nothing (no ClientHello) take every
+    place in lws' TLS handshake, but each for a second at most (FrontDoor.slowTLSNanos), not for
+    lws' whole 10 s timeout: the TLS handshake of a real client behind them completes within a
+    couple of seconds. (Its request then still waits for one of lws' header tables, which lws
+    gives each TLS connection when it adopts it and the silent ones keep until its timeout: as
+    before the bound, see Benchmarks/README.md, "Fan-out over TLS".)"""
+    server, context = tls_server
+    silent = [socket.create_connection((server.host, server.port), timeout=5) for _ in range(HEADER_TABLES + 44)]
+    try:
+        time.sleep(0.3)  # accepted: in lws or in line, all ahead of the client below
+        started = time.monotonic()
+        with socket.create_connection((server.host, server.port), timeout=9) as raw:
+            with context.wrap_socket(raw, server_hostname=server.host):
+                took = time.monotonic() - started
+        assert took < 4, f"a TLS handshake behind {len(silent)} silent connections took {took:.1f} s"
+    finally:
+        for s in silent:
+            s.close()

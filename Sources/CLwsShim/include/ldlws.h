@@ -132,15 +132,20 @@ typedef enum ldlws_write_result {
 } ldlws_write_result;
 
 /** Sends one text message; payload must have ldlws_pre() writable bytes before it, where the
- *  frame header is written.  With fd >= 0 (from ldlws_plain_socket) the shim frames and sends it
- *  itself when lws holds no earlier output (`settled`: the caller knows so without asking), at
- *  most `chunk` bytes in one send(), and hands lws only the rest; otherwise lws_write does it all.
- *  Says which way it went (ldlws_write_result). */
-ldlws_write_result ldlws_write_text(struct lws *wsi, int fd, int settled, size_t chunk, unsigned char *payload,
-                                    size_t len);
-/** The socket of a plain WebSocket connection, for ldlws_write_text; -1 under TLS (or for a
- *  stream inside another connection), where every write goes through lws. */
-int ldlws_plain_socket(struct lws *wsi);
+ *  frame header is written.  With fd >= 0 (from ldlws_direct_socket) the shim frames and sends
+ *  it itself when lws holds no earlier output (`settled`: the caller knows so without asking):
+ *  on a plain socket at most `chunk` bytes in one send(), handing lws only the rest; under TLS
+ *  (`tls` from ldlws_tls_session) in one SSL_write when the frame fits in `chunk`, handing lws
+ *  the frame when the socket is full.  Otherwise lws_write does it all.  Says which way it went
+ *  (ldlws_write_result). */
+ldlws_write_result ldlws_write_text(struct lws *wsi, int fd, void *tls, int settled, size_t chunk,
+                                    unsigned char *payload, size_t len);
+/** The socket of a WebSocket connection, for ldlws_write_text; -1 for a stream inside another
+ *  connection, where every write goes through lws. */
+int ldlws_direct_socket(struct lws *wsi);
+/** The connection's TLS session (an OpenSSL SSL *) for ldlws_write_text, or NULL on a plain
+ *  connection.  lws frees it when the connection closes: forget it before then. */
+void *ldlws_tls_session(struct lws *wsi);
 /** Whether lws still holds unsent bytes of an earlier write on wsi (lws_partial_buffered): only
  *  when it holds none may the next message be written outside WRITEABLE. */
 int ldlws_output_buffered(struct lws *wsi);

@@ -29,8 +29,16 @@ protocol FrontDoorHost: AnyObject {
 /// Flow: accept (a bounded batch per wake; EMFILE pauses accepting) → read until the head and
 /// the body are in (`HeadScanner`, `RequestHeadParser`) → answer it ourselves (400/404/405/408/
 /// 413/414/431/503/505, then a lingering close) or hand it to lws with the bytes read, at most
-/// `headerTables` at a time; more wait here, in order. With TLS the front door cannot read, and
-/// hands every connection over at once (limits and the EMFILE pause still apply).
+/// `headerTables` at a time; more wait here, in order. With TLS the front door cannot read: it
+/// hands connections over unread (limits and the EMFILE pause still apply), also at most
+/// `headerTables` at a time in lws' TLS handshake and request head, and one that is still there
+/// after `slowTLSNanos` stops counting (see `expireSlowTLS`).
+///
+/// Why the bound under TLS too (issue 29): lws arms a timeout for each connection it adopts
+/// under TLS, and again when its TLS handshake is done, each inserted by walking its one sorted
+/// timer list from the head, and every new deadline is the latest: O(connections in their
+/// handshake) per insert. A storm of 10,000 wss viewers handed over at once spent 59% of the
+/// server's CPU in that walk (`lws_dll2_add_sorted`; Benchmarks/README.md, "Fan-out over TLS").
 ///
 /// Threading: service thread only (rule 1 of `LiveDrawServer`), including every handler and timer.
 final class FrontDoor {
@@ -46,6 +54,10 @@ final class FrontDoor {
         var hardSlack = 64
         /// False with TLS: lws must do the handshake, so it reads the heads too.
         var readsHeads = true
+        /// With TLS: a connection in lws' handshake this long stops holding one of the
+        /// `headerTables` places, so that clients that connect and send nothing (or are slow)
+        /// cannot keep the others waiting; lws' own timeout still ends it.
+        var slowTLSNanos: UInt64 = 1_000_000_000
     }
 
     /// Accepts per readiness wake: the rest wait in the backlog for the next turn, so a storm
@@ -90,6 +102,11 @@ final class FrontDoor {
     var tracker: ArrivalTracker
     /// Handed-over connections still in lws' parser (holding a table).
     var handshakes = Set<Connection>()
+    /// With TLS: when each connection in `handshakes` was handed over, and the same in that
+    /// order (a connection settled or expired is skipped when it comes up: its time no longer
+    /// matches, also when lws has reused its address for a newer one).
+    private var tlsStarted: [Connection: UInt64] = [:]
+    private var tlsOrder = FIFO<(Connection, UInt64)>()
     /// During a hand-over: whether the connection will hold a table, and the one lws created.
     var adopting: (countsTable: Bool, created: Connection?)?
     var nextID: UInt64 = 0
@@ -98,6 +115,8 @@ final class FrontDoor {
     var sweepTimer: LoopTimer?
     var resumeTimer: LoopTimer?
     var drainTimer: LoopTimer?
+    /// With TLS: drains the line when the oldest handshake in lws turns slow.
+    var slowTLSTimer: LoopTimer?
     var sweepArmed = false
     var pauses = 0
     var lastPauseLog: UInt64?
@@ -117,6 +136,7 @@ final class FrontDoor {
         sweepTimer = loop.timer { [unowned self] in self.sweep() }
         resumeTimer = loop.timer { [unowned self] in self.resumeAccepting() }
         drainTimer = loop.timer { [unowned self] in self.drainWaiting() }
+        slowTLSTimer = loop.timer { [unowned self] in self.drainWaiting() }
     }
 
     /// Descriptors the front door holds: requests being read, waiting, or closing.
@@ -145,6 +165,7 @@ final class FrontDoor {
         sweepTimer = nil
         resumeTimer = nil
         drainTimer = nil
+        slowTLSTimer = nil
     }
 
     // MARK: accepting
@@ -175,7 +196,7 @@ final class FrontDoor {
         }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        guard settings.readsHeads else { return adopt(Ready(fd: fd, bytes: [], body: nil), countsTable: false) }
+        guard settings.readsHeads else { return handOver(Ready(fd: fd, bytes: [], body: nil)) }
         nextID &+= 1
         let r = PendingRequest(fd: fd, id: nextID, peer: peer, limits: settings.limits)
         requests[fd] = r
@@ -231,6 +252,11 @@ final class FrontDoor {
         adopting = (current.countsTable, wsi)
         guard current.countsTable else { return }
         handshakes.insert(wsi)
+        if !settings.readsHeads {
+            let now = clock.monotonicNanos()
+            tlsStarted[wsi] = now
+            tlsOrder.push((wsi, now))
+        }
         if let body = handingOverBody { bodies[wsi] = body }
         if handingOverPut { puts.insert(wsi) }
     }
@@ -239,6 +265,7 @@ final class FrontDoor {
     func lwsSettled(_ wsi: Connection) {
         bodies[wsi] = nil
         puts.remove(wsi)
+        tlsStarted[wsi] = nil
         guard handshakes.remove(wsi) != nil, !waiting.isEmpty else { return }
         // Not from inside this callback, which may run within another hand-over.
         drainTimer?.schedule(afterNanos: 0)
@@ -256,15 +283,43 @@ final class FrontDoor {
 
     /// A complete, accepted request: to lws now if it has a table free, else in line.
     func handOver(_ ready: Ready) {
+        expireSlowTLS()
         guard waiting.isEmpty, handshakes.count < settings.headerTables else {
             waiting.push(ready)
+            armSlowTLS()
             return
         }
         adopt(ready)
     }
 
     private func drainWaiting() {
+        expireSlowTLS()
         while handshakes.count < settings.headerTables, let ready = waiting.pop() { adopt(ready) }
+        if !waiting.isEmpty { armSlowTLS() }
+    }
+
+    /// With TLS: connections in lws' handshake for `slowTLSNanos` and more stop counting
+    /// against `headerTables` (they stay in lws until they finish or its timeout ends them).
+    private func expireSlowTLS() {
+        guard !settings.readsHeads else { return }
+        let now = clock.monotonicNanos()
+        while let (wsi, started) = tlsOrder.first, now &- started >= settings.slowTLSNanos {
+            _ = tlsOrder.pop()
+            guard tlsStarted[wsi] == started else { continue } // settled since (or a newer one)
+            tlsStarted[wsi] = nil
+            handshakes.remove(wsi)
+        }
+    }
+
+    /// With TLS, while connections wait: a drain when the oldest handshake in lws turns slow.
+    private func armSlowTLS() {
+        guard !settings.readsHeads else { return }
+        // Settled ones first, so the timer is for one that is still there.
+        while let (wsi, started) = tlsOrder.first, tlsStarted[wsi] != started { _ = tlsOrder.pop() }
+        guard let (_, started) = tlsOrder.first else { return }
+        let due = started &+ settings.slowTLSNanos
+        let now = clock.monotonicNanos()
+        slowTLSTimer?.schedule(afterNanos: due > now ? due - now : 0)
     }
 
     private func adopt(_ ready: Ready, countsTable: Bool = true) {
@@ -281,6 +336,7 @@ final class FrontDoor {
         // and a table counted for it would stay taken for good.
         if !kept, let wsi = created, handshakes.contains(wsi) || !countsTable {
             handshakes.remove(wsi)
+            tlsStarted[wsi] = nil
             bodies[wsi] = nil
             puts.remove(wsi)
             host.forget(wsi)
