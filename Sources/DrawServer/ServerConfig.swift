@@ -41,6 +41,9 @@ public struct ServerConfig: Sendable {
     public var roomURLSources: (any RoomURLSources)?
     /// What a host may choose for a room (`PUT /api/rooms/ROOM/settings`).
     public var roomSettingsLimits: RoomSettingsLimits = .standard
+    /// How soon and how far ahead a draw may be scheduled, and how late one may still start
+    /// (issue 30, `ScheduleWindow`).
+    public var scheduleWindow: ScheduleWindow = .standard
     /// Messages that may wait for one client; past this it is closed as too slow (4408).
     public var outboundQueueLimit: Int = 64
     /// The loop that runs libwebsockets (`EventLoop`).

@@ -6,6 +6,9 @@ public enum DrawInput: Sendable {
     /// The host asked for a redraw (the host key was checked by the caller, and `RedrawLink.make`
     /// decided it and gave its players): a new draw of one winner, planned at once.
     case redrawRequested(RedrawLink, MergeResult, at: DrawInstant)
+    /// A scheduled draw's time came (issue 30): start it from its committed inputs, planned at
+    /// once (no players to load: they were frozen at scheduling).
+    case scheduledDue(ScheduledDraw, at: DrawInstant)
     /// The host asked for the next winner of a draw waiting for it (`WinnerRevealMode.eachByHost`).
     case nextWinnerRequested(at: DrawInstant)
     /// The players of attempt `attempt` (from `DrawEffect.loadPlayers`) arrived, or could not be
@@ -26,7 +29,8 @@ extension DrawInput {
     public var at: DrawInstant {
         switch self {
         case .startRequested(let t), .playersLoaded(_, _, let t), .written(_, _, let t), .timerDue(let t),
-             .abort(_, let t), .shutdown(let t), .redrawRequested(_, _, let t), .nextWinnerRequested(let t):
+             .abort(_, let t), .shutdown(let t), .redrawRequested(_, _, let t), .nextWinnerRequested(let t),
+             .scheduledDue(_, let t):
             return t
         }
     }
@@ -37,7 +41,9 @@ extension DrawInput {
     public var stops: Bool {
         switch self {
         case .abort, .shutdown: return true
-        case .startRequested, .playersLoaded, .written, .timerDue, .redrawRequested, .nextWinnerRequested: return false
+        case .startRequested, .playersLoaded, .written, .timerDue, .redrawRequested, .nextWinnerRequested,
+             .scheduledDue:
+            return false
         }
     }
 
@@ -53,6 +59,7 @@ extension DrawInput {
         case .shutdown: return .shutdown(at: t)
         case .redrawRequested(let link, let players, _): return .redrawRequested(link, players, at: t)
         case .nextWinnerRequested: return .nextWinnerRequested(at: t)
+        case .scheduledDue(let draw, _): return .scheduledDue(draw, at: t)
         }
     }
 }

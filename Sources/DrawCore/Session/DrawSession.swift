@@ -200,6 +200,8 @@ public struct DrawSession: Sendable {
             return redraw(link, players: players, at: at)
         case .nextWinnerRequested(let at):
             return nextWinner(at: at)
+        case .scheduledDue(let draw, let at):
+            return startScheduled(draw, at: at)
         }
     }
 
