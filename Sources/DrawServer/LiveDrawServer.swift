@@ -156,6 +156,7 @@ public final class LiveDrawServer: @unchecked Sendable {
             self.rooms.directory.sweep()
             self.rooms.directory.expireRoomsIfDue()
             self.rooms.seams.shared.tick()
+            self.rooms.scheduler.tick()
         })
         logger.info("listening", metadata: ["host": "\(config.host)", "port": "\(port)",
                                             "tls": "\(config.tlsCertPath != nil)"])

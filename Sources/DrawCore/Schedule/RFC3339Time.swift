@@ -1,12 +1,13 @@
 /// Reads RFC 3339 date-times (`2030-01-31T18:00:00Z`, `2030-01-31T19:00:00.250+01:00`) into
-/// epoch milliseconds, and writes them back in UTC. Strict and total: any text that is not one,
+/// epoch milliseconds, and writes them back in UTC (the separator `T` and the zone `Z` in either
+/// case, fractions of any length). Strict and total: any text that is not one,
 /// or names a year outside 1970…9999, is `nil`, never a trap, so a client's time cannot overflow
 /// the arithmetic that follows.
 public enum RFC3339Time {
     /// Epoch milliseconds (whole), or `nil`. Fractions of a second beyond milliseconds are cut.
     public static func epochMs(_ text: String) -> Double? {
         let b = Array(text.utf8)
-        guard b.count >= 20, b.count <= 40 else { return nil }
+        guard b.count >= 20, b.count <= 64 else { return nil }
         func digits(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= b.count else { return nil }
             var v = 0
@@ -21,7 +22,8 @@ public enum RFC3339Time {
               let hour = digits(11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(14, 2),
               b[16] == UInt8(ascii: ":"), let second = digits(17, 2) else { return nil }
         guard year >= 1970, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour <= 23, minute <= 59, second <= 59 else { return nil }
+              // 60: a leap second, which RFC 3339 allows; read as the next minute's first second.
+              hour <= 23, minute <= 59, second <= 60 else { return nil }
         var i = 19
         var millis = 0
         if b[i] == UInt8(ascii: ".") {

@@ -53,17 +53,10 @@ extension SQLiteDrawStore: ScheduledDrawStore {
         """
 
     private static func scheduled(from row: SQLiteStatement) throws -> ScheduledDraw {
-        let drawId = row.text(0) ?? ""
-        guard let seed = row.text(4).flatMap(Seed.init(hex:)), let reveal = row.text(9).flatMap(WinnerRevealMode.init(rawValue:))
-        else { throw StoredJSON.Invalid(description: "scheduled draw \(drawId) has no valid seed or reveal") }
-        let entrants = try StoredJSON.entrants(from: row.text(5) ?? "")
-        let winners = row.int(8)
-        guard !entrants.isEmpty, DrawPlan.isValidWinnerCount(winners, entrants: entrants.count) else {
-            throw StoredJSON.Invalid(description: "scheduled draw \(drawId) has \(entrants.count) entrants for \(winners) winners")
-        }
-        return ScheduledDraw(drawId: drawId, room: row.text(1) ?? "", at: row.double(2) ?? 0, createdAt: row.double(3) ?? 0,
-                             seed: seed, entrants: entrants, warnings: try StoredJSON.warnings(from: row.text(6) ?? ""),
-                             schedule: try StoredJSON.schedule(from: row.text(7) ?? ""), winners: winners, reveal: reveal,
-                             sources: DrawSources(usersURL: row.text(10) ?? "", lotteryURL: row.text(11) ?? ""))
+        try StoredJSON.scheduled(drawId: row.text(0) ?? "", room: row.text(1) ?? "", at: row.double(2) ?? .nan,
+                                 createdAt: row.double(3) ?? .nan, seedHex: row.text(4), entrantsJSON: row.text(5) ?? "",
+                                 warningsJSON: row.text(6) ?? "", scheduleJSON: row.text(7) ?? "", winners: row.int(8),
+                                 reveal: row.text(9),
+                                 sources: DrawSources(usersURL: row.text(10) ?? "", lotteryURL: row.text(11) ?? ""))
     }
 }

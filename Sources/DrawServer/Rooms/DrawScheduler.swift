@@ -33,8 +33,19 @@ final class DrawScheduler {
     /// Draws this node claimed and has not started yet (their room busy): tried every wake-up.
     private var claimed: [String: ScheduledDraw] = [:]
     private var timer: (any ServiceTimer)?
+    /// Draws this node took out of `pending` (claimed, cancelled, missed): a store read that
+    /// began before brings them back no more (`refresh`).
+    private var handled: Set<String> = []
+    /// Cluster mode: seconds until the next read of the draws other nodes scheduled; a read is on
+    /// its way while `refreshing`.
+    private var untilRefresh = 0
+    private var refreshing = false
     /// How often a claimed draw that could not start is tried again.
     static let retryMs: Double = 1_000
+    /// Cluster mode: how often the shared store is read for draws scheduled through other nodes
+    /// (their `room` message reached this node's viewers already; this is for its snapshots and
+    /// for starting a draw whose scheduling node died).
+    static let refreshSeconds = 5
 
     init(config: ServerConfig, clock: any DrawClock, random: any RandomSource, logger: Logger, loop: any RoomLoop,
          storage: ServerStorage, directory: RoomDirectory, broadcaster: RoomBroadcaster, draws: DrawCoordinator,
@@ -73,6 +84,44 @@ final class DrawScheduler {
                 logger.error("could not read the scheduled draws", metadata: ["error": "\(error)"])
             }
         }
+    }
+
+    /// Housekeeping, once a second: in cluster mode (the room store is shared, on its own
+    /// thread), reads the draws waiting every `refreshSeconds`.
+    func tick() {
+        guard storage.schedules != nil, !storage.roomsShareDrawThread, !refreshing else { return }
+        untilRefresh -= 1
+        guard untilRefresh <= 0 else { return }
+        untilRefresh = Self.refreshSeconds
+        refreshing = true
+        let submitted = storage.scheduleJob({ store throws(StorageError) in try store.scheduledDraws() }) { [unowned self] result in
+            refreshing = false
+            guard case .success(let found) = result else { return } // the next turn reads again
+            merge(found)
+        }
+        if !submitted { refreshing = false }
+    }
+
+    /// What the shared store holds now: draws scheduled elsewhere join `pending`, draws gone
+    /// from it (claimed or cancelled through another node) leave it. This node's viewers are
+    /// told by the other node's `room` message; only the room's snapshot is brought up to date.
+    private func merge(_ found: [ScheduledDraw]) {
+        let kept = Dictionary(found.map { ($0.room, $0) }, uniquingKeysWith: { first, _ in first })
+        for (room, draw) in pending where kept[room]?.drawId != draw.drawId {
+            pending[room] = nil
+            directory[room]?.scheduled = nil
+        }
+        for draw in found where pending[draw.room] == nil && !scheduling.contains(draw.room) && !handled.contains(draw.drawId) {
+            pending[draw.room] = draw
+            directory[draw.room]?.scheduled = draw.commitment
+        }
+        arm()
+    }
+
+    /// `draw` left `pending` for good on this node.
+    private func handle(_ draw: ScheduledDraw) {
+        if handled.count >= 10_000 { handled.removeAll() } // ids are random: a stale one never comes back
+        handled.insert(draw.drawId)
     }
 
     // MARK: The host's requests
@@ -152,6 +201,7 @@ final class DrawScheduler {
         guard let hostKey, !hostKey.isEmpty else { return answer(.failure(HostRefusal(.unauthorized))) }
         guard room.keyHash.matches(hostKey) else { return answer(.failure(HostRefusal(.forbidden))) }
         guard let draw = pending.removeValue(forKey: room.name) else { return answer(.failure(HostRefusal(.notScheduled))) }
+        handle(draw)
         claim(draw) { [unowned self] got in
             guard got else { return answer(.failure(HostRefusal(.notScheduled))) }
             draws.recordUnrun(draw, reason: ScheduledDraw.cancelledReason) { [unowned self] _ in
@@ -172,9 +222,11 @@ final class DrawScheduler {
             case .wait: continue
             case .startNow:
                 pending[draw.room] = nil
+                handle(draw)
                 claim(draw) { [unowned self] got in if got { start(draw) } }
             case .missed:
                 pending[draw.room] = nil
+                handle(draw)
                 claim(draw) { [unowned self] got in if got { miss(draw) } }
             }
         }
@@ -206,6 +258,7 @@ final class DrawScheduler {
                 then(got != nil)
             case .failure(let error):
                 logger.error("could not claim a scheduled draw", metadata: ["drawId": "\(draw.drawId)", "error": "\(error)"])
+                handled.remove(draw.drawId)
                 pending[draw.room] = draw
                 arm()
                 then(false)
