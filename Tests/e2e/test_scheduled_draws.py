@@ -2,8 +2,10 @@
 seconds ahead (PUT /api/rooms/ROOM/schedule); the commitment is public at once (snapshot,
 GET /api/draws/ID) and the entrants frozen; the server starts the draw by itself on time, also
 across a restart in between, with the committed seed and entrants; the host may cancel it (a
-record with the seed revealed); bad requests get clear errors. docs/PROTOCOL.md §5.8.
+record with the seed revealed); bad requests get clear errors; in a two-node cluster it starts
+exactly once, also when the node it was scheduled through died. docs/PROTOCOL.md §5.8.
 """
+import asyncio
 import hashlib
 import json
 import signal
@@ -15,8 +17,9 @@ from datetime import datetime, timedelta, timezone
 from helpers import http
 from helpers.cli import REPO
 from helpers.draw import assert_verifies
+from helpers.redis import start_when_watched, wait_until
 from helpers.rooms import put_entrants, put_settings, room_snapshot, wait_idle
-from helpers.wsclient import WSClient, run
+from helpers.wsclient import WSClient, close_all, run
 
 TOOL = [sys.executable, str(REPO / "tools" / "verify_draw.py")]
 NAMES = ["Ann", "Ben", "Cleo", "Dev", "Eve"]
@@ -178,3 +181,67 @@ def test_bad_schedules_get_clear_errors(server):
     assert (status, body["error"]["code"]) == (409, "already_scheduled"), body
     status, body = http.api(server, "DELETE", f"/api/rooms/{room}/schedule", key="wrong-key")
     assert status == 403, body
+
+
+# -- cluster mode: two nodes on one Redis (docs/SCALING.md "Scheduled draws") -------------------
+
+async def _one_draw_each(viewers, scheduled: dict) -> None:
+    """Every viewer sees the scheduled draw start once, on time, and end once."""
+    for viewer in viewers:
+        started, _ = await viewer.wait_for(lambda m: m.type == "started", timeout=20)
+        assert started["drawId"] == scheduled["drawId"] and started["commitment"] == scheduled["commitment"]
+        assert 0 <= started["startedAt"] - scheduled["at"] < 1500
+        msgs = await viewer.collect_draw(timeout=10)
+        assert msgs[-1].type == "finished" and msgs[-1]["drawId"] == scheduled["drawId"], msgs[-1].raw
+    await asyncio.sleep(1.5)  # a second start would come within the claim's retry second
+    for viewer in viewers:
+        assert [m.type for m in await viewer.barrier() if m.type in ("loading", "started")] == [], viewer.name
+        assert sum(1 for m in viewer.log if m.type == "started") == 1, viewer.name
+
+
+def _scheduled_on_both(nodes, room: str, key: str, ahead_s: float) -> dict:
+    status, scheduled = _schedule(nodes[0], room, key, _rfc3339(time.time() + ahead_s))
+    assert status == 201, scheduled
+    # The other node reads the shared schedule within its refresh (5 s): both could start it.
+    wait_until(lambda: (room_snapshot(nodes[1], room)["scheduled"] or {}).get("drawId") == scheduled["drawId"],
+               8, "the other node to know the schedule")
+    return scheduled
+
+
+def test_in_a_cluster_a_scheduled_draw_starts_exactly_once(nodes, redis):
+    a, b = nodes
+    room = "sched-cluster"
+    key = _room(a, room)
+
+    async def scenario():
+        viewers = [await WSClient.open(node.ws_url(room), name=f"viewer-{node.port}") for node in (a, b)]
+        try:
+            await start_when_watched(redis, room, viewers, nodes=2)
+            scheduled = await asyncio.to_thread(_scheduled_on_both, nodes, room, key, 7)
+            await _one_draw_each(viewers, scheduled)
+            return scheduled
+        finally:
+            await close_all(viewers)
+
+    scheduled = run(scenario(), timeout=60)
+    for node in (a, b):
+        page = http.api(node, "GET", f"/api/rooms/{room}/draws")[1]
+        assert [d["drawId"] for d in page["draws"]] == [scheduled["drawId"]], page
+
+
+def test_in_a_cluster_another_node_starts_the_draw_when_the_scheduling_node_died(nodes, redis):
+    a, b = nodes
+    room = "sched-takeover"
+    key = _room(a, room)
+
+    async def scenario():
+        viewer = await WSClient.open(b.ws_url(room), name="viewer-b")
+        try:
+            await start_when_watched(redis, room, [viewer], nodes=1)
+            scheduled = await asyncio.to_thread(_scheduled_on_both, nodes, room, key, 8)
+            a.kill()
+            await _one_draw_each([viewer], scheduled)
+        finally:
+            await viewer.close()
+
+    run(scenario(), timeout=60)
