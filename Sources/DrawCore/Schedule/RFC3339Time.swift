@@ -1,8 +1,8 @@
 /// Reads RFC 3339 date-times (`2030-01-31T18:00:00Z`, `2030-01-31T19:00:00.250+01:00`) into
 /// epoch milliseconds, and writes them back in UTC (the separator `T` and the zone `Z` in either
-/// case, fractions of any length). Strict and total: any text that is not one,
-/// or names a year outside 1970…9999, is `nil`, never a trap, so a client's time cannot overflow
-/// the arithmetic that follows.
+/// case, fractions of any length within 64 characters). Strict and total: any text that is not
+/// one is `nil`, never a trap; a four-digit year keeps every result far from overflowing the
+/// arithmetic that follows (years before 1970 are negative times: valid, and in the past).
 public enum RFC3339Time {
     /// Epoch milliseconds (whole), or `nil`. Fractions of a second beyond milliseconds are cut.
     public static func epochMs(_ text: String) -> Double? {
@@ -21,7 +21,7 @@ public enum RFC3339Time {
               let day = digits(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
               let hour = digits(11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(14, 2),
               b[16] == UInt8(ascii: ":"), let second = digits(17, 2) else { return nil }
-        guard year >= 1970, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
               // 60: a leap second, which RFC 3339 allows; read as the next minute's first second.
               hour <= 23, minute <= 59, second <= 60 else { return nil }
         var i = 19
@@ -81,7 +81,7 @@ public enum RFC3339Time {
     /// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`).
     private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
-        let era = y / 400
+        let era = (y >= 0 ? y : y - 399) / 400 // floor division, for years before 1 BC's March
         let yoe = y - era * 400
         let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
