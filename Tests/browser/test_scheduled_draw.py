@@ -33,7 +33,11 @@ def test_the_host_schedules_from_the_page_and_a_viewer_sees_the_countdown_then_t
     assert host.visible("schedule-cancel") and not host.visible("schedule-button")
 
     viewer.wait(lambda d: viewer.visible("scheduled-draw"), "the schedule to reach the viewer")
-    assert viewer.text("scheduled-when") == f"Draw at {at.strftime('%H:%M')}"
+    # In the viewer's own time zone and locale ("18:00", "6:00 PM"): as its browser writes the time.
+    local = viewer.driver.execute_script(
+        "return new Date(arguments[0]).toLocaleTimeString([], {hour: '2-digit', minute: '2-digit'})", at.timestamp() * 1000)
+    assert viewer.text("scheduled-when") == f"Draw at {local}"
+    assert at.strftime("%M") in local
     assert viewer.text("scheduled-left").startswith("in 0:0"), viewer.text("scheduled-left")
     assert "4 entrants are fixed" in viewer.text("scheduled-proof")
     scheduled = api(srv, "GET", f"/api/rooms/{name}")[1]["scheduled"]
