@@ -245,3 +245,19 @@ def test_in_a_cluster_another_node_starts_the_draw_when_the_scheduling_node_died
             await viewer.close()
 
     run(scenario(), timeout=60)
+
+
+def test_in_a_cluster_a_draw_scheduled_through_one_node_is_cancelled_through_the_other(nodes):
+    a, b = nodes
+    room = "sched-cluster-cancel"
+    key = _room(a, room)
+    status, scheduled = _schedule(a, room, key, _rfc3339(time.time() + 60))
+    assert status == 201, scheduled
+    status, body = _schedule(b, room, key, _rfc3339(time.time() + 90))
+    assert (status, body["error"]["code"]) == (409, "already_scheduled"), body
+    status, cancelled = http.api(b, "DELETE", f"/api/rooms/{room}/schedule", key=key)
+    assert status == 200 and cancelled["drawId"] == scheduled["drawId"], cancelled
+    assert hashlib.sha256(bytes.fromhex(cancelled["seed"])).hexdigest() == scheduled["commitment"]
+    wait_until(lambda: room_snapshot(a, room)["scheduled"] is None, 8, "the scheduling node to forget it")
+    status, record = http.api(a, "GET", f"/api/draws/{scheduled['drawId']}")
+    assert status == 200 and (record["status"], record["abortReason"]) == ("aborted", "cancelled"), record

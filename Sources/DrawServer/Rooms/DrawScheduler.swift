@@ -197,10 +197,14 @@ final class DrawScheduler {
 
     /// Cancels `room`'s scheduled draw: it is recorded cancelled and its seed revealed (in the
     /// answer and the record).
-    func cancel(in room: Room, hostKey: String?, then answer: @escaping (Result<ScheduledDraw, HostRefusal>) -> Void) {
-        guard let hostKey, !hostKey.isEmpty else { return answer(.failure(HostRefusal(.unauthorized))) }
-        guard room.keyHash.matches(hostKey) else { return answer(.failure(HostRefusal(.forbidden))) }
-        guard let draw = pending.removeValue(forKey: room.name) else { return answer(.failure(HostRefusal(.notScheduled))) }
+    /// `checked`: the key was checked already (a second turn, after reading the shared store).
+    func cancel(in room: Room, hostKey: String?, checked: Bool = false,
+                then answer: @escaping (Result<ScheduledDraw, HostRefusal>) -> Void) {
+        if !checked {
+            guard let hostKey, !hostKey.isEmpty else { return answer(.failure(HostRefusal(.unauthorized))) }
+            guard room.keyHash.matches(hostKey) else { return answer(.failure(HostRefusal(.forbidden))) }
+        }
+        guard let draw = pending.removeValue(forKey: room.name) else { return cancelShared(in: room, then: answer) }
         handle(draw)
         claim(draw) { [unowned self] got in
             guard got else { return answer(.failure(HostRefusal(.notScheduled))) }
@@ -210,6 +214,27 @@ final class DrawScheduler {
                 answer(.success(draw))
             }
         }
+    }
+
+    /// Cluster mode: a draw scheduled through another node that this one has not read yet (its
+    /// reads are 5 s apart) is looked up in the shared store, so a cancel works through any node.
+    private func cancelShared(in room: Room, then answer: @escaping (Result<ScheduledDraw, HostRefusal>) -> Void) {
+        guard storage.schedules != nil, !storage.roomsShareDrawThread else { return answer(.failure(HostRefusal(.notScheduled))) }
+        let name = room.name
+        let submitted = storage.scheduleJob({ store throws(StorageError) in
+            try store.scheduledDraws().first { $0.room == name }
+        }) { [unowned self] result in
+            switch result {
+            case .success(let found?) where !handled.contains(found.drawId):
+                pending[name] = found
+                cancel(in: room, hostKey: nil, checked: true, then: answer)
+            case .success:
+                answer(.failure(HostRefusal(.notScheduled)))
+            case .failure:
+                answer(.failure(HostRefusal(.storageUnavailable)))
+            }
+        }
+        if !submitted { answer(.failure(HostRefusal(.storageUnavailable))) }
     }
 
     // MARK: Its time
