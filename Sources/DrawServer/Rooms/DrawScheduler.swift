@@ -7,8 +7,8 @@ import Logging
 /// `room` message, `GET /api/draws/ID`); at its time this node starts it by itself; the host may
 /// cancel it before. Service thread only; the store is called on the rooms' thread.
 ///
-/// Every draw waiting is in `pending` (read from the store at startup, so a restart keeps them)
-/// and one timer wakes at the soonest. A draw due is first *claimed* from the store
+/// Every draw waiting is in `book` (read from the store at startup, so a restart keeps them;
+/// `ScheduledDrawBook` decides what each needs) and one timer wakes at the soonest. A draw due is first *claimed* from the store
 /// (`ScheduledDrawStore.claim`: exactly one caller gets it), then started through the start gate
 /// like any draw (cluster mode: the room's lease). A draw that cannot start (a draw running in the
 /// room) is tried again every second for the grace period (`ScheduleWindow.graceMs`), then
@@ -26,16 +26,9 @@ final class DrawScheduler {
     private unowned let draws: DrawCoordinator
     private let shared: any SharedRooms
 
-    /// Draws waiting for their time, by room.
-    private var pending: [String: ScheduledDraw] = [:]
-    /// Rooms whose scheduling is on its way (the list being read, the store writing).
-    private var scheduling: Set<String> = []
-    /// Draws this node claimed and has not started yet (their room busy): tried every wake-up.
-    private var claimed: [String: ScheduledDraw] = [:]
+    /// Which draws wait, and what each needs at a wake-up: the rules, as a value.
+    private var book = ScheduledDrawBook()
     private var timer: (any ServiceTimer)?
-    /// Draws this node took out of `pending` (claimed, cancelled, missed): a store read that
-    /// began before brings them back no more (`refresh`).
-    private var handled: Set<String> = []
     /// Cluster mode: seconds until the next read of the draws other nodes scheduled; a read is on
     /// its way while `refreshing`.
     private var untilRefresh = 0
@@ -65,10 +58,10 @@ final class DrawScheduler {
     private var window: ScheduleWindow { config.scheduleWindow }
 
     /// The commitment of the draw waiting in `room`, if any.
-    func commitment(ofRoom room: String) -> ScheduledDrawCommitment? { pending[room]?.commitment }
+    func commitment(ofRoom room: String) -> ScheduledDrawCommitment? { book.waiting[room]?.commitment }
 
     /// The draw `drawId` while it waits (for `GET /api/draws/ID`).
-    func waiting(drawId: String) -> ScheduledDraw? { pending.values.first { $0.drawId == drawId } }
+    func waiting(drawId: String) -> ScheduledDraw? { book.waiting(drawId: drawId) }
 
     /// Reads the draws waiting in the store (startup): each is armed, started at once or recorded
     /// missed, as its time says.
@@ -76,7 +69,7 @@ final class DrawScheduler {
         _ = storage.scheduleJob({ store throws(StorageError) in try store.scheduledDraws() }) { [unowned self] result in
             switch result {
             case .success(let found):
-                for draw in found where pending[draw.room] == nil { pending[draw.room] = draw }
+                book.merge(found)
                 if !found.isEmpty { logger.info("scheduled draws waiting", metadata: ["count": "\(found.count)"]) }
                 for draw in found { publish(room: draw.room) }
                 wake()
@@ -102,26 +95,11 @@ final class DrawScheduler {
         if !submitted { refreshing = false }
     }
 
-    /// What the shared store holds now: draws scheduled elsewhere join `pending`, draws gone
-    /// from it (claimed or cancelled through another node) leave it. This node's viewers are
-    /// told by the other node's `room` message; only the room's snapshot is brought up to date.
+    /// What the shared store holds now. This node's viewers were told by the other node's `room`
+    /// message; only the rooms' snapshots are brought up to date.
     private func merge(_ found: [ScheduledDraw]) {
-        let kept = Dictionary(found.map { ($0.room, $0) }, uniquingKeysWith: { first, _ in first })
-        for (room, draw) in pending where kept[room]?.drawId != draw.drawId {
-            pending[room] = nil
-            directory[room]?.scheduled = nil
-        }
-        for draw in found where pending[draw.room] == nil && !scheduling.contains(draw.room) && !handled.contains(draw.drawId) {
-            pending[draw.room] = draw
-            directory[draw.room]?.scheduled = draw.commitment
-        }
+        for room in book.merge(found) { directory[room]?.scheduled = book.waiting[room]?.commitment }
         arm()
-    }
-
-    /// `draw` left `pending` for good on this node.
-    private func handle(_ draw: ScheduledDraw) {
-        if handled.count >= 10_000 { handled.removeAll() } // ids are random: a stale one never comes back
-        handled.insert(draw.drawId)
     }
 
     // MARK: The host's requests
@@ -135,22 +113,21 @@ final class DrawScheduler {
             return answer(.failure(HostRefusal(ScheduleRequest.code(refusal), refusal.message)))
         }
         let name = room.name
-        guard pending[name] == nil, !scheduling.contains(name) else { return answer(.failure(HostRefusal(.alreadyScheduled))) }
-        scheduling.insert(name)
+        guard book.begin(room: name) else { return answer(.failure(HostRefusal(.alreadyScheduled))) }
         draws.loadRoomPlayers(of: room) { [unowned self] result in
             switch result {
             case .failure(let error):
-                scheduling.remove(name)
+                book.end(room: name, kept: nil)
                 answer(.failure(Self.refusal(error)))
             case .success(let merge):
                 let winners = room.settings.winnerCount, now = clock.epochMillis()
                 guard DrawPlan.isValidWinnerCount(winners, entrants: merge.players.count) else {
-                    scheduling.remove(name)
+                    book.end(room: name, kept: nil)
                     return answer(.failure(Self.refusal(.tooFewEntrants(entrants: merge.players.count, winners: winners))))
                 }
                 // The list took a while: the time must still be far enough ahead.
                 if let refusal = window.refusal(at: at, now: now) {
-                    scheduling.remove(name)
+                    book.end(room: name, kept: nil)
                     return answer(.failure(HostRefusal(ScheduleRequest.code(refusal), refusal.message)))
                 }
                 guard let seed = Seed(bytes: random.bytes(Seed.byteCount)) else { preconditionFailure("RandomSource gave a short seed") }
@@ -167,8 +144,7 @@ final class DrawScheduler {
     /// Keeps `draw` in the store (or memory alone), then publishes it.
     private func keep(_ draw: ScheduledDraw, then answer: @escaping (Result<ScheduledDrawCommitment, HostRefusal>) -> Void) {
         let accepted = { [unowned self] in
-            scheduling.remove(draw.room)
-            pending[draw.room] = draw
+            book.end(room: draw.room, kept: draw)
             publish(room: draw.room)
             logger.info("draw scheduled", metadata: ["room": "\(draw.room)", "drawId": "\(draw.drawId)",
                                                      "at": "\(RFC3339Time.text(epochMs: draw.at) ?? "")"])
@@ -181,31 +157,31 @@ final class DrawScheduler {
             case .success(true):
                 accepted()
             case .success(false):
-                scheduling.remove(draw.room)
+                book.end(room: draw.room, kept: nil)
                 answer(.failure(HostRefusal(.alreadyScheduled)))
             case .failure(let error):
-                scheduling.remove(draw.room)
+                book.end(room: draw.room, kept: nil)
                 logger.error("could not keep a scheduled draw", metadata: ["room": "\(draw.room)", "error": "\(error)"])
                 answer(.failure(HostRefusal(.storageUnavailable)))
             }
         }
         if !submitted {
-            scheduling.remove(draw.room)
+            book.end(room: draw.room, kept: nil)
             answer(.failure(HostRefusal(.storageUnavailable)))
         }
     }
 
     /// Cancels `room`'s scheduled draw: it is recorded cancelled and its seed revealed (in the
     /// answer and the record).
-    /// `checked`: the key was checked already (a second turn, after reading the shared store).
-    func cancel(in room: Room, hostKey: String?, checked: Bool = false,
-                then answer: @escaping (Result<ScheduledDraw, HostRefusal>) -> Void) {
-        if !checked {
-            guard let hostKey, !hostKey.isEmpty else { return answer(.failure(HostRefusal(.unauthorized))) }
-            guard room.keyHash.matches(hostKey) else { return answer(.failure(HostRefusal(.forbidden))) }
-        }
-        guard let draw = pending.removeValue(forKey: room.name) else { return cancelShared(in: room, then: answer) }
-        handle(draw)
+    func cancel(in room: Room, hostKey: String?, then answer: @escaping (Result<ScheduledDraw, HostRefusal>) -> Void) {
+        guard let hostKey, !hostKey.isEmpty else { return answer(.failure(HostRefusal(.unauthorized))) }
+        guard room.keyHash.matches(hostKey) else { return answer(.failure(HostRefusal(.forbidden))) }
+        guard let draw = book.takeForCancel(room: room.name) else { return cancelShared(in: room, then: answer) }
+        cancel(draw, then: answer)
+    }
+
+    /// Claims `draw`, records it cancelled and tells its room.
+    private func cancel(_ draw: ScheduledDraw, then answer: @escaping (Result<ScheduledDraw, HostRefusal>) -> Void) {
         claim(draw) { [unowned self] got in
             guard got else { return answer(.failure(HostRefusal(.notScheduled))) }
             draws.recordUnrun(draw, reason: ScheduledDraw.cancelledReason) { [unowned self] _ in
@@ -225,10 +201,10 @@ final class DrawScheduler {
             try store.scheduledDraws().first { $0.room == name }
         }) { [unowned self] result in
             switch result {
-            case .success(let found?) where !handled.contains(found.drawId):
-                pending[name] = found
-                cancel(in: room, hostKey: nil, checked: true, then: answer)
-            case .success:
+            case .success(let found?):
+                guard let draw = book.takeForCancel(found: found) else { return answer(.failure(HostRefusal(.notScheduled))) }
+                cancel(draw, then: answer)
+            case .success(nil):
                 answer(.failure(HostRefusal(.notScheduled)))
             case .failure:
                 answer(.failure(HostRefusal(.storageUnavailable)))
@@ -239,35 +215,22 @@ final class DrawScheduler {
 
     // MARK: Its time
 
-    /// Handles every draw whose time came, then arms the timer for the next.
+    /// Handles every draw whose time came (`ScheduledDrawBook.due`), then arms the timer for the next.
     private func wake() {
-        let now = clock.epochMillis()
-        for draw in Array(pending.values) {
-            switch window.due(at: draw.at, now: now) {
-            case .wait: continue
-            case .startNow:
-                pending[draw.room] = nil
-                handle(draw)
-                claim(draw) { [unowned self] got in if got { start(draw) } }
-            case .missed:
-                pending[draw.room] = nil
-                handle(draw)
-                claim(draw) { [unowned self] got in if got { miss(draw) } }
+        for action in book.due(now: clock.epochMillis(), window: window) {
+            switch action {
+            case .start(let draw, claimed: true): start(draw)
+            case .miss(let draw, claimed: true): miss(draw)
+            case .start(let draw, claimed: false): claim(draw) { [unowned self] got in if got { start(draw) } }
+            case .miss(let draw, claimed: false): claim(draw) { [unowned self] got in if got { miss(draw) } }
             }
-        }
-        for draw in Array(claimed.values) {
-            claimed[draw.drawId] = nil
-            start(draw)
         }
         arm()
     }
 
     /// Arms the timer for the soonest draw waiting, or for the next try of a claimed one.
     private func arm() {
-        let now = clock.epochMillis()
-        var next = pending.values.map { max(0, $0.at - now) }.min()
-        if !claimed.isEmpty { next = min(next ?? Self.retryMs, Self.retryMs) }
-        guard let next else { timer?.cancel(); return }
+        guard let next = book.nextWakeMs(now: clock.epochMillis(), retryMs: Self.retryMs) else { timer?.cancel(); return }
         if timer == nil { timer = loop.makeTimer { [unowned self] in wake() } }
         // Capped at a day: a far time is re-armed from the clock then (no overflow, no drift).
         timer?.schedule(afterNanos: UInt64(min(next, 86_400_000)) * 1_000_000 + 1_000_000)
@@ -283,8 +246,7 @@ final class DrawScheduler {
                 then(got != nil)
             case .failure(let error):
                 logger.error("could not claim a scheduled draw", metadata: ["drawId": "\(draw.drawId)", "error": "\(error)"])
-                handled.remove(draw.drawId)
-                pending[draw.room] = draw
+                book.unclaimed(draw)
                 arm()
                 then(false)
             }
@@ -318,7 +280,7 @@ final class DrawScheduler {
             return putBack(draw)
         }
         guard window.due(at: draw.at, now: clock.epochMillis()) == .startNow else { return miss(draw) }
-        claimed[draw.drawId] = draw
+        book.retry(draw)
         arm()
     }
 
@@ -341,7 +303,7 @@ final class DrawScheduler {
     /// Tells `room`'s viewers (here and on other nodes) what is scheduled there now.
     private func publish(room name: String) {
         guard let room = directory[name] else { return }
-        room.scheduled = pending[name]?.commitment
+        room.scheduled = book.waiting[name]?.commitment
         let wire = WireMessages.room(name, info: room.info(defaults: config.schedule))
         broadcaster.broadcast(wire, in: room)
         shared.changed(room, wire: wire)
