@@ -82,7 +82,8 @@ final class DrawScheduler {
     /// Housekeeping, once a second: in cluster mode (the room store is shared, on its own
     /// thread), reads the draws waiting every `refreshSeconds`.
     func tick() {
-        guard storage.schedules != nil, !storage.roomsShareDrawThread, !refreshing else { return }
+        // Not while the link is down: the read would fail anyway, and hold up the rooms' thread.
+        guard storage.schedules != nil, !storage.roomsShareDrawThread, !refreshing, shared.linkUp != false else { return }
         untilRefresh -= 1
         guard untilRefresh <= 0 else { return }
         untilRefresh = Self.refreshSeconds
