@@ -7,6 +7,8 @@ from datetime import datetime
 from helpers.http import api, created_room
 from helpers.rooms import put_entrants, put_settings
 
+from .browser_harness.paths import ARTIFACTS
+
 SET_TIME = """
 const input = document.querySelector('[data-testid="schedule-at"]');
 input.value = arguments[0];
@@ -40,8 +42,13 @@ def test_the_host_schedules_from_the_page_and_a_viewer_sees_the_countdown_then_t
     assert at.strftime("%M") in local
     assert viewer.text("scheduled-left").startswith("in 0:0"), viewer.text("scheduled-left")
     assert "4 entrants are fixed" in viewer.text("scheduled-proof")
+    assert viewer.text("idle-message") == "This draw is scheduled: it starts by itself."
     scheduled = api(srv, "GET", f"/api/rooms/{name}")[1]["scheduled"]
     assert scheduled["commitment"][:12] in viewer.text("scheduled-proof")
+    (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
+    viewer.driver.save_screenshot(str(ARTIFACTS / "screenshots" / "scheduled-draw-viewer.png"))
+    host.driver.execute_script("document.querySelector('[data-testid=\"schedule-form\"]').scrollIntoView()")
+    host.driver.save_screenshot(str(ARTIFACTS / "screenshots" / "scheduled-draw-host.png"))
 
     viewer.wait_phase("result", timeout=30)
     assert not viewer.visible("scheduled-draw")
