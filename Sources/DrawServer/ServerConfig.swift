@@ -44,6 +44,9 @@ public struct ServerConfig: Sendable {
     /// How soon and how far ahead a draw may be scheduled, and how late one may still start
     /// (issue 30, `ScheduleWindow`).
     public var scheduleWindow: ScheduleWindow = .standard
+    /// Draws commit to a beacon round (`--beacon-url`, docs/FAIRNESS.md §9): its chain and timing,
+    /// and where the rounds are fetched. `nil` (the default): draws use the seed alone.
+    public var beacon: (settings: BeaconSettings, source: any BeaconSource)?
     /// Messages that may wait for one client; past this it is closed as too slow (4408).
     public var outboundQueueLimit: Int = 64
     /// The loop that runs libwebsockets (`EventLoop`).

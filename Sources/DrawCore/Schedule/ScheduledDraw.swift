@@ -58,7 +58,7 @@ public struct ScheduledDraw: Sendable, Hashable {
 
     /// The record of a scheduled draw that never ran (`cancelled` by its host, or `missed`): its
     /// plan, then at once its end as `aborted` with `reason` and no round shown, so the seed is
-    /// revealed and the record verifies like any stopped draw (docs/FAIRNESS.md §9).
+    /// revealed and the record verifies like any stopped draw (docs/FAIRNESS.md §10).
     public func unrunRecord(reason: String, at t: Double) -> [DrawWrite] {
         let plan = plan()
         return [.started(NewDrawRecord(room: room, plan: plan, sources: sources, createdAt: createdAt, startedAt: t)),

@@ -1,4 +1,4 @@
-/// A scheduled draw's start (issue 30, docs/FAIRNESS.md §9): the one place a draw is made from
+/// A scheduled draw's start (issue 30, docs/FAIRNESS.md §10): the one place a draw is made from
 /// inputs committed before its start rather than drawn now.
 extension DrawSession {
     /// Plans `draw` from its committed seed and entrants and goes on like any draw (its plan is

@@ -175,6 +175,13 @@ enum DrawStoreSchema {
             ALTER TABLE draws ADD COLUMN reveal_each INTEGER NOT NULL DEFAULT 0 CHECK (reveal_each IN (0, 1));
             ALTER TABLE draws ADD COLUMN redraw_json TEXT;
             """),
+        // Beacon draws (issue 30, docs/FAIRNESS.md §9): the chain and round the commitment names,
+        // written with the plan, then the round's randomness and signature once fetched
+        // (`{"chain":…,"round":…,"at":…,"randomness":…|null,"signature":…|null}`). `NULL` for every
+        // draw made with the seed alone, so their rows are what they always were.
+        SchemaMigration(version: 9, sql: """
+            ALTER TABLE draws ADD COLUMN beacon_json TEXT;
+            """),
         // Scheduled draws (issue 30): one row per draw waiting for its time, with everything it
         // is made of, fixed at scheduling (the seed, the list as it was then, the settings). A
         // table of its own, not a `draws` status: a waiting draw is no record yet, and the
@@ -182,7 +189,7 @@ enum DrawStoreSchema {
         // `entrant_lists` row: the row lives days at most, and the list's release trigger need
         // not know it. `room` is UNIQUE: one scheduled draw per room. The row goes when the draw
         // is claimed to start, to be cancelled or to be recorded missed (`ScheduledDrawStore`).
-        SchemaMigration(version: 9, sql: """
+        SchemaMigration(version: 10, sql: """
             CREATE TABLE scheduled_draws (
                 draw_id       TEXT    NOT NULL PRIMARY KEY,
                 room          TEXT    NOT NULL UNIQUE,

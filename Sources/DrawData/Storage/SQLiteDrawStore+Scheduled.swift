@@ -1,6 +1,6 @@
 import DrawCore
 
-/// `ScheduledDrawStore` on the `scheduled_draws` table (schema 9, see `DrawStoreSchema`).
+/// `ScheduledDrawStore` on the `scheduled_draws` table (schema 10, see `DrawStoreSchema`).
 extension SQLiteDrawStore: ScheduledDrawStore {
     public func schedule(_ draw: ScheduledDraw) throws(StorageError) -> Bool {
         try write("schedule draw \(draw.drawId) in room \(draw.room)") { db in

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 extension StorageTests {
-    /// `scheduled_draws` (schema 9, issue 30) behind `ScheduledDrawStore`, on real database files.
+    /// `scheduled_draws` (schema 10, issue 30) behind `ScheduledDrawStore`, on real database files.
     struct StoreScheduledDrawTests {
         static let t0 = 1_732_262_400_000.0
 
@@ -53,13 +53,13 @@ extension StorageTests {
             }
         }
 
-        @Test func aDatabaseOfSchema8GainsTheTable() throws {
+        @Test func aDatabaseOfSchema9GainsTheTable() throws {
             try StoreFixtures.withTemporaryDirectory { dir throws in
                 let path = dir.path("draws.sqlite")
-                try StoreFixtures.store(at: path, schemaVersion: 8).close()
+                try StoreFixtures.store(at: path, schemaVersion: 9).close()
                 let current = try SQLiteDrawStore(path: path)
                 defer { current.close() }
-                #expect(try current.schemaVersion() == 9)
+                #expect(try current.schemaVersion() == 10 && DrawStoreSchema.currentVersion == 10)
                 #expect(try current.schedule(Self.draw(1)))
             }
         }
