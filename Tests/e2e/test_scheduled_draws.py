@@ -227,6 +227,7 @@ def test_in_a_cluster_a_scheduled_draw_starts_exactly_once(nodes, redis):
     for node in (a, b):
         page = http.api(node, "GET", f"/api/rooms/{room}/draws")[1]
         assert [d["drawId"] for d in page["draws"]] == [scheduled["drawId"]], page
+        assert room_snapshot(node, room)["scheduled"] is None, "the node that did not claim it forgot it too"
 
 
 def test_in_a_cluster_another_node_starts_the_draw_when_the_scheduling_node_died(nodes, redis):

@@ -219,6 +219,8 @@ final class DrawScheduler {
     /// Handles every draw whose time came (`ScheduledDrawBook.due`), then arms the timer for the next.
     private func wake() {
         for action in book.due(now: clock.epochMillis(), window: window) {
+            // Its time came: whichever node claims it, the room's snapshot shows it waiting no more.
+            switch action { case .start(let d, _), .miss(let d, _): directory[d.room]?.scheduled = nil }
             switch action {
             case .start(let draw, claimed: true): start(draw)
             case .miss(let draw, claimed: true): miss(draw)
