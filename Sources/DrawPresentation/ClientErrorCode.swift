@@ -82,6 +82,20 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
     case notAWinner = "not_a_winner"
     /// A redraw with nobody left to draw from.
     case nobodyLeft = "nobody_left"
+    /// A scheduled draw's time that is not an RFC 3339 date-time (issue 30).
+    case badTime = "bad_time"
+    /// A scheduled draw's time that is not in the future.
+    case timePassed = "time_passed"
+    /// A scheduled draw's time sooner than the server's minimum lead.
+    case tooSoon = "too_soon"
+    /// A scheduled draw's time further ahead than the server allows.
+    case tooFarAhead = "too_far_ahead"
+    /// The room has a scheduled draw already (one per room).
+    case alreadyScheduled = "already_scheduled"
+    /// The room has no scheduled draw (to cancel).
+    case notScheduled = "not_scheduled"
+    /// The room's list could not be read to freeze it for a scheduled draw.
+    case listUnavailable = "list_unavailable"
 
     /// The sentence sent when no more specific one applies.
     public var defaultMessage: String {
@@ -133,6 +147,13 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .notRedrawable: return "Only a winner of this room's last finished draw can be redrawn."
         case .notAWinner: return "That entrant is not one of the winners of this room's last draw."
         case .nobodyLeft: return "Everyone in the draw was drawn already: nobody is left to draw a replacement from."
+        case .badTime: return "Send the time as an RFC 3339 date-time, e.g. {\"at\":\"2030-01-31T18:00:00Z\"}."
+        case .timePassed: return "That time has passed; choose a time in the future."
+        case .tooSoon: return "That time is too soon to schedule a draw for; start it now instead."
+        case .tooFarAhead: return "That time is further ahead than a draw can be scheduled."
+        case .alreadyScheduled: return "This room has a scheduled draw already; cancel it first."
+        case .notScheduled: return "This room has no scheduled draw."
+        case .listUnavailable: return "The room's entrant list could not be read; nothing was scheduled. Try again shortly."
         case .invalidSettings: return "The settings are not valid: rounds, intervalMs, decelerateToMs, winners and countdownMs are whole numbers within the server's limits; title and prize are one line of text each (up to 80 and 160 characters)."
         }
     }
@@ -141,18 +162,20 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
     public var httpStatus: Int {
         switch self {
         case .badJSON, .unknownType, .binaryNotSupported, .badRoomName, .unsupportedSubprotocol,
-             .badLimit, .badCursor, .badRequest, .listNotUTF8, .listMalformedJSON: return 400
+             .badLimit, .badCursor, .badRequest, .listNotUTF8, .listMalformedJSON, .badTime: return 400
         case .unauthorized: return 401
         case .forbidden, .sourceURLsOff: return 403
-        case .unknownRoom, .unknownDraw, .notFound, .roomDeleted: return 404
+        case .unknownRoom, .unknownDraw, .notFound, .roomDeleted, .notScheduled: return 404
         case .methodNotAllowed: return 405
-        case .drawRunning, .roomExists, .noWinnerWaiting, .notRedrawable, .nobodyLeft: return 409
+        case .drawRunning, .roomExists, .noWinnerWaiting, .notRedrawable, .nobodyLeft, .alreadyScheduled: return 409
         case .bodyTooLarge, .listTooLarge: return 413
         case .tooManyEntrants, .nameTooLong, .nameTooManyBytes, .noEntrants, .listInvalidData, .invalidSettings,
-             .sourceURLInvalid, .sourceHostNotAllowed, .sourceAddressRefused, .notAWinner: return 422
+             .sourceURLInvalid, .sourceHostNotAllowed, .sourceAddressRefused, .notAWinner, .timePassed, .tooSoon,
+             .tooFarAhead: return 422
         case .unsupportedMediaType: return 415
         case .rateLimited: return 429
-        case .tooManyConnections, .tooManyRooms, .shuttingDown, .draining, .storageUnavailable, .busy, .clusterUnavailable: return 503
+        case .tooManyConnections, .tooManyRooms, .shuttingDown, .draining, .storageUnavailable, .busy, .clusterUnavailable,
+             .listUnavailable: return 503
         case .internalError: return 500
         case .requestTimeout: return 408
         case .uriTooLong: return 414

@@ -8,16 +8,24 @@ public struct RoomInfo: Sendable {
     public let schedule: RoundSchedule
     /// `nil`: the room draws from the operator's lists.
     public let entrants: RoomEntrantsSummary?
+    /// The draw the host scheduled (issue 30), whose commitment is public from its scheduling;
+    /// `nil`: none.
+    public let scheduled: ScheduledDrawCommitment?
 
-    public init(settings: RoomSettings, schedule: RoundSchedule, entrants: RoomEntrantsSummary?) {
+    public init(settings: RoomSettings, schedule: RoundSchedule, entrants: RoomEntrantsSummary?,
+                scheduled: ScheduledDrawCommitment? = nil) {
         self.settings = settings
         self.schedule = schedule
         self.entrants = entrants
+        self.scheduled = scheduled
     }
 
-    /// The snapshot's members (see `RoomInfoJSON.writeFields`).
+    /// The snapshot's members (see `RoomInfoJSON.writeFields`), then `scheduled`: the scheduled
+    /// draw's commitment (`ScheduledDrawJSON`) or `null`.
     public func write(into w: inout JSONWriter) {
         RoomInfoJSON.writeFields(settings: settings, schedule: schedule, entrants: entrants, into: &w)
+        w.key("scheduled")
+        if let scheduled { ScheduledDrawJSON.write(scheduled, into: &w) } else { w.null() }
     }
 }
 

@@ -121,7 +121,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         // Started only now: a failed init leaves no thread behind.
         // Cluster mode keeps rooms in Redis: their thread is not the SQLite draws' thread.
         storage = ServerStorage(store: store, rooms: roomStore, roomsOnOwnThread: cluster != nil,
-                                executor: loop.executor, logger: logger)
+                                schedules: cluster?.scheduled, executor: loop.executor, logger: logger)
         // Cluster mode or not is chosen here, once: the room owners only see the seams.
         let lists = EntrantLists(), seams: RoomOwners.Seams
         if let cluster {
@@ -139,7 +139,7 @@ public final class LiveDrawServer: @unchecked Sendable {
                                       directory: directory, broadcaster: broadcaster, draws: rooms.draws, writer: writer)
         http = HTTPAPI(config: config, clock: clock, logger: logger, metrics: metrics, metricsText: metricsText,
                        staticFiles: files, loop: loop, directory: directory, broadcaster: broadcaster, draws: rooms.draws,
-                       changes: rooms.changes, shared: seams.shared, storage: storage)
+                       changes: rooms.changes, scheduler: rooms.scheduler, shared: seams.shared, storage: storage)
         door.uploadGate = http // an upload's room, key and type are checked before its body is read
         shutdown = ShutdownCoordinator(config: config, clock: clock, logger: logger, loop: loop, directory: directory,
                                        writer: writer, webSockets: webSockets, storage: storage)
@@ -147,6 +147,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         transport.handler = dispatcher
         loop.inbox.attach(transport)
         directory.openLobby(hostKey: lobbyHostKey)
+        rooms.scheduler.loadWaiting() // scheduled draws survive restarts (issue 30)
         loop.startHousekeeping(everyTick: { [unowned self] in
             self.rooms.broadcaster.sendHeartbeats()
             self.rooms.writer.dropOverdueClosings()
@@ -155,6 +156,7 @@ public final class LiveDrawServer: @unchecked Sendable {
             self.rooms.directory.sweep()
             self.rooms.directory.expireRoomsIfDue()
             self.rooms.seams.shared.tick()
+            self.rooms.scheduler.tick()
         })
         logger.info("listening", metadata: ["host": "\(config.host)", "port": "\(port)",
                                             "tls": "\(config.tlsCertPath != nil)"])

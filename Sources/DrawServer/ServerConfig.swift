@@ -41,6 +41,9 @@ public struct ServerConfig: Sendable {
     public var roomURLSources: (any RoomURLSources)?
     /// What a host may choose for a room (`PUT /api/rooms/ROOM/settings`).
     public var roomSettingsLimits: RoomSettingsLimits = .standard
+    /// How soon and how far ahead a draw may be scheduled, and how late one may still start
+    /// (issue 30, `ScheduleWindow`).
+    public var scheduleWindow: ScheduleWindow = .standard
     /// Draws commit to a beacon round (`--beacon-url`, docs/FAIRNESS.md §9): its chain and timing,
     /// and where the rounds are fetched. `nil` (the default): draws use the seed alone.
     public var beacon: (settings: BeaconSettings, source: any BeaconSource)?

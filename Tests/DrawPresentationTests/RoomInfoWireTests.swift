@@ -28,7 +28,20 @@ struct RoomInfoWireTests {
         let view = RoomView(room: "r", viewers: 0, current: .idle, lastResult: nil,
                             info: RoomInfo(settings: RoomSettings(), schedule: even, entrants: nil))
         let text = Fixtures.text(WireMessages.snapshot(view, serverTime: 1, asMessage: false))
-        #expect(text.hasSuffix(#""settings":{"rounds":10,"intervalMs":400,"decelerateToMs":null,"winners":1,"countdownMs":0,"title":null,"prize":null},"entrants":null,"warnings":[],"allVoid":false}"#))
+        #expect(text.hasSuffix(#""settings":{"rounds":10,"intervalMs":400,"decelerateToMs":null,"winners":1,"countdownMs":0,"title":null,"prize":null},"entrants":null,"warnings":[],"allVoid":false,"scheduled":null}"#))
+    }
+
+    @Test func aScheduledDrawIsInTheSnapshotWithItsCommitment() throws {
+        let c = ScheduledDrawCommitment(drawId: "00112233445566778899aabbccddeeff", room: "r", at: 1_896_112_800_000,
+                                        createdAt: 1_896_112_000_000.5, seedHash: String(repeating: "a", count: 64),
+                                        entrantsHash: String(repeating: "b", count: 64), entrantCount: 5, winners: 2)
+        let info = RoomInfo(settings: RoomSettings(), schedule: Self.schedule, entrants: nil, scheduled: c)
+        let view = RoomView(room: "r", viewers: 0, current: .idle, lastResult: nil, info: info)
+        let text = Fixtures.text(WireMessages.snapshot(view, serverTime: 1, asMessage: false))
+        #expect(text.hasSuffix(#""scheduled":{"drawId":"00112233445566778899aabbccddeeff","at":1896112800000.000,"#
+            + #""atText":"2030-01-31T18:00:00.000Z","scheduledAt":1896112000000.500,"commitment":"\#(c.seedHash)","#
+            + #""entrantsHash":"\#(c.entrantsHash)","entrants":5,"winners":2}}"#), "\(text)")
+        #expect(!text.contains("seed\""), "no seed before the draw ends")
     }
 
     @Test func aSnapshotWithoutInfoIsAsBefore() {

@@ -89,9 +89,12 @@ def test_every_control_is_reached_by_tab_with_a_visible_ring(server, open_page):
     page.driver.execute_script("document.getElementById('verify-other').open = true")
     wanted = page.driver.execute_script(CONTROLS)
     reached, unringed = [], []
-    for _ in range(len(wanted) + 5):
+    for _ in range(len(wanted) + 5 + 8):
         ActionChains(page.driver).send_keys(Keys.TAB).perform()
         focused = page.driver.switch_to.active_element
+        # A date and time picker takes one Tab per part (day, month, year, hours, minutes, …).
+        if reached and focused == reached[-1] and focused.get_attribute("type") == "datetime-local":
+            continue
         if focused in reached or focused.tag_name == "body":  # past the last one: the browser's own UI
             break
         reached.append(focused)

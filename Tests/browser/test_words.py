@@ -59,6 +59,8 @@ def test_failure_words_cover_each_kind_and_never_a_raw_error(open_page):
         broken: m.requestProblemText(Object.assign(new Error('x'), {status: 503})),
         stopped: m.abortedText({reason: 'server_shutdown', roundsShown: 4}),
         stored: m.stoppedText({status: 'aborted', abortReason: 'server_shutdown', roundsShown: 1}),
+        cancelled: m.stoppedText({status: 'aborted', abortReason: 'cancelled', roundsShown: 0}),
+        missed: m.stoppedText({status: 'aborted', abortReason: 'missed', roundsShown: 0}),
     }""")
     assert said["empty"].endswith("the lottery list is empty.")
     assert said["nomatch"].endswith("matches a registered player.")
@@ -69,6 +71,9 @@ def test_failure_words_cover_each_kind_and_never_a_raw_error(open_page):
     # The stage's title says "The draw was stopped": the sentence under it does not repeat it.
     assert said["stopped"] == "The server shut down. It stopped after 4 rounds, so nothing was decided."
     assert said["stored"] == "Stopped: the server shut down. It stopped after 1 round, so nothing was decided."
+    # A scheduled draw that never ran (PROTOCOL.md §5.8) is not "stopped after 0 rounds".
+    assert said["cancelled"].startswith("Cancelled by the host before its time")
+    assert said["missed"].startswith("Missed: the server could not start it at its time")
 
 
 def test_void_names_are_not_struck_through_before_the_end(server_factory, source, open_page):

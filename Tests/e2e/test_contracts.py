@@ -207,6 +207,19 @@ def test_http_responses_match_openapi(launch, data_source):
     call("PUT", settings, {}, JSON, expect=401)
     call("PUT", "/api/rooms/no-such-room/settings", {}, bearer, expect=404)
     call("GET", "/api/rooms/contract-room", expect=200)
+    # A scheduled draw (issue 30): refused times, scheduled, read before it runs, cancelled.
+    schedule = "/api/rooms/contract-room/schedule"
+    call("PUT", schedule, {"at": "soon"}, bearer, expect=400)
+    call("PUT", schedule, {"at": "2000-01-01T00:00:00Z"}, bearer, expect=422)
+    call("PUT", schedule, {"at": "soon"}, JSON, expect=401)
+    at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 600))
+    scheduled = call("PUT", schedule, {"at": at}, bearer, expect=201).json
+    call("PUT", schedule, {"at": at}, bearer, expect=409)
+    call("GET", "/api/rooms/contract-room", expect=200)
+    call("GET", f"/api/draws/{scheduled['drawId']}", expect=200)
+    call("DELETE", schedule, headers={"Authorization": f"Bearer {key}"}, expect=200)
+    call("DELETE", schedule, headers={"Authorization": f"Bearer {key}"}, expect=404)
+    call("GET", f"/api/draws/{scheduled['drawId']}", expect=200)
     call("DELETE", entrants, headers={"Authorization": f"Bearer {key}"}, expect=204)
     call("DELETE", entrants, expect=401)
 
@@ -324,7 +337,7 @@ def test_a_missing_key_is_401_before_the_type_and_the_room(shared_server):
     """Every operation the document secures answers a request without a key 401, whatever else
     is wrong with it (no Content-Type: was 415; a room that does not exist: was 404)."""
     secured = _secured_operations()
-    assert len(secured) == 9, secured
+    assert len(secured) == 11, secured
     for method, template in secured:
         for room in ("lobby", "no-such-room"):
             resp = http.request(shared_server, method, template.replace("{room}", room))

@@ -51,7 +51,7 @@ def _toml(value) -> str:
 
 # The operations that act for a room's host (openapi.yaml's `security`).
 SECURED = ("deleteRoom", "rotateRoomKey", "replaceRoomEntrants", "removeRoomEntrants", "replaceRoomSettings",
-           "startDraw")
+           "startDraw", "scheduleDraw", "cancelScheduledDraw")
 
 
 def _config(main_room: str, draw_id: str, keys: dict) -> str:
@@ -92,6 +92,11 @@ def _config(main_room: str, draw_id: str, keys: dict) -> str:
             # A list's own rules go beyond its schema (at least one entrant, names within
             # --max-name-chars, lottery entries that name users): 422 answers a list that breaks
             # them, however well-formed (PROTOCOL.md §5.6).
+            lines += ["[operations.checks.positive_data_acceptance]",
+                      'expected-statuses = ["2xx", "401", "403", "404", "409", "422"]']
+        if operation_id == "scheduleDraw":
+            # A well-formed time is refused when it is past, too soon or too far ahead, and a
+            # second schedule while one waits (PROTOCOL.md §5.8).
             lines += ["[operations.checks.positive_data_acceptance]",
                       'expected-statuses = ["2xx", "401", "403", "404", "409", "422"]']
     return "\n".join(lines) + "\n"

@@ -13,6 +13,7 @@ import { noteNewestDraw, renderLastResult, setUpLastResult } from './last-result
 import { Connection, roomSocketUrl } from './protocol.js';
 import { offerRoomCreation, renderRooms, setUpRooms } from './rooms.js';
 import { renderNextDraw } from './next-draw.js';
+import { renderScheduledDraw, setUpScheduledDraw } from './scheduled-draw.js';
 import { noteDrawEnded, refreshRecentDraws, setUpRecentDraws } from './recent-draws.js';
 import { readRoute } from './route.js';
 import { noteMessage } from './server-clock.js';
@@ -48,6 +49,7 @@ function render(prev, s) {
   renderHost(s);
   renderReveals(s);
   renderNextDraw(s);
+  renderScheduledDraw(s);
   renderEntrantsPanel(s);
   renderSettingsPanel(s);
   renderLastResult(s);
@@ -128,6 +130,7 @@ if (drawId !== null) {
     setUpHostLink(host);
     setUpEntrantsPanel(host);
     setUpSettingsPanel(host);
+    setUpScheduledDraw(host);
   }
   connection.open();
 } else {

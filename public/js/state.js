@@ -25,6 +25,7 @@ export function initialState(room, isHost) {
     nextPending: false,     // the host asked for the next winner; cleared by `advance` or a refusal
     entrants: null,         // the room's own list from the snapshot: {count, allVoid, warnings}; null: the operator's lists
     settings: null,         // the settings the room's next draw follows, from the snapshot (room-info.js)
+    scheduled: null,        // the draw scheduled for later, from the snapshot: {drawId, at, commitment, …}
   };
 }
 
@@ -37,6 +38,7 @@ export function reduce(s, ev) {
     case 'loading': return { ...cleared(s), phase: 'loading', warnings: [] };
     case 'started': return {
       ...cleared(s), phase: 'live', draw: drawFrom(ev, []), warnings: ev.warnings ?? [],
+      scheduled: s.scheduled?.drawId === ev.drawId ? null : s.scheduled, // it is this draw
     };
     case 'round': return withRound(s, ev);
     case 'winner': return withWinner(s, ev);   // one winner of several revealed (winners.js)

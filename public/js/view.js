@@ -35,8 +35,10 @@ export function renderView(prev, s) {
   const phase = s.connection === 'unknown-room' ? 'unknown-room' : s.phase;
   el.stage.dataset.phase = phase;
   for (const p of panels) show(p, p.dataset.phasePanel === phase);
-  setText(el.idle, s.isHost ? 'Ready when you are: start the draw from the host controls.'
-    : 'Waiting for the host to start the draw.');
+  // A scheduled draw starts by itself (scheduled-draw.js shows when): nobody waits for the host.
+  setText(el.idle, s.scheduled ? 'This draw is scheduled: it starts by itself.'
+    : s.isHost ? 'Ready when you are: start the draw from the host controls.'
+      : 'Waiting for the host to start the draw.');
   if (phase === 'live') renderLive(prev, s);
   renderCountdown(phase === 'live' ? s.draw : null);
   if (phase === 'result') renderResult(s.result.record);

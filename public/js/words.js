@@ -69,8 +69,15 @@ export function abortedText(aborted) {
   return `${why} It stopped after ${roundsText(aborted.roundsShown)}, so nothing was decided.`;
 }
 
+// A scheduled draw that never ran (PROTOCOL.md §5.8): recorded as stopped before round 1.
+const UNRUN = {
+  cancelled: 'Cancelled by the host before its time; its seed is revealed, nothing was decided.',
+  missed: 'Missed: the server could not start it at its time; its seed is revealed, nothing was decided.',
+};
+
 /** A stored draw (PROTOCOL.md §5.2) that has no outcome, as one sentence of its own. */
 export function stoppedText(record) {
+  if (UNRUN[record.abortReason]) return UNRUN[record.abortReason];
   if (record.status === 'interrupted') {
     return `Stopped: the server stopped unexpectedly after ${roundsText(record.roundsShown)}, so nothing was decided.`;
   }

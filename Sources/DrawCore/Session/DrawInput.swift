@@ -6,6 +6,9 @@ public enum DrawInput: Sendable {
     /// The host asked for a redraw (the host key was checked by the caller, and `RedrawLink.make`
     /// decided it and gave its players): a new draw of one winner, planned at once.
     case redrawRequested(RedrawLink, MergeResult, at: DrawInstant)
+    /// A scheduled draw's time came (issue 30): start it from its committed inputs, planned at
+    /// once (no players to load: they were frozen at scheduling).
+    case scheduledDue(ScheduledDraw, at: DrawInstant)
     /// The host asked for the next winner of a draw waiting for it (`WinnerRevealMode.eachByHost`).
     case nextWinnerRequested(at: DrawInstant)
     /// The players of attempt `attempt` (from `DrawEffect.loadPlayers`) arrived, or could not be
@@ -30,7 +33,7 @@ extension DrawInput {
         switch self {
         case .startRequested(let t), .playersLoaded(_, _, let t), .written(_, _, let t), .timerDue(let t),
              .abort(_, let t), .shutdown(let t), .redrawRequested(_, _, let t), .nextWinnerRequested(let t),
-             .beaconFetched(_, _, let t):
+             .beaconFetched(_, _, let t), .scheduledDue(_, let t):
             return t
         }
     }
@@ -42,7 +45,8 @@ extension DrawInput {
         switch self {
         case .abort, .shutdown: return true
         case .startRequested, .playersLoaded, .written, .timerDue, .redrawRequested, .nextWinnerRequested,
-             .beaconFetched: return false
+             .beaconFetched, .scheduledDue:
+            return false
         }
     }
 
@@ -59,6 +63,7 @@ extension DrawInput {
         case .redrawRequested(let link, let players, _): return .redrawRequested(link, players, at: t)
         case .nextWinnerRequested: return .nextWinnerRequested(at: t)
         case .beaconFetched(let drawId, let result, _): return .beaconFetched(drawId: drawId, result, at: t)
+        case .scheduledDue(let draw, _): return .scheduledDue(draw, at: t)
         }
     }
 }

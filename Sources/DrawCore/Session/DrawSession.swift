@@ -212,6 +212,8 @@ public struct DrawSession: Sendable {
         case .beaconFetched(let drawId, let result, let at):
             answered()
             return beaconFetched(drawId: drawId, result, at: at)
+        case .scheduledDue(let draw, let at):
+            return startScheduled(draw, at: at)
         }
     }
 

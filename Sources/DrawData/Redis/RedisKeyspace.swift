@@ -30,6 +30,15 @@ public struct RedisKeyspace: Sendable, Hashable {
     /// Every kept room's name, scored by its last activity (expiry and counting).
     public var roomsIndexKey: String { "\(prefix)rooms" }
 
+    /// A scheduled draw waiting for its time (issue 30): the whole draw as JSON, seed included.
+    public func scheduledKey(drawId: String) -> String { "\(prefix)scheduled:\(drawId)" }
+
+    /// The scheduled draws waiting: ids scored by their time (epoch ms).
+    public var scheduledIndexKey: String { "\(prefix)scheduled" }
+
+    /// Each room's scheduled draw: a hash, room → draw id (one per room).
+    public var scheduledRoomsKey: String { "\(prefix)scheduled-rooms" }
+
     /// What a snapshot shows of the room's draw: a hash (`head`, `drawId`, `loading`, `lastResult`).
     public func viewKey(room: String) -> String { "\(prefix)view:\(room)" }
 

@@ -182,6 +182,29 @@ enum DrawStoreSchema {
         SchemaMigration(version: 9, sql: """
             ALTER TABLE draws ADD COLUMN beacon_json TEXT;
             """),
+        // Scheduled draws (issue 30): one row per draw waiting for its time, with everything it
+        // is made of, fixed at scheduling (the seed, the list as it was then, the settings). A
+        // table of its own, not a `draws` status: a waiting draw is no record yet, and the
+        // records' statuses stay the set every verifier knows. Its list is its own column, not an
+        // `entrant_lists` row: the row lives days at most, and the list's release trigger need
+        // not know it. `room` is UNIQUE: one scheduled draw per room. The row goes when the draw
+        // is claimed to start, to be cancelled or to be recorded missed (`ScheduledDrawStore`).
+        SchemaMigration(version: 10, sql: """
+            CREATE TABLE scheduled_draws (
+                draw_id       TEXT    NOT NULL PRIMARY KEY,
+                room          TEXT    NOT NULL UNIQUE,
+                at            REAL    NOT NULL,
+                created_at    REAL    NOT NULL,
+                seed_hex      TEXT    NOT NULL CHECK (length(seed_hex) = 64),
+                entrants_json TEXT    NOT NULL,
+                warnings_json TEXT    NOT NULL,
+                schedule_json TEXT    NOT NULL,
+                winners       INTEGER NOT NULL CHECK (winners >= 1),
+                reveal        TEXT    NOT NULL,
+                users_url     TEXT    NOT NULL,
+                lottery_url   TEXT    NOT NULL
+            ) WITHOUT ROWID;
+            """),
     ]
 
     /// The version this code writes and fully understands.

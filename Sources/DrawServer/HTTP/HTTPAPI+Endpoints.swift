@@ -23,6 +23,8 @@ extension HTTPAPI {
             return answer(history.historyPage(room: name, query: wsi.queryArguments, live: directory[name] != nil),
                           exchange, wsi)
         case .draw(let id):
+            // A scheduled draw is public before it runs: its commitment and entrants (issue 30).
+            if let waiting = scheduler.waiting(drawId: id) { return .json(200, ScheduledDrawJSON.record(waiting)) }
             return answer(history.drawRecord(id: id), exchange, wsi)
         case .drawEntrants(let id):
             return answer(history.drawEntrants(id: id, ifNoneMatch: wsi.header(.ifNoneMatch)), exchange, wsi)
@@ -87,6 +89,7 @@ extension HTTPAPI {
     /// A DELETE's response, or `nil` when it comes later.
     func apiDelete(_ route: HTTPRoute, _ exchange: HTTPExchange, _ wsi: Connection) -> HTTPResponse? {
         if case .roomEntrants(let name) = route { return deleteEntrants(name, exchange, wsi) }
+        if case .roomSchedule(let name) = route { return cancelScheduled(name, exchange, wsi) }
         guard case .room(let name) = route else { return .json(404, APIMessages.error(.notFound)) }
         let bearer = exchange.bearer
         return withRoom(name, exchange, wsi) { [unowned self] room, reply in

@@ -13,11 +13,12 @@ extension HTTPAPI {
         let type = wsi.header(.contentType)
         if case .roomEntrants = exchange.route, Self.listFormat(type) != nil { return nil }
         if case .roomSettings = exchange.route, JSONContentType.matches(type) { return nil }
+        if case .roomSchedule = exchange.route, JSONContentType.matches(type) { return nil }
         let message: String
         if case .roomEntrants = exchange.route {
             message = Self.listTypeMessage
         } else {
-            message = "Send the settings with Content-Type: application/json."
+            message = "Send the request with Content-Type: application/json."
         }
         var r = HTTPResponse.json(415, APIMessages.error(.unsupportedMediaType, message: message))
         r.closeAfter = true
@@ -67,6 +68,8 @@ extension HTTPAPI {
                                                                   schedule: room.schedule(defaults: config.schedule))))
                 }
             }
+        case .roomSchedule(let name):
+            return scheduleDraw(name, exchange, wsi)
         default:
             return .json(404, APIMessages.error(.notFound))
         }

@@ -23,6 +23,7 @@ final class HTTPAPI {
     unowned let broadcaster: RoomBroadcaster
     unowned let draws: DrawCoordinator
     unowned let changes: RoomChanges
+    unowned let scheduler: DrawScheduler
     let shared: any SharedRooms
     unowned let storage: ServerStorage
     /// What the history endpoints read.
@@ -36,7 +37,7 @@ final class HTTPAPI {
     init(config: ServerConfig, clock: any DrawClock, logger: Logger, metrics: ServerMetrics,
          metricsText: (@Sendable () -> String)?, staticFiles: StaticFiles,
          loop: ServiceLoop, directory: RoomDirectory, broadcaster: RoomBroadcaster, draws: DrawCoordinator,
-         changes: RoomChanges, shared: any SharedRooms, storage: ServerStorage) {
+         changes: RoomChanges, scheduler: DrawScheduler, shared: any SharedRooms, storage: ServerStorage) {
         self.config = config
         self.clock = clock
         self.logger = logger
@@ -48,6 +49,7 @@ final class HTTPAPI {
         self.broadcaster = broadcaster
         self.draws = draws
         self.changes = changes
+        self.scheduler = scheduler
         self.shared = shared
         self.storage = storage
         history = HistoryReads(store: storage.store, rooms: storage.rooms, shared: shared.records,

@@ -23,6 +23,8 @@ enum HTTPRoute: Equatable {
     case roomEntrants(String)
     /// `/api/rooms/ROOM/settings`: PUT replaces the room's settings.
     case roomSettings(String)
+    /// `/api/rooms/ROOM/schedule`: PUT schedules the room's next draw for a time, DELETE cancels it.
+    case roomSchedule(String)
     /// `/api/draws/ID`: one draw's record (the id is validated by the handler).
     case draw(String)
     /// `/api/draws/ID/entrants`: one draw's entrants, served once per draw (immutable).
@@ -59,6 +61,7 @@ enum HTTPRoute: Equatable {
         if parts.count == 5, parts[4] == "qr.svg" { return .roomQR(room) }
         if parts.count == 5, parts[4] == "entrants" { return .roomEntrants(room) }
         if parts.count == 5, parts[4] == "settings" { return .roomSettings(room) }
+        if parts.count == 5, parts[4] == "schedule" { return .roomSchedule(room) }
         return .unknownAPI
     }
 
@@ -78,6 +81,7 @@ enum HTTPRoute: Equatable {
         case .draws: return [.get, .post]
         case .roomEntrants: return [.get, .put, .delete]
         case .roomSettings: return [.put]
+        case .roomSchedule: return [.put, .delete]
         case .unknownAPI: return []
         }
     }
@@ -88,7 +92,8 @@ enum HTTPRoute: Equatable {
     func needsHostKey(_ method: HTTPMethod) -> Bool {
         switch (self, method) {
         case (.room, .delete), (.roomKey, .post), (.draws, .post), (.roomEntrants, .get), (.roomEntrants, .put),
-             (.roomEntrants, .delete), (.roomSettings, .put), (.nextWinner, .post), (.redraws, .post):
+             (.roomEntrants, .delete), (.roomSettings, .put), (.nextWinner, .post), (.redraws, .post), (.roomSchedule, .put),
+             (.roomSchedule, .delete):
             return true
         default:
             return false

@@ -8,7 +8,12 @@ import DrawPresentation
 extension DrawCoordinator {
     /// Starts loading the players of attempt `attempt` of `runner`'s draw in `room`.
     func beginLoading(_ attempt: UInt64, of runner: DrawRunner, in room: Room) {
-        let arrived = playersArrived(for: runner, attempt: attempt, in: room)
+        loadRoomPlayers(of: room, then: playersArrived(for: runner, attempt: attempt, in: room))
+    }
+
+    /// Loads `room`'s players as a draw starting now would get them (a scheduled draw freezes
+    /// them so, issue 30); `arrived` runs on the service thread.
+    func loadRoomPlayers(of room: Room, then arrived: @escaping (Result<MergeResult, DrawError>) -> Void) {
         // From a task (a fetch), or as a job of its own (a list in memory: the session sees the
         // answer after its request); a store read comes back on the service thread already.
         let done = executor.continuation(arrived)

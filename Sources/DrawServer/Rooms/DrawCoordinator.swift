@@ -64,6 +64,11 @@ final class DrawCoordinator {
     func refuseStart(in room: Room, hostKey: String?) -> ClientErrorCode? {
         guard let hostKey, !hostKey.isEmpty else { return .unauthorized }
         guard room.keyHash.matches(hostKey) else { return .forbidden }
+        return refuseAnyStart(in: room)
+    }
+
+    /// The server's and the room's checks before any start, the host's or a scheduled draw's.
+    func refuseAnyStart(in room: Room) -> ClientErrorCode? {
         guard !phase.shuttingDown else { return .shuttingDown }
         guard !phase.refusesNewDraws else { return .draining }
         guard !room.deleting else { return .unknownRoom }

@@ -90,6 +90,13 @@ final class DrawRunner {
         return true
     }
 
+    /// Starts a scheduled draw from its committed inputs (issue 30). Returns false when one is busy.
+    func startScheduled(_ draw: ScheduledDraw) -> Bool {
+        guard session.canStart else { return false }
+        feed(.scheduledDue(draw, at: deps.clock.instant()))
+        return true
+    }
+
     /// Starts the next winner's flips. Returns false when no draw waits for it.
     func nextWinner() -> Bool {
         guard session.isAwaitingHost else { return false }

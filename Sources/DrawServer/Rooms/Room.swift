@@ -30,6 +30,8 @@ final class Room {
     /// The URLs the room's list is fetched from at each draw's start (`PUT .../entrants` with
     /// `usersUrl`/`lotteryUrl`); `nil` when it has none. Never set together with `entrants`.
     var sourceURLs: DrawSources?
+    /// The draw its host scheduled, as published (`DrawScheduler` keeps it current); `nil`: none.
+    var scheduled: ScheduledDrawCommitment?
     /// A list or settings change is on its way to the store: no draw starts meanwhile, and no
     /// second change (each answers 409 `draw_running`), so a draw never starts from a half-known
     /// room.
@@ -168,7 +170,7 @@ final class Room {
 
     /// The room's next draw as its snapshot shows it.
     func info(defaults: RoundSchedule) -> RoomInfo {
-        RoomInfo(settings: settings, schedule: schedule(defaults: defaults), entrants: entrants)
+        RoomInfo(settings: settings, schedule: schedule(defaults: defaults), entrants: entrants, scheduled: scheduled)
     }
 
     /// A change of the room's list: an uploaded one, list URLs, or none (the operator's lists).

@@ -32,6 +32,8 @@ final class RoomDirectory {
     /// A room was made (subscribe it to the bus) or left memory (forget what was kept for it).
     var roomMade: (Room) -> Void = { _ in }
     var roomFreed: (Room) -> Void = { _ in }
+    /// The commitment of the draw scheduled in a room (`DrawScheduler`), for a room made now.
+    var scheduledDraw: (String) -> ScheduledDrawCommitment? = { _ in nil }
 
     init(config: ServerConfig, clock: any DrawClock, random: any RandomSource, logger: Logger, metrics: ServerMetrics,
          loop: any RoomLoop, storage: ServerStorage, writer: ClientWriter, shared: any SharedRooms, gate: any DrawStartGate) {
@@ -86,6 +88,7 @@ final class RoomDirectory {
     func makeRoom(name: String, keyHash: HostKeyHash, lastResult: FinishedDraw? = nil) -> Room {
         let room = Room(name: name, keyHash: keyHash, outboundQueueLimit: config.outboundQueueLimit,
                         presenceIntervalMs: config.presenceIntervalMs, lastResult: lastResult)
+        room.scheduled = scheduledDraw(name)
         roomMade(room)
         return room
     }

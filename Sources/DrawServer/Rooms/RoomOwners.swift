@@ -23,6 +23,7 @@ struct RoomOwners {
     let broadcaster: RoomBroadcaster
     let draws: DrawCoordinator
     let changes: RoomChanges
+    let scheduler: DrawScheduler
     let seams: Seams
 
     init(config: ServerConfig, clock: any DrawClock, random: any RandomSource, logger: Logger, metrics: ServerMetrics,
@@ -40,12 +41,17 @@ struct RoomOwners {
                                 loop: loop, storage: storage, directory: directory, gate: seams.gate, shared: seams.shared)
         changes = RoomChanges(config: config, clock: clock, logger: logger, executor: loop.executor, storage: storage,
                               directory: directory, broadcaster: broadcaster, shared: seams.shared)
+        scheduler = DrawScheduler(config: config, clock: clock, random: random, logger: logger, loop: loop,
+                                  storage: storage, directory: directory, broadcaster: broadcaster, draws: draws,
+                                  shared: seams.shared)
         // The hooks back: a client leaving its room changes the room's viewers; a room made or
         // freed is (un)subscribed to the bus; what rooms share (cluster mode) reaches them.
         let broadcaster = self.broadcaster
         writer.leaveRoom = { [unowned broadcaster] client in broadcaster.leaveRoom(client) }
         directory.roomMade = { [unowned broadcaster] room in broadcaster.roomMade(room) }
         directory.roomFreed = { [unowned broadcaster] room in broadcaster.roomFreed(room) }
+        let scheduler = self.scheduler
+        directory.scheduledDraw = { [unowned scheduler] name in scheduler.commitment(ofRoom: name) }
         seams.shared.attach(directory: directory, broadcaster: broadcaster)
     }
 

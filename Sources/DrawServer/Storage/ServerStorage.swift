@@ -23,13 +23,18 @@ final class ServerStorage {
     /// round trips, and waits while it is away, must not hold up every room's SQLite writes);
     /// `nil`: room jobs run on `thread`, in order with the draws' writes.
     private var roomThread: StorageThread?
+    /// Where scheduled draws wait (issue 30): the room store, when it keeps them; `nil`: they
+    /// live in memory only, as long as the process.
+    let schedules: (any ScheduledDrawStore)?
     private let executor: ServiceExecutor
     private let logger: Logger
 
     /// Starts the storage thread when there is a store, and with `roomsOnOwnThread` a second one
     /// for the room store.
+    /// `schedules`: where scheduled draws wait, when not the room store (cluster mode: a Redis
+    /// connection of their own).
     init(store: (any DrawRecordStore)?, rooms: (any RoomStore)?, roomsOnOwnThread: Bool = false,
-         executor: ServiceExecutor, logger: Logger) {
+         schedules: (any ScheduledDrawStore)? = nil, executor: ServiceExecutor, logger: Logger) {
         let recovering = store.map { RecoveringDrawStore($0) }
         self.store = recovering
         if let recovering, let rooms, roomsOnOwnThread {
@@ -39,6 +44,8 @@ final class ServerStorage {
         } else {
             self.rooms = recovering.flatMap { recovering in rooms.map { CheckedRoomStore($0, owner: recovering.owner) } }
         }
+        // Only with a room store: a scheduled draw is a room's, and is called where rooms are.
+        self.schedules = self.rooms == nil ? nil : schedules ?? self.rooms?.inner as? any ScheduledDrawStore
         self.executor = executor
         self.logger = logger
         if let recovering { thread = StorageThread(store: recovering) }
@@ -51,6 +58,14 @@ final class ServerStorage {
                               then: @escaping (Result<T, StorageError>) -> Void) -> Bool {
         guard let rooms else { return false }
         return run(job, on: rooms, in: roomThread ?? thread, then: then)
+    }
+
+    /// Runs `job` against the scheduled draws' store where room jobs run, then `then` with its
+    /// result on the service thread. False, with nothing run, without one.
+    func scheduleJob<T: Sendable>(_ job: @escaping @Sendable (any ScheduledDrawStore) throws(StorageError) -> T,
+                                  then: @escaping (Result<T, StorageError>) -> Void) -> Bool {
+        guard let schedules else { return false }
+        return run(job, on: schedules, in: roomThread ?? thread, then: then)
     }
 
     /// Whether room jobs run on the draw store's thread (one job may then call both stores).

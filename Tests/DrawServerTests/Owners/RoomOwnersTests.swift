@@ -20,6 +20,11 @@ import Testing
     /// Bounded: a draw that never ends fails.
     static func runDraw(in room: Room, _ owners: OwnersFixture) {
         #expect(owners.loop.runJobs() >= 1, "the list's answer is a job of its own")
+        runDrawSteps(in: room, owners)
+    }
+
+    /// Runs the room's draw to its end by its timers alone (its players are in already).
+    static func runDrawSteps(in room: Room, _ owners: OwnersFixture) {
         var steps = 0
         while room.isBusy, steps < 200 {
             steps += 1

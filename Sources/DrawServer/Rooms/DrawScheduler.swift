@@ -1,0 +1,322 @@
+import DrawCore
+import DrawPresentation
+import Logging
+
+/// Scheduled draws (issue 30): the host schedules a room's draw for a time; its entrants, seed
+/// and settings are fixed then and its commitment published at once (the room's snapshot and
+/// `room` message, `GET /api/draws/ID`); at its time this node starts it by itself; the host may
+/// cancel it before. Service thread only; the store is called on the rooms' thread.
+///
+/// Every draw waiting is in `book` (read from the store at startup, so a restart keeps them;
+/// `ScheduledDrawBook` decides what each needs) and one timer wakes at the soonest. A draw due is first *claimed* from the store
+/// (`ScheduledDrawStore.claim`: exactly one caller gets it), then started through the start gate
+/// like any draw (cluster mode: the room's lease). A draw that cannot start (a draw running in the
+/// room) is tried again every second for the grace period (`ScheduleWindow.graceMs`), then
+/// recorded missed; one whose time passed beyond the grace while the server was down is recorded
+/// missed at startup. Cancelled and missed draws are records of their own (`recordUnrun`).
+final class DrawScheduler {
+    private let config: ServerConfig
+    private let clock: any DrawClock
+    private let random: any RandomSource
+    private let logger: Logger
+    private unowned let loop: any RoomLoop
+    private unowned let storage: ServerStorage
+    private unowned let directory: RoomDirectory
+    private unowned let broadcaster: RoomBroadcaster
+    private unowned let draws: DrawCoordinator
+    private let shared: any SharedRooms
+
+    /// Which draws wait, and what each needs at a wake-up: the rules, as a value.
+    private var book = ScheduledDrawBook()
+    private var timer: (any ServiceTimer)?
+    /// Cluster mode: seconds until the next read of the draws other nodes scheduled; a read is on
+    /// its way while `refreshing`.
+    private var untilRefresh = 0
+    private var refreshing = false
+    /// How often a claimed draw that could not start is tried again.
+    static let retryMs: Double = 1_000
+    /// Cluster mode: how often the shared store is read for draws scheduled through other nodes
+    /// (their `room` message reached this node's viewers already; this is for its snapshots and
+    /// for starting a draw whose scheduling node died).
+    static let refreshSeconds = 5
+
+    init(config: ServerConfig, clock: any DrawClock, random: any RandomSource, logger: Logger, loop: any RoomLoop,
+         storage: ServerStorage, directory: RoomDirectory, broadcaster: RoomBroadcaster, draws: DrawCoordinator,
+         shared: any SharedRooms) {
+        self.config = config
+        self.clock = clock
+        self.random = random
+        self.logger = logger
+        self.loop = loop
+        self.storage = storage
+        self.directory = directory
+        self.broadcaster = broadcaster
+        self.draws = draws
+        self.shared = shared
+    }
+
+    private var window: ScheduleWindow { config.scheduleWindow }
+
+    /// The commitment of the draw waiting in `room`, if any.
+    func commitment(ofRoom room: String) -> ScheduledDrawCommitment? { book.waiting[room]?.commitment }
+
+    /// The draw `drawId` while it waits (for `GET /api/draws/ID`).
+    func waiting(drawId: String) -> ScheduledDraw? { book.waiting(drawId: drawId) }
+
+    /// Reads the draws waiting in the store (startup): each is armed, started at once or recorded
+    /// missed, as its time says.
+    func loadWaiting() {
+        _ = storage.scheduleJob({ store throws(StorageError) in try store.scheduledDraws() }) { [unowned self] result in
+            switch result {
+            case .success(let found):
+                book.merge(found)
+                if !found.isEmpty { logger.info("scheduled draws waiting", metadata: ["count": "\(found.count)"]) }
+                for draw in found { publish(room: draw.room) }
+                wake()
+            case .failure(let error):
+                logger.error("could not read the scheduled draws", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// Housekeeping, once a second: in cluster mode (the room store is shared, on its own
+    /// thread), reads the draws waiting every `refreshSeconds`.
+    func tick() {
+        // Not while the link is down: the read would fail anyway, and hold up the rooms' thread.
+        guard storage.schedules != nil, !storage.roomsShareDrawThread, !refreshing, shared.linkUp != false else { return }
+        untilRefresh -= 1
+        guard untilRefresh <= 0 else { return }
+        untilRefresh = Self.refreshSeconds
+        refreshing = true
+        let submitted = storage.scheduleJob({ store throws(StorageError) in try store.scheduledDraws() }) { [unowned self] result in
+            refreshing = false
+            guard case .success(let found) = result else { return } // the next turn reads again
+            merge(found)
+        }
+        if !submitted { refreshing = false }
+    }
+
+    /// What the shared store holds now. This node's viewers were told by the other node's `room`
+    /// message; only the rooms' snapshots are brought up to date.
+    private func merge(_ found: [ScheduledDraw]) {
+        for room in book.merge(found) { directory[room]?.scheduled = book.waiting[room]?.commitment }
+        arm()
+    }
+
+    // MARK: The host's requests
+
+    /// Schedules `room`'s next draw for `at` (epoch ms): the room's list is read and frozen now,
+    /// the seed drawn, and the commitment kept and published before the answer.
+    func schedule(in room: Room, hostKey: String?, at: Double, reveal: WinnerRevealMode?,
+                  then answer: @escaping (Result<ScheduledDrawCommitment, HostRefusal>) -> Void) {
+        if let code = draws.refuseStart(in: room, hostKey: hostKey) { return answer(.failure(HostRefusal(code))) }
+        if let refusal = window.refusal(at: at, now: clock.epochMillis()) {
+            return answer(.failure(HostRefusal(ScheduleRequest.code(refusal), refusal.message)))
+        }
+        let name = room.name
+        guard book.begin(room: name) else { return answer(.failure(HostRefusal(.alreadyScheduled))) }
+        draws.loadRoomPlayers(of: room) { [unowned self] result in
+            switch result {
+            case .failure(let error):
+                book.end(room: name, kept: nil)
+                answer(.failure(Self.refusal(error)))
+            case .success(let merge):
+                let winners = room.settings.winnerCount, now = clock.epochMillis()
+                guard DrawPlan.isValidWinnerCount(winners, entrants: merge.players.count) else {
+                    book.end(room: name, kept: nil)
+                    return answer(.failure(Self.refusal(.tooFewEntrants(entrants: merge.players.count, winners: winners))))
+                }
+                // The list took a while: the time must still be far enough ahead.
+                if let refusal = window.refusal(at: at, now: now) {
+                    book.end(room: name, kept: nil)
+                    return answer(.failure(HostRefusal(ScheduleRequest.code(refusal), refusal.message)))
+                }
+                guard let seed = Seed(bytes: random.bytes(Seed.byteCount)) else { preconditionFailure("RandomSource gave a short seed") }
+                let draw = ScheduledDraw(drawId: DrawIdentifier.generate(using: random), room: name, at: at, createdAt: now,
+                                         seed: seed, entrants: merge.players, warnings: merge.warnings,
+                                         schedule: room.schedule(defaults: config.schedule), winners: winners,
+                                         reveal: reveal ?? .eachRunningOn,
+                                         sources: room.entrants?.sources ?? room.sourceURLs ?? draws.sources)
+                keep(draw, then: answer)
+            }
+        }
+    }
+
+    /// Keeps `draw` in the store (or memory alone), then publishes it.
+    private func keep(_ draw: ScheduledDraw, then answer: @escaping (Result<ScheduledDrawCommitment, HostRefusal>) -> Void) {
+        let accepted = { [unowned self] in
+            book.end(room: draw.room, kept: draw)
+            publish(room: draw.room)
+            logger.info("draw scheduled", metadata: ["room": "\(draw.room)", "drawId": "\(draw.drawId)",
+                                                     "at": "\(RFC3339Time.text(epochMs: draw.at) ?? "")"])
+            wake()
+            answer(.success(draw.commitment))
+        }
+        guard storage.schedules != nil else { return accepted() }
+        let submitted = storage.scheduleJob({ store throws(StorageError) in try store.schedule(draw) }) { [unowned self] result in
+            switch result {
+            case .success(true):
+                accepted()
+            case .success(false):
+                book.end(room: draw.room, kept: nil)
+                answer(.failure(HostRefusal(.alreadyScheduled)))
+            case .failure(let error):
+                book.end(room: draw.room, kept: nil)
+                logger.error("could not keep a scheduled draw", metadata: ["room": "\(draw.room)", "error": "\(error)"])
+                answer(.failure(HostRefusal(.storageUnavailable)))
+            }
+        }
+        if !submitted {
+            book.end(room: draw.room, kept: nil)
+            answer(.failure(HostRefusal(.storageUnavailable)))
+        }
+    }
+
+    /// Cancels `room`'s scheduled draw: it is recorded cancelled and its seed revealed (in the
+    /// answer and the record).
+    func cancel(in room: Room, hostKey: String?, then answer: @escaping (Result<ScheduledDraw, HostRefusal>) -> Void) {
+        guard let hostKey, !hostKey.isEmpty else { return answer(.failure(HostRefusal(.unauthorized))) }
+        guard room.keyHash.matches(hostKey) else { return answer(.failure(HostRefusal(.forbidden))) }
+        guard let draw = book.takeForCancel(room: room.name) else { return cancelShared(in: room, then: answer) }
+        cancel(draw, then: answer)
+    }
+
+    /// Claims `draw`, records it cancelled and tells its room.
+    private func cancel(_ draw: ScheduledDraw, then answer: @escaping (Result<ScheduledDraw, HostRefusal>) -> Void) {
+        claim(draw) { [unowned self] got in
+            guard got else { return answer(.failure(HostRefusal(.notScheduled))) }
+            draws.recordUnrun(draw, reason: ScheduledDraw.cancelledReason) { [unowned self] _ in
+                publish(room: draw.room)
+                logger.info("scheduled draw cancelled", metadata: ["room": "\(draw.room)", "drawId": "\(draw.drawId)"])
+                answer(.success(draw))
+            }
+        }
+    }
+
+    /// Cluster mode: a draw scheduled through another node that this one has not read yet (its
+    /// reads are 5 s apart) is looked up in the shared store, so a cancel works through any node.
+    private func cancelShared(in room: Room, then answer: @escaping (Result<ScheduledDraw, HostRefusal>) -> Void) {
+        guard storage.schedules != nil, !storage.roomsShareDrawThread else { return answer(.failure(HostRefusal(.notScheduled))) }
+        let name = room.name
+        let submitted = storage.scheduleJob({ store throws(StorageError) in
+            try store.scheduledDraws().first { $0.room == name }
+        }) { [unowned self] result in
+            switch result {
+            case .success(let found?):
+                guard let draw = book.takeForCancel(found: found) else { return answer(.failure(HostRefusal(.notScheduled))) }
+                cancel(draw, then: answer)
+            case .success(nil):
+                answer(.failure(HostRefusal(.notScheduled)))
+            case .failure:
+                answer(.failure(HostRefusal(.storageUnavailable)))
+            }
+        }
+        if !submitted { answer(.failure(HostRefusal(.storageUnavailable))) }
+    }
+
+    // MARK: Its time
+
+    /// Handles every draw whose time came (`ScheduledDrawBook.due`), then arms the timer for the next.
+    private func wake() {
+        for action in book.due(now: clock.epochMillis(), window: window) {
+            // Its time came: whichever node claims it, the room's snapshot shows it waiting no more.
+            switch action { case .start(let d, _), .miss(let d, _): directory[d.room]?.scheduled = nil }
+            switch action {
+            case .start(let draw, claimed: true): start(draw)
+            case .miss(let draw, claimed: true): miss(draw)
+            case .start(let draw, claimed: false): claim(draw) { [unowned self] got in if got { start(draw) } }
+            case .miss(let draw, claimed: false): claim(draw) { [unowned self] got in if got { miss(draw) } }
+            }
+        }
+        arm()
+    }
+
+    /// Arms the timer for the soonest draw waiting, or for the next try of a claimed one.
+    private func arm() {
+        guard let next = book.nextWakeMs(now: clock.epochMillis(), retryMs: Self.retryMs) else { timer?.cancel(); return }
+        if timer == nil { timer = loop.makeTimer { [unowned self] in wake() } }
+        // Capped at a day: a far time is re-armed from the clock then (no overflow, no drift).
+        timer?.schedule(afterNanos: UInt64(min(next, 86_400_000)) * 1_000_000 + 1_000_000)
+    }
+
+    /// Takes `draw` out of the store (exactly one caller gets it); `then(true)` for that caller.
+    /// A store that fails keeps the draw waiting, tried again a second later.
+    private func claim(_ draw: ScheduledDraw, then: @escaping (Bool) -> Void) {
+        guard storage.schedules != nil else { return then(true) }
+        let submitted = storage.scheduleJob({ store throws(StorageError) in try store.claim(drawId: draw.drawId) }) { [unowned self] result in
+            switch result {
+            case .success(let got):
+                then(got != nil)
+            case .failure(let error):
+                logger.error("could not claim a scheduled draw", metadata: ["drawId": "\(draw.drawId)", "error": "\(error)"])
+                book.unclaimed(draw)
+                arm()
+                then(false)
+            }
+        }
+        if !submitted { then(false) }
+    }
+
+    /// Starts a claimed draw in its room; a refusal within the grace period is tried again.
+    private func start(_ draw: ScheduledDraw) {
+        directory.withRoom(named: draw.room) { [unowned self] result in
+            switch result {
+            case .failure(.unknownRoom):
+                miss(draw) // deleted meanwhile
+            case .failure(let code):
+                retryOrMiss(draw, code)
+            case .success(let room):
+                room.scheduled = nil
+                draws.startScheduled(draw, in: room) { [unowned self] refusal in
+                    guard let refusal else {
+                        return logger.info("scheduled draw started", metadata: ["room": "\(draw.room)", "drawId": "\(draw.drawId)"])
+                    }
+                    retryOrMiss(draw, refusal)
+                }
+            }
+        }
+    }
+
+    private func retryOrMiss(_ draw: ScheduledDraw, _ code: ClientErrorCode) {
+        if code == .shuttingDown || code == .draining {
+            // The next start of the server starts it (within the grace): back in the store.
+            return putBack(draw)
+        }
+        guard window.due(at: draw.at, now: clock.epochMillis()) == .startNow else { return miss(draw) }
+        book.retry(draw)
+        arm()
+    }
+
+    /// A claimed draw the server could not start before stopping goes back to the store.
+    private func putBack(_ draw: ScheduledDraw) {
+        let submitted = storage.scheduleJob({ store throws(StorageError) in try store.schedule(draw) }) { [unowned self] result in
+            if case .failure(let error) = result {
+                logger.error("could not keep a scheduled draw for the next start", metadata: ["drawId": "\(draw.drawId)", "error": "\(error)"])
+            }
+        }
+        if !submitted { logger.warning("a scheduled draw was not started before the server stopped", metadata: ["drawId": "\(draw.drawId)"]) }
+    }
+
+    /// Records `draw` missed (seed revealed) and tells its room.
+    private func miss(_ draw: ScheduledDraw) {
+        logger.warning("scheduled draw missed", metadata: ["room": "\(draw.room)", "drawId": "\(draw.drawId)"])
+        draws.recordUnrun(draw, reason: ScheduledDraw.missedReason) { [unowned self] _ in publish(room: draw.room) }
+    }
+
+    /// Tells `room`'s viewers (here and on other nodes) what is scheduled there now.
+    private func publish(room name: String) {
+        guard let room = directory[name] else { return }
+        room.scheduled = book.waiting[name]?.commitment
+        let wire = WireMessages.room(name, info: room.info(defaults: config.schedule))
+        broadcaster.broadcast(wire, in: room)
+        shared.changed(room, wire: wire)
+    }
+
+    /// The host's answer for a list that could not be frozen.
+    private static func refusal(_ error: DrawError) -> HostRefusal {
+        switch error {
+        case .noPlayers, .tooFewEntrants: return HostRefusal(.noEntrants, error.message)
+        default: return HostRefusal(.listUnavailable, error.message)
+        }
+    }
+}
