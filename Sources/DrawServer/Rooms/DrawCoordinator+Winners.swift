@@ -23,6 +23,9 @@ extension DrawCoordinator {
     /// its record is read from the shared history first (the plan stays with the node that ran it).
     func redraw(in room: Room, hostKey: String?, drawId: String, userId: Int,
                 then answer: @escaping (ClientErrorCode?) -> Void) {
+        // No read of the shared history for a request without a key (the key itself is checked
+        // once the gate has the room's latest record).
+        guard let hostKey, !hostKey.isEmpty else { return answer(.unauthorized) }
         guard room.lastResult?.plan.drawId != drawId, let records = shared.records else {
             return admitRedraw(in: room, hostKey: hostKey, drawId: drawId, userId: userId, record: nil, then: answer)
         }
