@@ -9,7 +9,10 @@ Usage:
 A document without the entrants list (protocol v2's `finished` and snapshots carry only its hash)
 gets it from `--server`'s GET /api/draws/ID/entrants; the list must then match `entrantsHash`.
 
-It uses nothing but the Python standard library, so it shares no code with the server.
+It uses nothing but the Python standard library, so it shares no code with the server. For a
+beacon draw (docs/FAIRNESS.md section 9) it also checks the round's BLS signature against the
+chain's public key when the optional py_ecc package is installed (`pip install py_ecc`; about
+0.4 s a round): quicknet's key is built in, `--beacon-key HEX` gives another G1-signature chain's.
 """
 import argparse
 import hashlib
@@ -92,13 +95,20 @@ def valid_winner_count(k, n):
     return isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= n
 
 
+def beacon_key(seed: bytes, randomness: bytes) -> bytes:
+    """Section 9: a beacon draw's picks are keyed by HMAC-SHA256(key = seed, message = randomness)."""
+    return hmac.new(seed, randomness, hashlib.sha256).digest()
+
+
 def verify(draw_id, seed_hex, entrants, rounds=10, commitment=None, entrants_hash=None, shown=None, winners=None,
-           each=False):
+           each=False, randomness_hex=None):
     """Recomputes `rounds` picks and checks what the record claims. `shown` is the claimed pick
     of each round checked (a prefix of the draw for a stopped one). With `winners` (k) the report
     also has `winnerPicks`, the k recomputed slots (None when k is not within 1..entrants). With
-    `each` (section 5a) `picks` goes on with the flips of winners 2..k."""
-    seed = bytes.fromhex(seed_hex)
+    `each` (section 5a) `picks` goes on with the flips of winners 2..k. With `randomness_hex` (a
+    beacon draw, section 9) every pick is keyed by HMAC(seed, randomness) instead of the seed."""
+    committed = bytes.fromhex(seed_hex)
+    seed = beacon_key(committed, bytes.fromhex(randomness_hex)) if randomness_hex else committed
     report = {"picks": [pick_index(seed, draw_id, r, len(entrants)) for r in range(1, rounds + 1)]}
     if winners is not None:
         report["winnerPicks"] = winner_picks(seed, draw_id, rounds, len(entrants), winners) \
@@ -106,7 +116,7 @@ def verify(draw_id, seed_hex, entrants, rounds=10, commitment=None, entrants_has
     drawn_index = report["picks"][-1] if report["picks"] else None
     if each and report.get("winnerPicks"):
         report["picks"] += each_winner_flips(seed, draw_id, rounds, len(entrants), report["winnerPicks"])
-    report["commitmentOk"] = commitment is None or hashlib.sha256(seed).hexdigest() == commitment
+    report["commitmentOk"] = commitment is None or hashlib.sha256(committed).hexdigest() == commitment
     report["entrantsHashOk"] = entrants_hash is None or \
         hashlib.sha256(canonical_entrants(entrants)).hexdigest() == entrants_hash
     if shown is not None:
@@ -142,7 +152,7 @@ def claim_of(draw):
     return rounds_of(draw), draw.get("picks")
 
 
-def verify_document(draw, base=None):
+def verify_document(draw, base=None, beacon_key=None, check_bls=False):
     """Everything a record (or a `finished` message) claims, checked; `ok` sums it up and
     `roundsChecked` says how many rounds that covered. A stopped draw has no outcome. A redraw
     (`redrawOf`) is also checked against `base`, the record of the draw it redraws."""
@@ -150,8 +160,19 @@ def verify_document(draw, base=None):
     each = reveals_each(draw)
     # The flips of later winners follow from the slots, which a stopped draw still has (k).
     winners = draw.get("winners", 1) if each else winners_of(draw)
+    beacon = draw.get("beacon") if isinstance(draw.get("beacon"), dict) else None
+    randomness = beacon.get("randomness") if beacon else None
+    if beacon and not randomness:
+        rounds = 0  # the round never came: no pick was made, and the seed was never used
     report = verify(draw["drawId"], draw["seed"], draw["entrants"], rounds,
-                    draw.get("commitment"), draw.get("entrantsHash"), claimed, winners, each)
+                    draw.get("commitment"), draw.get("entrantsHash"), claimed, winners, each,
+                    randomness if isinstance(randomness, str) else None)
+    if beacon:
+        report.update(check_beacon(draw, beacon))
+        if check_bls and randomness:
+            report["beaconSignature"] = check_signature(beacon, beacon_key)
+            if report["beaconSignature"] == "invalid":
+                report["beaconOk"] = False
     if each and is_stopped(draw):
         report.pop("winnerPicks", None)
     report["roundsChecked"] = len(claimed) if each and is_stopped(draw) and claimed is not None else \
@@ -174,9 +195,88 @@ def verify_document(draw, base=None):
             winner == (None if drawn["void"] else drawn["userId"])
         if "winnerPicks" in report:
             report["winnersOk"] = slots_match(draw.get("winnerPicks"), report["winnerPicks"], draw["entrants"])
+    report.setdefault("outcome", None)  # a beacon draw claiming a result without its round has none
     report["ok"] = all(report.get(k, True)
-                       for k in ("commitmentOk", "entrantsHashOk", "roundsOk", "outcomeOk", "winnersOk", "redrawOk"))
+                       for k in ("commitmentOk", "entrantsHashOk", "roundsOk", "outcomeOk", "winnersOk", "redrawOk",
+                                 "beaconOk"))
     return report
+
+
+# drand's quicknet (bls-unchained-g1-rfc9380): signatures on G1, its public key on G2.
+QUICKNET = "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971"
+QUICKNET_KEY = ("83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776a2d1064510"
+                "d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76eae8991ef5ece45a")
+QUICKNET_GENESIS, QUICKNET_PERIOD = 1692803367, 3  # its /info: genesis_time, period (seconds)
+G1_DST = b"BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_"
+
+
+def check_beacon(draw, beacon):
+    """Section 9's checks of a beacon draw's round: its randomness is SHA-256 of its signature, it
+    was published after the commitment (`at` after `startedAt`; on quicknet, whose genesis and
+    period are known, `at` is R's real publication time), a finished draw has it, and, when
+    py_ecc is installed and --chain-key given, its BLS signature. The report links the round on a
+    public relay, where anyone can compare it."""
+    out = {"beaconRound": beacon.get("round"),
+           "beaconRelay": f"https://api.drand.sh/{beacon.get('chain')}/public/{beacon.get('round')}"}
+    randomness, signature = beacon.get("randomness"), beacon.get("signature")
+    if not randomness:
+        out["seedUsed"] = False
+        out["beaconOk"] = draw.get("status") != "finished" and draw.get("type") != "finished"
+        return out
+    try:
+        sig = bytes.fromhex(signature or "")
+        rnd = bytes.fromhex(randomness)
+    except ValueError:
+        out["beaconOk"] = False
+        return out
+    started, at = draw.get("startedAt"), beacon.get("at")
+    out["beaconOk"] = len(rnd) == 32 and len(sig) > 0 and hashlib.sha256(sig).digest() == rnd and \
+        (started is None or (isinstance(at, (int, float)) and at > started))
+    if beacon.get("chain") == QUICKNET and isinstance(beacon.get("round"), int):
+        # A chain whose genesis and period are known: `at` must be R's real publication time.
+        out["beaconOk"] = out["beaconOk"] and at == (QUICKNET_GENESIS + (beacon["round"] - 1) * QUICKNET_PERIOD) * 1000
+    return out
+
+
+def bls_signature_valid(round_number: int, signature: bytes, public_key: bytes):
+    """Whether `signature` is the chain's BLS signature of round `round_number` in drand's unchained
+    G1 scheme (quicknet): e(signature, g2) = e(H(SHA-256(round as 8 bytes big-endian)), key), with
+    H the RFC 9380 hash to G1. None when py_ecc is not installed (the check is optional) or the
+    scheme is not this one (a 96-byte signature is an older chain's, on G2)."""
+    try:
+        from py_ecc.bls.hash_to_curve import hash_to_G1
+        from py_ecc.bls.point_compression import decompress_G1, decompress_G2
+        from py_ecc.optimized_bls12_381 import G2, final_exponentiate, pairing
+    except ImportError:
+        return None
+    if len(signature) != 48 or len(public_key) != 96:
+        return None
+    try:
+        sig = decompress_G1(int.from_bytes(signature, "big"))
+        key = decompress_G2((int.from_bytes(public_key[:48], "big"), int.from_bytes(public_key[48:], "big")))
+    except (ValueError, AssertionError):
+        return False
+    message = hashlib.sha256(round_number.to_bytes(8, "big")).digest()
+    hashed = hash_to_G1(message, G1_DST, hashlib.sha256)
+    return final_exponentiate(pairing(G2, sig, final_exponentiate=False)) == \
+        final_exponentiate(pairing(key, hashed, final_exponentiate=False))
+
+
+def check_signature(beacon, key_hex=None):
+    """`beaconSignature`: "valid", "invalid", or why it was not checked."""
+    key_hex = key_hex or (QUICKNET_KEY if beacon.get("chain") == QUICKNET else None)
+    if not key_hex:
+        return "not checked: no public key for this chain (pass --beacon-key)"
+    round_number = beacon.get("round")
+    if not isinstance(round_number, int) or not 0 < round_number < 2 ** 64:
+        return "invalid"
+    try:
+        verdict = bls_signature_valid(round_number, bytes.fromhex(beacon.get("signature") or ""), bytes.fromhex(key_hex))
+    except ValueError:
+        return "invalid"
+    if verdict is None:
+        return "not checked: install py_ecc (pip install py_ecc) for the BLS check"
+    return "valid" if verdict else "invalid"
 
 
 def winners_of(draw):
@@ -237,6 +337,8 @@ def main():
     ap.add_argument("document", nargs="?", default="-", help="a record, a `finished` message or a room snapshot (JSON); - for stdin")
     ap.add_argument("--server", help="the live-draw server to fetch entrants (and --draw records) from, e.g. http://127.0.0.1:8080")
     ap.add_argument("--draw", help="a draw id: fetch its record from --server instead of reading a document")
+    ap.add_argument("--beacon-key", help="a beacon draw's chain public key (hex; quicknet's is built in), for the "
+                                         "BLS check of its round (needs py_ecc)")
     a = ap.parse_args()
     if a.draw:
         if not a.server:
@@ -253,7 +355,7 @@ def main():
         if not a.server:
             sys.exit("this draw is a redraw: pass --server URL to fetch the draw it redraws (GET /api/draws/ID)")
         base = fetch_json(f"{a.server.rstrip('/')}/api/draws/{draw['redrawOf']['drawId']}")
-    report = verify_document(with_entrants(draw, a.server), base)
+    report = verify_document(with_entrants(draw, a.server), base, beacon_key=a.beacon_key, check_bls=True)
     print(json.dumps(report, indent=2, ensure_ascii=False))
     sys.exit(0 if report["ok"] else 1)
 

@@ -30,6 +30,11 @@ public enum RecordBodyDecoder {
             guard let removed = player(link.removed), let kept = players(link.kept) else { return nil }
             redrawOf = RedrawLink(drawId: link.drawId, removed: removed, kept: kept)
         }
+        var beacon: DrawBeacon?
+        if let b = json.beacon {
+            guard let parsed = Self.beacon(b) else { return nil }
+            beacon = parsed
+        }
         var seed: Seed?
         if let hex = json.seed {
             guard let parsed = Seed(hex: hex) else { return nil }
@@ -55,11 +60,17 @@ public enum RecordBodyDecoder {
             schedule: schedule, plannedRounds: rounds, plannedDrawn: drawn, storedSeed: seed,
             failure: json.failure.map { DrawFailure(code: $0.code, message: $0.message) }, abortReason: json.abortReason,
             winners: winners, plannedWinnerPicks: winners > 1 ? picks : nil,
-            revealsEachWinner: eachWinner, redrawOf: redrawOf)
+            revealsEachWinner: eachWinner, redrawOf: redrawOf, beacon: beacon)
         // What the record keeps of the body must be all of it: a seed on a running record, or
         // rounds a running record would drop, mean the body is not one `record` wrote.
         guard record.rounds.count == rounds.count, record.seed == seed else { return nil }
         return record
+    }
+
+    /// A beacon draw's `beacon` (FAIRNESS.md §9): its round's values both there or both `null`.
+    private static func beacon(_ b: BeaconJSON) -> DrawBeacon? {
+        DrawBeacon(chainHash: b.chain, round: b.round, roundAtMs: b.at, randomnessHex: b.randomness,
+                   signatureHex: b.signature)
     }
 
     private static func player(_ p: PlayerJSON) -> Player? {
@@ -154,6 +165,15 @@ private struct BodyJSON: Decodable {
     let abortReason: String?
     let reveal: String?
     let redrawOf: RedrawJSON?
+    let beacon: BeaconJSON?
+}
+
+private struct BeaconJSON: Decodable {
+    let chain: String
+    let round: UInt64
+    let at: Double
+    let randomness: String?
+    let signature: String?
 }
 
 private struct RedrawJSON: Decodable {

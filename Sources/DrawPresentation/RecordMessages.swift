@@ -86,6 +86,7 @@ public enum RecordMessages {
         WireMessages.writeOutcome(r.outcome, into: &w)
         WireMessages.writeWinnerSlots(winners: r.winners, picks: r.status == .finished ? r.winnerPicks : nil, into: &w)
         WireMessages.writeRevealAndRedraw(revealsEachWinner: r.revealsEachWinner, redrawOf: r.redrawOf, into: &w)
+        WireMessages.writeBeacon(r.beacon, withValues: true, into: &w)
         w.field("seed", orNull: r.seed?.hex)
         w.key("failure")
         if let failure = r.failure {

@@ -53,6 +53,7 @@ extension WireMessages {
         // Published before round 1 so the count cannot be chosen after the seed is known.
         if plan.winners > 1 { w.field("winners", plan.winners) }
         writeRevealAndRedraw(revealsEachWinner: plan.revealsEachWinner, redrawOf: plan.redrawOf, into: &w)
+        writeBeacon(plan.beacon, withValues: false, into: &w)
         w.field("startedAt", millis: startedAt)
     }
 
@@ -127,6 +128,7 @@ extension WireMessages {
         // Flips per winner when each winner has its own (`picks` then holds every winner's).
         w.field("rounds", plan.revealsEachWinner ? plan.roundsPerWinner : plan.rounds.count)
         writeRevealAndRedraw(revealsEachWinner: plan.revealsEachWinner, redrawOf: plan.redrawOf, into: &w)
+        writeBeacon(plan.beacon, withValues: true, into: &w)
         w.field("startedAt", millis: f.startedAt)
         w.field("finishedAt", millis: f.finishedAt)
     }

@@ -41,6 +41,9 @@ public struct ServerConfig: Sendable {
     public var roomURLSources: (any RoomURLSources)?
     /// What a host may choose for a room (`PUT /api/rooms/ROOM/settings`).
     public var roomSettingsLimits: RoomSettingsLimits = .standard
+    /// Draws commit to a beacon round (`--beacon-url`, docs/FAIRNESS.md §9): its chain and timing,
+    /// and where the rounds are fetched. `nil` (the default): draws use the seed alone.
+    public var beacon: (settings: BeaconSettings, source: any BeaconSource)?
     /// Messages that may wait for one client; past this it is closed as too slow (4408).
     public var outboundQueueLimit: Int = 64
     /// The loop that runs libwebsockets (`EventLoop`).

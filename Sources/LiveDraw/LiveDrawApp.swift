@@ -58,6 +58,15 @@ struct LiveDrawApp {
             return Self.fail(error.description)
         }
 
+        if let option = configuration.beacon {
+            switch BeaconSetup.resolve(option, fetch: configuration.fetch, logger: logger) {
+            case .success(let beacon): serverConfig.beacon = beacon
+            case .failure(let error):
+                store?.close()
+                return Self.fail(error.description)
+            }
+        }
+
         // Cluster mode: rooms live in Redis, shared by every node; this node's draws are still
         // recorded in its own SQLite store (its audit log).
         var cluster = configuration.redisURL.map { ClusterSetup(url: $0, seal: configuration.clusterSeal, random: random) }

@@ -32,6 +32,8 @@ public struct LaunchConfiguration: Sendable {
     public var clusterSeal: EnvelopeSeal?
     /// Text or one JSON object per line.
     public var logFormat: LogFormat
+    /// The beacon draws commit to (`--beacon-url`, `--beacon-chain`); `nil`: the seed alone.
+    public var beacon: BeaconOption?
     /// The SCHED_FIFO priority of the thread that runs the server (`--realtime-priority`), or
     /// `nil` for the normal policy (the default).
     public var realtimePriority: Int?
@@ -119,6 +121,7 @@ public struct LaunchConfiguration: Sendable {
         logFormat = o.logFormat
         let realtime = try Self.check(o.realtimePriority, in: Limits.realtimePriority, "realtime-priority")
         realtimePriority = realtime == 0 ? nil : realtime
+        beacon = try Self.beacon(o)
     }
 
     /// Cluster mode needs the storage thread, which only a data directory gives: it is where a

@@ -182,6 +182,20 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Cluster mode: file with the secret shared by every node (the same file on each; at least 32 bytes, 'openssl rand -hex 32'), readable by its owner only (chmod 600). Every event between nodes then carries an HMAC-SHA256 that receivers check, so whoever can publish to Redis cannot speak for a node. Only with --redis-url. Unset: events are not authenticated and Redis must be private. (env: LIVE_DRAW_CLUSTER_SECRET_FILE)")
     public var clusterSecretFile: String?
 
+    @Option(name: .customLong("beacon-url"),
+            help: "Commit every draw to a future round of this drand beacon (http or https endpoint, e.g. https://api.drand.sh), and derive its picks from the seed and that round's randomness (docs/FAIRNESS.md section 9); needs --beacon-chain. Unset (the default): draws use the seed alone and need no network. (env: LIVE_DRAW_BEACON_URL)")
+    public var beaconURL: String?
+
+    @Option(name: .customLong("beacon-chain"),
+            help: "The drand chain hash (64 hex characters) of --beacon-url; the chain's info is fetched at start and must name this hash. (env: LIVE_DRAW_BEACON_CHAIN)")
+    public var beaconChain: String?
+
+    @Option(help: "A beacon draw commits to the first round published at least this many milliseconds after it is planned (1000-60000). (env: LIVE_DRAW_BEACON_MARGIN_MS)")
+    public var beaconMarginMs: Int = 2000
+
+    @Option(help: "How long past its round's publication time a beacon draw keeps trying to fetch the round before it fails with beacon_unavailable, in milliseconds (100-60000). (env: LIVE_DRAW_BEACON_WAIT_MS)")
+    public var beaconWaitMs: Int = 5000
+
     @Flag(help: "Write a new lobby host key to the key file at start, and say so in the startup lines; host links with the old key stop working. (no env: set in the environment, it would rotate the key at every start)")
     public var rotateLobbyKey = false
 
@@ -216,7 +230,8 @@ public struct LaunchOptions: ParsableCommand {
         "slow-heads-per-address", "max-rooms", "room-idle-seconds", "room-expiry-days",
         "room-expiry-seconds", "room-creation-burst", "room-creation-per-minute",
         "allowed-origins", "frame-ancestors",
-        "tls-cert", "tls-key", "data-dir", "lobby-key-file", "redis-url", "cluster-secret-file", "log-level", "log-format",
+        "tls-cert", "tls-key", "data-dir", "lobby-key-file", "redis-url", "cluster-secret-file",
+        "beacon-url", "beacon-chain", "beacon-margin-ms", "beacon-wait-ms", "log-level", "log-format",
     ]
 
     /// Flags on the help screen that no environment variable sets, each for the reason its help

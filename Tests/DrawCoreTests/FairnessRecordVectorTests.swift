@@ -52,6 +52,13 @@ import Testing
             let void: Bool
         }
         struct Schedule: Decodable { let rounds: Int }
+        struct Beacon: Decodable {
+            let chain: String
+            let round: UInt64
+            let at: Double
+            let randomness: String?
+            let signature: String?
+        }
         let drawId: String
         let status: String
         let entrants: [FairnessVectorTests.Entrant]
@@ -67,6 +74,8 @@ import Testing
         let winnerPicks: [Slot]?
         let reveal: String?
         let redrawOf: Link?
+        let startedAt: Double?
+        let beacon: Beacon?
     }
 
     static let vectors = try! JSONDecoder().decode(Vectors.self, from: FairnessVectorTests.vectorsFile)
@@ -88,7 +97,12 @@ import Testing
                        player: Player(userId: s.userId, name: s.name, username: s.username,
                                       regDate: CalendarDate(iso: s.regDate)!, isVoid: s.void))
         }
-        let record = DrawRecord(drawId: r.drawId, room: "lobby", status: status, createdAt: 1, startedAt: 2,
+        let beacon = try r.beacon.map { b in
+            // A result claimed without its round still reads: its verification fails (§9).
+            try #require(DrawBeacon(chainHash: b.chain, round: b.round, roundAtMs: b.at, randomnessHex: b.randomness,
+                                    signatureHex: b.signature))
+        }
+        let record = DrawRecord(drawId: r.drawId, room: "lobby", status: status, createdAt: 1, startedAt: r.startedAt ?? 2,
                                 finishedAt: 3, sources: DrawSources(usersURL: "u", lotteryURL: "l"),
                                 entrants: entrants, warnings: [], commitment: r.commitment,
                                 entrantsHash: r.entrantsHash, schedule: schedule, plannedRounds: rounds,
@@ -96,7 +110,8 @@ import Testing
                                 abortReason: nil, winners: r.winners ?? 1, plannedWinnerPicks: slots,
                                 revealsEachWinner: r.reveal == "each",
                                 redrawOf: r.redrawOf.map { RedrawLink(drawId: $0.drawId, removed: $0.removed.player,
-                                                                      kept: $0.kept.map(\.player)) })
+                                                                      kept: $0.kept.map(\.player)) },
+                                beacon: beacon)
         return record
     }
 

@@ -22,11 +22,23 @@ struct RecordBodyDecoderTests {
     static let threeWinners = DrawPlan.make(drawId: Fixtures.voidPlan.drawId, entrants: Fixtures.players,
                                             seed: Fixtures.voidPlan.seed, schedule: .original, winners: 3)
 
+    /// drand quicknet's round 3, and the worked example's draw committed to it (FAIRNESS.md §9).
+    static let quicknet3 = BeaconRound(
+        round: 3, randomnessHex: "7ef4621ace1c6da4eb2eee7cd901f81385bca5b189771ec0f08d0d2566dd1a21",
+        signatureHex: "b3fab6df720b68cc47175f2c777e86d84187caab5770906f515ff1099cb01e4deaa027075d860823e49477b93c72bd64")!
+    static let awaitingBeacon = DrawPlan.make(
+        drawId: Fixtures.plan.drawId, entrants: Fixtures.players, seed: Fixtures.seed, schedule: .original,
+        beacon: DrawBeacon(chainHash: "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971", round: 3,
+                           roundAtMs: 1_692_803_373_000))
+    static let beaconDraw = awaitingBeacon.resolved(with: quicknet3)!
+
     static var everyKind: [DrawRecord] {
         [R.record(.finished, shown: 10), R.record(.finished, shown: 10, plan: Fixtures.voidPlan),
          R.record(.finished, shown: 10, plan: threeWinners), R.record(.running, shown: 0), R.record(.running, shown: 4),
          R.record(.running, shown: 4, plan: decelerating), R.record(.aborted, shown: 2),
-         R.record(.interrupted, shown: 5, plan: threeWinners), R.record(.interrupted, shown: 0, plan: decelerating), failed]
+         R.record(.interrupted, shown: 5, plan: threeWinners), R.record(.interrupted, shown: 0, plan: decelerating), failed,
+         R.record(.finished, shown: 10, plan: beaconDraw), R.record(.running, shown: 0, plan: awaitingBeacon),
+         R.record(.aborted, shown: 0, plan: awaitingBeacon)]
     }
 
     @Test(arguments: everyKind)

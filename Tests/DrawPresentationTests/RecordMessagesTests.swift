@@ -19,7 +19,8 @@ struct RecordMessagesTests {
                           schedule: plan.schedule, plannedRounds: rounds, plannedDrawn: plan.outcome.drawn,
                           storedSeed: plan.seed, failure: nil,
                           abortReason: status == .aborted ? "server_shutdown" : nil,
-                          winners: plan.winners, plannedWinnerPicks: plan.winners > 1 ? plan.winnerPicks : nil)
+                          winners: plan.winners, plannedWinnerPicks: plan.winners > 1 ? plan.winnerPicks : nil,
+                          beacon: plan.beacon)
     }
 
     @Test func aRunningRecordHasNoSeedNoOutcomeAndOnlyTheRoundsShown() throws {

@@ -101,3 +101,33 @@ def test_vectors_cover_each_winner_and_redraws():
 def test_a_redraw_without_its_base_does_not_verify():
     entry = next(r for r in VECTORS["redraws"] if r["verdict"]["ok"])
     assert verify_draw.verify_document(entry["record"])["ok"] is False
+
+
+# drand quicknet's real round 3 (https://api.drand.sh/52db9ba7…e971/public/3), whose values the
+# beacon/ records use, so the BLS check runs on a signature the League of Entropy made.
+QUICKNET_ROUND_3 = {"chain": verify_draw.QUICKNET, "round": 3,
+                    "signature": "b3fab6df720b68cc47175f2c777e86d84187caab5770906f515ff1099cb01e4deaa027075d860823e49477b93c72bd64"}
+
+
+def test_beacon_key_is_hmac_of_the_seed_and_the_randomness():
+    randomness = hashlib.sha256(bytes.fromhex(QUICKNET_ROUND_3["signature"])).digest()
+    assert randomness.hex() == "7ef4621ace1c6da4eb2eee7cd901f81385bca5b189771ec0f08d0d2566dd1a21"
+    key = verify_draw.beacon_key(bytes(range(32)), randomness)
+    assert key.hex() == "6eeb88755b9a3389980d662b4783b17c8f3bfe85103710d526c909d53f6010bd"
+
+
+def test_bls_signature_of_a_real_quicknet_round():
+    pytest.importorskip("py_ecc")
+    assert verify_draw.check_signature(QUICKNET_ROUND_3) == "valid"
+    assert verify_draw.check_signature({**QUICKNET_ROUND_3, "round": 4}) == "invalid", "another round's message"
+    assert verify_draw.check_signature({**QUICKNET_ROUND_3, "signature": "00" * 48}) == "invalid"
+    assert verify_draw.check_signature({**QUICKNET_ROUND_3, "round": 2 ** 64}) == "invalid"
+    other = {**QUICKNET_ROUND_3, "chain": "ab" * 32}
+    assert verify_draw.check_signature(other).startswith("not checked")
+    assert verify_draw.check_signature(other, verify_draw.QUICKNET_KEY) == "valid"
+
+
+def test_without_py_ecc_the_signature_is_reported_unchecked(monkeypatch):
+    monkeypatch.setitem(sys.modules, "py_ecc", None)  # an import of it now fails, as when not installed
+    monkeypatch.setitem(sys.modules, "py_ecc.bls.hash_to_curve", None)
+    assert verify_draw.check_signature(QUICKNET_ROUND_3).startswith("not checked: install py_ecc")

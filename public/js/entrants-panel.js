@@ -1,4 +1,4 @@
-// The host's "Entrants" panel (issue 15): the room's own list, pasted (one name per line) or
+// The host's "Your list of entrants" panel (issue 15): the room's own list, pasted (one name per line) or
 // chosen as files (.txt, or the seed's users.json + usersInLottery.json), saved with the host
 // key (PUT /api/rooms/ROOM/entrants), or dropped for the server's lists (DELETE). The count and
 // the merge warnings come from the view state, so a reload shows them again from the snapshot.

@@ -74,7 +74,8 @@ function followDraw(prev, s) {
   if (s.phase === 'live' && prev.draw?.drawId !== s.draw.drawId) clearReport();
   const record = s.result?.record;
   if (s.phase === 'result' && prev.result?.record.drawId !== record.drawId) {
-    verifyAndShow(record, { seen: s.result.seen, announcedCommitment: s.result.announcedCommitment });
+    verifyAndShow(record, { seen: s.result.seen, announcedCommitment: s.result.announcedCommitment,
+      announcedBeaconRound: s.result.announcedBeaconRound });
   }
 }
 

@@ -99,6 +99,8 @@ function drawFrom(m, rounds, progress = null) {
     awaitingHost: Boolean(progress?.awaitingHost), next: progress?.awaitingHost ? 'host' : null,
     // Round 1 is due at startedAt + firstOffsetMs on the server's clock; a countdown leads to it.
     startedAt: m.startedAt, firstOffsetMs: m.schedule?.offsetsMs?.[0] ?? 0, countdownMs: m.schedule?.countdownMs ?? 0,
+    // A beacon draw (FAIRNESS.md §9): the drand round its picks wait for; its countdown lasts until then.
+    beaconRound: Number.isInteger(m.beacon?.round) ? m.beacon.round : null,
   };
 }
 
@@ -166,6 +168,7 @@ function resultFrom(m, draw) {
     record: recordOf(m),
     seen: watched ? new Map(draw.seenPicks) : null,
     announcedCommitment: watched ? draw.commitment : null,
+    announcedBeaconRound: watched ? draw.beaconRound : null,
   };
 }
 

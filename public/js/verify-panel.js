@@ -140,6 +140,16 @@ function itemElement(item) {
     detail.append(...isolated(item.detail));
     li.append(detail);
   }
+  if (item.href) {
+    // The beacon's round on a public relay (verify.js `checkBeacon`): anyone can compare it there.
+    const link = document.createElement('a');
+    link.className = 'relay';
+    link.href = item.href;
+    link.target = '_blank';
+    link.rel = 'noopener noreferrer';
+    link.textContent = 'check on api.drand.sh';
+    li.append(' ', link);
+  }
   return li;
 }
 

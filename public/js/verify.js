@@ -117,11 +117,13 @@ export function findRecord(doc) {
 
 /**
  * Checks an ended record item by item (a stopped draw has no outcome to check). `seen`
- * (round → index shown live) and `announcedCommitment` (from `started`, before the seed was
- * known) are optional extra evidence only this viewer has.
+ * (round → index shown live), `announcedCommitment` (from `started`, before the seed was
+ * known) and `announcedBeaconRound` (a beacon draw's round R, from `started`) are optional extra
+ * evidence only this viewer has.
  * Returns {drawId, ok, items: [{id, label, ok, detail}]}; throws when the record is unreadable.
  */
-export async function verifyRecord(record, { seen = null, announcedCommitment = null, base = undefined } = {}) {
+export async function verifyRecord(record, { seen = null, announcedCommitment = null, announcedBeaconRound = null,
+  base = undefined } = {}) {
   if (!globalThis.crypto?.subtle) {
     // Browsers offer WebCrypto only on https and localhost; a plain-http LAN address has none.
     throw new Error('this page is not served over https, so the browser offers no WebCrypto. '
@@ -133,17 +135,21 @@ export async function verifyRecord(record, { seen = null, announcedCommitment = 
   let seed;
   try { seed = hexToBytes(record.seed); } catch { seed = null; }
   if (!seed || seed.length !== 32) throw new Error('The seed must be 64 lowercase hex characters.');
-  const rounds = record.rounds ?? record.picks?.length ?? 0;
+  const items = [];
+  const add = (id, label, ok, detail, href) => items.push(href ? { id, label, ok, detail, href } : { id, label, ok, detail });
+  // A beacon draw (docs/FAIRNESS.md section 9) keys every pick with HMAC(seed, randomness of round R).
+  const key = record.beacon ? await checkBeacon(record, seed, add) : seed;
+  // Without its round a beacon draw made no pick: there is nothing more to recompute.
+  const beaconNeverCame = Boolean(record.beacon) && record.beacon.randomness == null;
+  const rounds = beaconNeverCame ? 0 : record.rounds ?? record.picks?.length ?? 0;
   const each = record.reveal === 'each';
   const k = record.winners ?? 1;
   // Each winner with its own flips: every flip follows from the slots (a stopped draw's too).
   let picks = each && Number.isInteger(k) && k >= 1 && k <= entrants.length && rounds >= 1
-    ? await computeEachWinnerPicks(seed, record.drawId, entrants.length, rounds, k)
-    : await computePicks(seed, record.drawId, entrants.length, rounds);
+    ? await computeEachWinnerPicks(key, record.drawId, entrants.length, rounds, k)
+    : await computePicks(key, record.drawId, entrants.length, rounds);
   const drawnIndex = picks[rounds - 1];
   if (each && isStopped(record)) picks = picks.slice(0, record.picks?.length ?? 0);
-  const items = [];
-  const add = (id, label, ok, detail) => items.push({ id, label, ok, detail });
 
   const commitment = await sha256Hex(seed);
   add('commitment', 'The revealed seed matches the commitment', commitment === record.commitment,
@@ -153,6 +159,12 @@ export async function verifyRecord(record, { seen = null, announcedCommitment = 
     const same = announcedCommitment === record.commitment;
     add('announced', 'The commitment was announced before round 1', same,
       same ? 'Same as when the draw started' : `At the start it was ${short(announcedCommitment)}`);
+  }
+  if (announcedBeaconRound !== null && announcedBeaconRound !== undefined) {
+    // The round named live in `started`: a record naming another (already public) round is caught.
+    const same = announcedBeaconRound === record.beacon?.round;
+    add('announced-beacon', `Beacon round ${announcedBeaconRound} was named before round 1`, same,
+      same ? 'Same round as when the draw started' : `The record names round ${record.beacon?.round ?? 'none'}`);
   }
   const entrantsHash = await sha256Hex(utf8.encode(canonicalEntrants(entrants)));
   add('entrants', `The ${entrants.length} entrants match their hash`, entrantsHash === record.entrantsHash,
@@ -176,12 +188,43 @@ export async function verifyRecord(record, { seen = null, announcedCommitment = 
     add('redraw', `A redraw of ${short(record.redrawOf.drawId)}: everyone not drawn there, without ${record.redrawOf.removed?.name ?? '?'}`,
       ok, ok ? '' : 'The entrants are not the other draw\'s entrants less every winner drawn there');
   }
-  if (!isStopped(record)) {
+  if (!isStopped(record) && !beaconNeverCame) {
     add('outcome', outcomeLabel(entrants[drawnIndex]), outcomeMatches(record, entrants[drawnIndex]),
       `The record says: ${record.outcome === 'void' ? 'no winner' : 'winner ' + (record.winner?.name ?? '?')}`);
-    if ('winners' in record || 'winnerPicks' in record) await addWinnerSlots(record, seed, rounds, add);
+    if ('winners' in record || 'winnerPicks' in record) await addWinnerSlots(record, key, rounds, add);
   }
   return { drawId: record.drawId, ok: items.every((it) => it.ok), items };
+}
+
+/**
+ * The beacon round of a beacon draw (docs/FAIRNESS.md section 9), as one item linking the round
+ * on a public relay: its randomness is SHA-256 of its signature, and it was published after the
+ * draw started (so nobody knew it when the seed was committed). Returns the picks' key,
+ * HMAC-SHA256(seed, randomness); without a round (it never came) no pick was made, and the seed
+ * itself is returned only to recompute nothing.
+ */
+async function checkBeacon(record, seed, add) {
+  const b = record.beacon;
+  const href = `https://api.drand.sh/${b.chain}/public/${b.round}`;
+  if (b.randomness == null) {
+    const ok = record.status !== 'finished' && record.type !== 'finished';
+    add('beacon', `Beacon round ${b.round} never came: no pick was made, and the seed was never used`, ok,
+      ok ? '' : 'A result needs the round', href);
+    return seed;
+  }
+  let randomness;
+  let signature;
+  try { randomness = hexToBytes(b.randomness); signature = hexToBytes(b.signature); } catch { randomness = null; }
+  const hashOk = !!randomness && randomness.length === 32 && signature.length > 0
+    && await sha256Hex(signature) === b.randomness;
+  const afterStart = typeof record.startedAt !== 'number' || b.at > record.startedAt;
+  const ok = hashOk && afterStart;
+  add('beacon', `Beacon round ${b.round}: its randomness is the hash of its signature, published after the start`, ok,
+    !hashOk ? 'SHA-256(signature) is not the randomness' : !afterStart ? 'The round was published before the draw started'
+      : `Check round ${b.round} on a public relay`, href);
+  if (!randomness || randomness.length !== 32) return seed;
+  const mac = await crypto.subtle.importKey('raw', seed, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return new Uint8Array(await crypto.subtle.sign('HMAC', mac, randomness));
 }
 
 /**

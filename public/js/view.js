@@ -72,7 +72,9 @@ function renderLive(prev, s) {
   const current = rounds[rounds.length - 1];
   el.progress.max = total;
   el.progress.value = rounds.length;
-  const waiting = s.draw.countdownMs > 0 ? 'The draw starts in' : 'Get ready…';
+  const waiting = s.draw.beaconRound !== null && s.draw.beaconRound !== undefined
+    ? `Waiting for beacon round ${s.draw.beaconRound}; the draw starts in`
+    : s.draw.countdownMs > 0 ? 'The draw starts in' : 'Get ready…';
   // Several winners revealed one at a time: "Winner 2 of 3 — flip 4 of 10", not a new "Round 1".
   setText(el.counter, liveCounterText(s.draw) ?? (current ? `Round ${current.round} of ${total}` : waiting));
   el.flip.classList.toggle('revealed', revealsEach(s.draw) && slotRevealed(s.draw));

@@ -13,6 +13,10 @@ public enum DrawError: Error, Sendable, Hashable {
     /// Cluster mode: the node that was loading the draw's lists stopped (its lease lapsed) before
     /// it planned anything; another node says so, so viewers everywhere stop waiting.
     case nodeLost
+    /// The beacon's chain cannot name a round for this draw (the clock is outside the chain's
+    /// range). A draw whose round was named but not fetched is `aborted` with
+    /// `DrawSession.beaconUnavailableReason` instead: its commitment was already public.
+    case beaconUnavailable
 
     /// A stable machine-readable code, sent in `failed` messages.
     public var code: String {
@@ -22,6 +26,7 @@ public enum DrawError: Error, Sendable, Hashable {
         case .storageFailure: return "storage_failure"
         case .tooFewEntrants: return "too_few_entrants"
         case .nodeLost: return "node_lost"
+        case .beaconUnavailable: return "beacon_unavailable"
         }
     }
 
@@ -40,6 +45,9 @@ public enum DrawError: Error, Sendable, Hashable {
                 + "entrant\(entrants == 1 ? "" : "s"); lower winners or add entrants."
         case .nodeLost:
             return "The server that was preparing this draw stopped before it began; nothing was drawn. Start it again."
+        case .beaconUnavailable:
+            return "The randomness beacon cannot name a round for this draw; nothing was drawn. The operator should "
+                + "check the server's clock and --beacon-url."
         }
     }
 

@@ -28,6 +28,11 @@ public protocol DrawRecordStore: Sendable {
     /// readable. Throws `unknownDraw`, `notRunning`, or a write failure.
     func finish(drawId: String, ending: DrawEnding, finishedAt: Double) throws(StorageError)
 
+    /// Records the fetched beacon round of a running beacon draw and the picks it gives (`plan`
+    /// is resolved: `DrawPlan.resolved(with:)`). Throws `unknownDraw`, `notRunning`, or a write
+    /// failure.
+    func recordBeacon(_ plan: DrawPlan) throws(StorageError)
+
     /// Records a draw that failed before it was planned, as `failed`.
     func insertFailed(_ record: FailedDrawRecord) throws(StorageError)
 

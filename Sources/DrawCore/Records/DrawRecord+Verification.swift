@@ -8,9 +8,13 @@ public struct DrawVerificationInputs: Sendable, Hashable {
     public let winners: Int
     /// Whether each winner has its own flips (§5a).
     public let revealsEachWinner: Bool
+    /// A beacon draw's round (§9): with its randomness the picks are keyed by
+    /// HMAC(seed, randomness); without, no pick was made.
+    public let beacon: DrawBeacon?
 
     public init(drawId: String, seed: Seed, entrants: [Player], schedule: RoundSchedule, winners: Int = 1,
-                revealsEachWinner: Bool = false) {
+                revealsEachWinner: Bool = false, beacon: DrawBeacon? = nil) {
+        self.beacon = beacon
         self.revealsEachWinner = revealsEachWinner
         self.drawId = drawId
         self.seed = seed
@@ -27,7 +31,7 @@ public struct DrawVerificationInputs: Sendable, Hashable {
     /// - Precondition: `hasValidWinnerCount`.
     public func recomputedPlan() -> DrawPlan {
         DrawPlan.make(drawId: drawId, entrants: entrants, seed: seed, schedule: schedule, winners: winners,
-                      revealEachWinner: revealsEachWinner)
+                      revealEachWinner: revealsEachWinner, beacon: beacon)
     }
 }
 
@@ -44,11 +48,15 @@ public struct DrawVerification: Sendable, Hashable {
     /// Winner slots (1-based) whose recorded entry differs from the recomputed one, or that are
     /// missing or extra; empty when all agree (and always for a draw that did not finish).
     public let mismatchedWinnerSlots: [Int]
+    /// A beacon draw's round holds together (§9): its randomness is SHA-256 of its signature, it
+    /// was published after `started` (so nobody knew it when the commitment was made), and a
+    /// finished draw has it. Always true for a draw without a beacon.
+    public var beaconValid: Bool = true
 
     /// Everything agrees.
     public var isValid: Bool {
         commitmentMatches && entrantsHashMatches && mismatchedRounds.isEmpty && winnerCountValid
-            && mismatchedWinnerSlots.isEmpty
+            && mismatchedWinnerSlots.isEmpty && beaconValid
     }
 }
 
@@ -58,7 +66,7 @@ extension DrawRecord {
     public var verificationInputs: DrawVerificationInputs? {
         guard let seed, let schedule, !entrants.isEmpty else { return nil }
         return DrawVerificationInputs(drawId: drawId, seed: seed, entrants: entrants, schedule: schedule,
-                                      winners: winners, revealsEachWinner: revealsEachWinner)
+                                      winners: winners, revealsEachWinner: revealsEachWinner, beacon: beacon)
     }
 
     /// Recomputes the draw from its revealed seed and compares every recorded value; `nil` when
@@ -68,17 +76,26 @@ extension DrawRecord {
         let countValid = inputs.hasValidWinnerCount
         if !countValid {  // still check what can be checked: the rounds do not depend on k
             inputs = DrawVerificationInputs(drawId: drawId, seed: inputs.seed, entrants: entrants,
-                                            schedule: inputs.schedule)
+                                            schedule: inputs.schedule, beacon: beacon)
         }
         let plan = inputs.recomputedPlan()
         let mismatched = rounds.filter { recorded in
             recorded.round < 1 || recorded.round > plan.rounds.count
                 || plan.rounds[recorded.round - 1].pickIndex != recorded.pickIndex
         }.map(\.round)
-        return DrawVerification(commitmentMatches: plan.commitment == commitment,
-                                entrantsHashMatches: plan.entrantsHash == entrantsHash,
-                                mismatchedRounds: mismatched, winnerCountValid: countValid,
-                                mismatchedWinnerSlots: countValid ? mismatchedSlots(against: plan) : [])
+        var verification = DrawVerification(commitmentMatches: plan.commitment == commitment,
+                                            entrantsHashMatches: plan.entrantsHash == entrantsHash,
+                                            mismatchedRounds: mismatched, winnerCountValid: countValid,
+                                            mismatchedWinnerSlots: countValid ? mismatchedSlots(against: plan) : [])
+        verification.beaconValid = beaconHoldsTogether
+        return verification
+    }
+
+    /// §9's checks of the beacon that need nothing but the record (a relay confirms the round).
+    private var beaconHoldsTogether: Bool {
+        guard let beacon else { return true }
+        guard let value = beacon.value else { return status != .finished }
+        return value.round == beacon.round && value.isConsistent && beacon.roundAtMs > (startedAt ?? .infinity)
     }
 
     /// Slots whose recorded pick is not the recomputed one. Only a finished draw claims slots;

@@ -42,6 +42,10 @@ public struct DrawRecord: Sendable, Hashable {
     public let revealsEachWinner: Bool
     /// Set for a redraw: the draw it redraws and the winner it replaces (§5b).
     public let redrawOf: RedrawLink?
+    /// A beacon draw's chain and round `R` (`docs/FAIRNESS.md` §9), with the round's randomness
+    /// and signature once fetched; `nil` for a draw made with the seed alone. Public from the
+    /// start (the round is part of the commitment; its values are public at the beacon).
+    public let beacon: DrawBeacon?
     /// The revealed seed; never set while the draw is `running`.
     public let seed: Seed?
     /// Why a `failed` draw failed.
@@ -63,7 +67,8 @@ public struct DrawRecord: Sendable, Hashable {
                 plannedRounds: [RecordedRound], plannedDrawn: Player?, storedSeed: Seed?,
                 failure: DrawFailure?, abortReason: String?,
                 winners: Int = 1, plannedWinnerPicks: [WinnerPick]? = nil,
-                revealsEachWinner: Bool = false, redrawOf: RedrawLink? = nil) {
+                revealsEachWinner: Bool = false, redrawOf: RedrawLink? = nil, beacon: DrawBeacon? = nil) {
+        self.beacon = beacon
         self.drawId = drawId
         self.room = room
         self.status = status

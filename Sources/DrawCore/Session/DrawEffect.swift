@@ -17,4 +17,7 @@ public enum DrawEffect: Sendable, Hashable {
     case wake(atNanos: UInt64)
     /// Forget the pending wake-up, if any.
     case cancelWake
+    /// Fetch round `round` of the beacon chain `chainHash` for draw `drawId`, off the caller's
+    /// thread; the answer comes back as `DrawInput.beaconFetched`.
+    case fetchBeacon(drawId: String, chainHash: String, round: UInt64)
 }

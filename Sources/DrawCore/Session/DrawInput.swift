@@ -19,6 +19,9 @@ public enum DrawInput: Sendable {
     case abort(reason: String, at: DrawInstant)
     /// The server is shutting down: abort with `server_shutdown`, and refuse every later start.
     case shutdown(at: DrawInstant)
+    /// The fetch asked for by `DrawEffect.fetchBeacon` for draw `drawId` returned: the round as
+    /// the beacon answered it (checked by the session), or why there is none.
+    case beaconFetched(drawId: String, Result<BeaconRound, BeaconFetchError>, at: DrawInstant)
 }
 
 extension DrawInput {
@@ -26,7 +29,8 @@ extension DrawInput {
     public var at: DrawInstant {
         switch self {
         case .startRequested(let t), .playersLoaded(_, _, let t), .written(_, _, let t), .timerDue(let t),
-             .abort(_, let t), .shutdown(let t), .redrawRequested(_, _, let t), .nextWinnerRequested(let t):
+             .abort(_, let t), .shutdown(let t), .redrawRequested(_, _, let t), .nextWinnerRequested(let t),
+             .beaconFetched(_, _, let t):
             return t
         }
     }
@@ -37,7 +41,8 @@ extension DrawInput {
     public var stops: Bool {
         switch self {
         case .abort, .shutdown: return true
-        case .startRequested, .playersLoaded, .written, .timerDue, .redrawRequested, .nextWinnerRequested: return false
+        case .startRequested, .playersLoaded, .written, .timerDue, .redrawRequested, .nextWinnerRequested,
+             .beaconFetched: return false
         }
     }
 
@@ -53,6 +58,7 @@ extension DrawInput {
         case .shutdown: return .shutdown(at: t)
         case .redrawRequested(let link, let players, _): return .redrawRequested(link, players, at: t)
         case .nextWinnerRequested: return .nextWinnerRequested(at: t)
+        case .beaconFetched(let drawId, let result, _): return .beaconFetched(drawId: drawId, result, at: t)
         }
     }
 }

@@ -21,7 +21,8 @@ extension DrawSession {
         guard DrawPlan.isValidWinnerCount(winners, entrants: merge.players.count) else {
             return fail(.tooFewEntrants(entrants: merge.players.count, winners: winners), createdAt: createdAt, at: t)
         }
-        return planned(configuration.planner.execute(merge), createdAt: createdAt, at: t)
+        guard let plan = plan(merge, at: t) else { return fail(.beaconUnavailable, createdAt: createdAt, at: t) }
+        return planned(plan, createdAt: createdAt, at: t)
     }
 
     /// A plan was made: write it (or, without records, publish it at once).
@@ -45,7 +46,8 @@ extension DrawSession {
             // Not durable: the commitment was never shown, so nothing is revealed.
             return error == nil ? begin(r, at: t) : fail(.storageFailure, createdAt: r.createdAt, at: t)
         case (.startedAt, .running(let r)) where r.plan.drawId == write.drawId && error != nil,
-             (.round, .running(let r)) where r.plan.drawId == write.drawId && error != nil:
+             (.round, .running(let r)) where r.plan.drawId == write.drawId && error != nil,
+             (.beacon, .running(let r)) where r.plan.drawId == write.drawId && error != nil:
             // A draw is never carried on without its record.
             return end(r, reason: Self.storageFailureReason, at: t)
         case (.finish(_, .finished, _, _), .recordingResult(let r, let finishedAt)) where r.plan.drawId == write.drawId:
@@ -60,6 +62,7 @@ extension DrawSession {
     mutating func timerDue(at t: DrawInstant) -> [DrawEffect] {
         guard case .running(var r) = phase else { return [] }
         if r.awaitingHostSince != nil { return hostWaitExpired(at: t) }
+        if r.plan.isAwaitingBeacon { return awaitBeacon(r, at: t) }
         let plan = r.plan
         r.pacer.sent(atNanos: t.nanos)
         let index = r.shown.count
@@ -117,6 +120,10 @@ extension DrawSession {
         if configuration.recordsDraws {
             effects.append(write(.startedAt(drawId: r.plan.drawId, startedAt: r.startedAt)))
         }
+        // A beacon draw first wakes at its round's time, to fetch it (`DrawSession+Beacon`).
+        if let beacon = r.plan.beacon, r.plan.isAwaitingBeacon {
+            return effects + [.wake(atNanos: Self.nanos(atEpochMs: beacon.roundAtMs, from: t))]
+        }
         return effects + wakeForNextStep(r)
     }
 
@@ -131,7 +138,7 @@ extension DrawSession {
     }
 
     /// No draw: publish `failed`, then record the attempt.
-    private mutating func fail(_ error: DrawError, createdAt: Double, at t: DrawInstant) -> [DrawEffect] {
+    mutating func fail(_ error: DrawError, createdAt: Double, at t: DrawInstant) -> [DrawEffect] {
         phase = .idle
         var effects: [DrawEffect] = [.publish(.failed(error))]
         if configuration.recordsDraws {
@@ -146,7 +153,7 @@ extension DrawSession {
     /// Stops a published draw early: `aborted` with the seed (so the rounds shown stay
     /// verifiable), then its record. The publish does not wait for the write: revealing the
     /// seed of a stopped draw is always allowed (startup recovery would reveal it too).
-    private mutating func end(_ r: Running, reason: String, at t: DrawInstant) -> [DrawEffect] {
+    mutating func end(_ r: Running, reason: String, at t: DrawInstant) -> [DrawEffect] {
         phase = .idle
         var effects: [DrawEffect] = [.cancelWake, .publish(.aborted(r.plan, roundsShown: r.shown.count, reason: reason))]
         if configuration.recordsDraws {

@@ -11,7 +11,10 @@ extension DrawSession {
     mutating func redraw(_ link: RedrawLink, players: MergeResult, at t: DrawInstant) -> [DrawEffect] {
         guard canStart else { return [] }
         attempts += 1
-        return planned(configuration.planner.execute(players, redrawOf: link), createdAt: t.epochMs, at: t)
+        guard let plan = plan(players, redrawOf: link, at: t) else {
+            return fail(.beaconUnavailable, createdAt: t.epochMs, at: t)
+        }
+        return planned(plan, createdAt: t.epochMs, at: t)
     }
 
     /// The current winner's flips were all shown: reveal it, then run on after a pause or wait

@@ -35,9 +35,12 @@ public struct DrawSession: Sendable {
         public internal(set) var sources: DrawSources
         /// Whether draws are recorded: without a store nothing is written, and nothing waits.
         public let recordsDraws: Bool
+        /// Set when draws commit to a beacon round (`docs/FAIRNESS.md` §9); `nil`: today's scheme.
+        public let beacon: BeaconSettings?
 
         public init(room: String, planner: PlanDraw, random: any RandomSource, sources: DrawSources,
-                    recordsDraws: Bool) {
+                    recordsDraws: Bool, beacon: BeaconSettings? = nil) {
+            self.beacon = beacon
             self.room = room
             self.planner = planner
             self.random = random
@@ -48,7 +51,7 @@ public struct DrawSession: Sendable {
 
     /// A planned draw, from its plan's write to its end.
     public struct Running: Sendable, Hashable {
-        public let plan: DrawPlan
+        public internal(set) var plan: DrawPlan
         /// When the host asked for the draw (the `loading` time).
         public let createdAt: Double
         /// When `started` went out (epoch ms). Until then, while the plan is being written, the
@@ -68,6 +71,9 @@ public struct DrawSession: Sendable {
         /// Set while the draw waits for the host's "draw the next winner": when the wait began
         /// (monotonic), so that a host who left does not hold the room for ever.
         public internal(set) var awaitingHostSince: UInt64? = nil
+        /// Whether a fetch of the beacon's round is out (`DrawEffect.fetchBeacon`), in a draw whose
+        /// plan awaits it.
+        public internal(set) var fetchingBeacon = false
     }
 
     /// Where the draw is.
@@ -108,6 +114,9 @@ public struct DrawSession: Sendable {
     public static let storageFailureReason = "storage_failure"
     /// `aborted.reason` of a draw stopped by `DrawInput.shutdown`.
     public static let shutdownReason = "server_shutdown"
+    /// `aborted.reason` of a beacon draw whose round could not be fetched in time: no pick was
+    /// made, and the revealed seed was never used.
+    public static let beaconUnavailableReason = "beacon_unavailable"
 
     public internal(set) var configuration: Configuration
     public internal(set) var phase: Phase = .idle
@@ -200,6 +209,9 @@ public struct DrawSession: Sendable {
             return redraw(link, players: players, at: at)
         case .nextWinnerRequested(let at):
             return nextWinner(at: at)
+        case .beaconFetched(let drawId, let result, let at):
+            answered()
+            return beaconFetched(drawId: drawId, result, at: at)
         }
     }
 

@@ -14,12 +14,16 @@ public enum DrawWrite: Sendable, Hashable {
     case finish(drawId: String, ending: DrawEnding, finishedAt: Double, seed: Seed)
     /// A draw that failed before it was planned.
     case failed(FailedDrawRecord)
+    /// A beacon draw's round was fetched: its randomness and signature, and the picks they give
+    /// (`plan` is resolved), before round 1 is shown.
+    case beacon(DrawPlan)
 
     public var drawId: String {
         switch self {
         case .started(let r): return r.drawId
         case .startedAt(let id, _), .round(let id, _, _), .finish(let id, _, _, _): return id
         case .failed(let r): return r.drawId
+        case .beacon(let plan): return plan.drawId
         }
     }
 
@@ -32,6 +36,7 @@ public enum DrawWrite: Sendable, Hashable {
         case .finish(_, .finished, _, _): return "finish"
         case .finish(_, .aborted, _, _): return "abort"
         case .failed: return "fail"
+        case .beacon: return "beacon"
         }
     }
 }

@@ -32,14 +32,19 @@ public struct PlanDraw: Sendable {
     /// With `redrawOf`, the draw replaces a removed winner (§5b): one winner, among `merge`'s
     /// players (the caller's `RedrawLink.make` gave them).
     public func execute(_ merge: MergeResult, redrawOf: RedrawLink? = nil) -> DrawPlan {
+        let (seed, drawId) = freshSeedAndId()
+        return DrawPlan.make(drawId: drawId, entrants: merge.players, warnings: merge.warnings,
+                             seed: seed, schedule: schedule, winners: redrawOf == nil ? winners : 1,
+                             revealEachWinner: reveal != .together, redrawOf: redrawOf)
+    }
+
+    /// A new seed (32 bytes) and draw id (16 bytes, hex) from the random source.
+    func freshSeedAndId() -> (Seed, String) {
         let seedBytes = random.bytes(Seed.byteCount)
         guard let seed = Seed(bytes: seedBytes) else {
             preconditionFailure("RandomSource returned \(seedBytes.count) bytes, not \(Seed.byteCount)")
         }
-        let drawId = DrawIdentifier.generate(using: random)
-        return DrawPlan.make(drawId: drawId, entrants: merge.players, warnings: merge.warnings,
-                             seed: seed, schedule: schedule, winners: redrawOf == nil ? winners : 1,
-                             revealEachWinner: reveal != .together, redrawOf: redrawOf)
+        return (seed, DrawIdentifier.generate(using: random))
     }
 }
 

@@ -175,6 +175,13 @@ enum DrawStoreSchema {
             ALTER TABLE draws ADD COLUMN reveal_each INTEGER NOT NULL DEFAULT 0 CHECK (reveal_each IN (0, 1));
             ALTER TABLE draws ADD COLUMN redraw_json TEXT;
             """),
+        // Beacon draws (issue 30, docs/FAIRNESS.md §9): the chain and round the commitment names,
+        // written with the plan, then the round's randomness and signature once fetched
+        // (`{"chain":…,"round":…,"at":…,"randomness":…|null,"signature":…|null}`). `NULL` for every
+        // draw made with the seed alone, so their rows are what they always were.
+        SchemaMigration(version: 9, sql: """
+            ALTER TABLE draws ADD COLUMN beacon_json TEXT;
+            """),
     ]
 
     /// The version this code writes and fully understands.

@@ -124,7 +124,8 @@ extension SQLiteDrawStore {
                     try StoredJSON.winnerPicks(from: $0, entrants: entrants)
                 },
                 revealsEachWinner: eachWinner,
-                redrawOf: try row.text(C.redraw.rawValue).map(StoredJSON.redraw(from:)))
+                redrawOf: try row.text(C.redraw.rawValue).map(StoredJSON.redraw(from:)),
+                beacon: try row.text(C.beacon.rawValue).map(StoredJSON.beacon(from:)))
         }
     }
 
@@ -209,11 +210,12 @@ private enum SummaryColumn: Int32, CaseIterable {
 private enum RecordColumn: Int32, CaseIterable {
     case seq, drawId, room, status, createdAt, startedAt, finishedAt, usersURL, lotteryURL, entrants,
          warnings, commitment, entrantsHash, schedule, seed, drawn, abortReason, failureCode, failureMessage,
-         winners, winnerPicks, revealEach, redraw
+         winners, winnerPicks, revealEach, redraw, beacon
 
     /// The column's SQL in a file at `schema`: before schema 8 the reveal and redraw columns read
     /// as the values every draw had then (together, no redraw).
     func sql(schema: Int) -> String {
+        if self == .beacon, schema < 9 { return "NULL" }
         guard schema < 8 else { return sql }
         switch self {
         case .revealEach: return "0"
@@ -248,6 +250,7 @@ private enum RecordColumn: Int32, CaseIterable {
         case .winnerPicks: return "winner_picks_json"
         case .revealEach: return "reveal_each"
         case .redraw: return "redraw_json"
+        case .beacon: return "beacon_json"
         }
     }
 }

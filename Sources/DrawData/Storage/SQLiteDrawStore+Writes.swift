@@ -33,13 +33,35 @@ extension SQLiteDrawStore {
                            [.int(plan.revealsEachWinner ? 1 : 0), plan.redrawOf.map { .text(StoredJSON.redraw($0)) } ?? .null,
                             .integer(seq)])
             }
-            let insertRound = try db.prepare(
-                "INSERT INTO rounds (draw_seq, round, offset_ms, pick_index) VALUES (?, ?, ?, ?)")
-            for r in plan.rounds {
-                insertRound.reset()
-                try insertRound.bind([.integer(seq), .int(r.round), .int(r.offsetMs), .int(r.pickIndex)])
-                try insertRound.run()
+            // Only a beacon draw (schema 9): its round, without picks until the round is fetched.
+            if let beacon = plan.beacon {
+                try db.run("UPDATE draws SET beacon_json = ? WHERE seq = ?", [.text(StoredJSON.beacon(beacon)), .integer(seq)])
             }
+            try Self.insertRounds(of: plan, seq: seq, in: db)
+        }
+    }
+
+    public func recordBeacon(_ plan: DrawPlan) throws(StorageError) {
+        guard let beacon = plan.beacon, !plan.isAwaitingBeacon else { return }
+        try write("record the beacon round of draw \(plan.drawId)") { db in
+            let seq = try Self.runningSeq(of: plan.drawId, in: db)
+            try db.run("UPDATE draws SET beacon_json = ?, drawn_json = ? WHERE seq = ?",
+                       [.text(StoredJSON.beacon(beacon)), .text(StoredJSON.player(plan.outcome.drawn)), .integer(seq)])
+            if plan.winners > 1 {
+                try db.run("UPDATE draws SET winner_picks_json = ? WHERE seq = ?",
+                           [.text(StoredJSON.pickIndices(plan.winnerPicks)), .integer(seq)])
+            }
+            try Self.insertRounds(of: plan, seq: seq, in: db)
+        }
+    }
+
+    private static func insertRounds(of plan: DrawPlan, seq: Int64, in db: SQLiteConnection) throws {
+        let insertRound = try db.prepare(
+            "INSERT INTO rounds (draw_seq, round, offset_ms, pick_index) VALUES (?, ?, ?, ?)")
+        for r in plan.rounds {
+            insertRound.reset()
+            try insertRound.bind([.integer(seq), .int(r.round), .int(r.offsetMs), .int(r.pickIndex)])
+            try insertRound.run()
         }
     }
 

@@ -65,6 +65,15 @@ enum StoredJSON {
         let kept: [PlayerJSON]
     }
 
+    /// A beacon draw's chain, round and, once fetched, the round's values (`DrawBeacon`, schema 9).
+    struct BeaconJSON: Codable {
+        let chain: String
+        let round: UInt64
+        let at: Double
+        let randomness: String?
+        let signature: String?
+    }
+
     /// A stored value that cannot be turned back into an entity: the file was edited or damaged.
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -119,6 +128,11 @@ enum StoredJSON {
 
     static func redraw(_ link: RedrawLink) -> String {
         encode(RedrawJSON(drawId: link.drawId, removed: playerJSON(link.removed), kept: link.kept.map(playerJSON)))
+    }
+
+    static func beacon(_ b: DrawBeacon) -> String {
+        encode(BeaconJSON(chain: b.chainHash, round: b.round, at: b.roundAtMs, randomness: b.value?.randomnessHex,
+                          signature: b.value?.signatureHex))
     }
 
     private static func playerJSON(_ p: Player) -> PlayerJSON {
@@ -205,6 +219,15 @@ enum StoredJSON {
         var kept: [Player] = []
         for p in r.kept { kept.append(try player(p)) }
         return RedrawLink(drawId: r.drawId, removed: try player(r.removed), kept: kept)
+    }
+
+    static func beacon(from text: String) throws(Invalid) -> DrawBeacon {
+        let b = try decode(BeaconJSON.self, from: text, what: "beacon")
+        guard let beacon = DrawBeacon(chainHash: b.chain, round: b.round, roundAtMs: b.at, randomnessHex: b.randomness,
+                                      signatureHex: b.signature) else {
+            throw Invalid(description: "stored beacon round \(b.round) is not a chain, a round and its values")
+        }
+        return beacon
     }
 
     private static func player(_ p: PlayerJSON) throws(Invalid) -> Player {

@@ -102,7 +102,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
             history?.owe(drawId: write.drawId, room: room, token: ownDraws.token(ofDraw: write.drawId) ?? 0, final: false)
         case .finish, .failed:
             history?.owe(drawId: write.drawId, room: room, token: ownDraws.ended(drawId: write.drawId) ?? 0, final: true)
-        case .round: break
+        case .round, .beacon: break  // the end carries the picks and the beacon round
         }
     }
 

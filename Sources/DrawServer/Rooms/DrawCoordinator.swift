@@ -97,6 +97,12 @@ final class DrawCoordinator {
             record: storage.recordsDraws ? { [unowned self, unowned room] write in
                 if let runner = made { record(write, of: runner, in: room) }
             } : nil)
+        if let beacon = config.beacon {
+            deps.beacon = beacon.settings
+            deps.fetchBeacon = { [unowned self] drawId, round in
+                if let runner = made { fetchBeacon(round, drawId: drawId, for: runner, source: beacon.source) }
+            }
+        }
         let name = room.name
         deps.mayShow = { [unowned gate] in gate.mayShow(name) }
         deps.awaitShow = { [unowned gate] then in gate.awaitShow(name, then: then) }
@@ -119,6 +125,15 @@ final class DrawCoordinator {
     }
 
     /// What `runner` does when attempt `attempt`'s players are loaded, on the service thread.
+    /// Fetches beacon round `round` off the service thread (libcurl's transfer thread); the
+    /// answer goes back to `runner` as a service-thread job.
+    func fetchBeacon(_ round: UInt64, drawId: String, for runner: DrawRunner, source: any BeaconSource) {
+        let done = executor.continuation { [weak runner] (result: Result<BeaconRound, BeaconFetchError>) in
+            runner?.beaconFetched(drawId: drawId, result)
+        }
+        Task.detached { done(await source.round(round)) }
+    }
+
     func playersArrived(for runner: DrawRunner, attempt: UInt64, in room: Room)
         -> (Result<MergeResult, DrawError>) -> Void {
         { [unowned self] result in

@@ -31,6 +31,8 @@ extension DrawRunner {
             case .cancelWake:
                 wakeDueNanos = nil
                 timer?.cancel()
+            case .fetchBeacon(let drawId, _, let round):
+                deps.fetchBeacon(drawId, round)
             }
         }
     }

@@ -28,6 +28,11 @@ final class DrawRunner {
         /// Hands a write to the storage thread; its result must come back through the inbox as
         /// `.recorded(room:_:error:)`. `nil` when the server keeps no records.
         let record: ((DrawWrite) -> Void)?
+        /// Draws commit to a beacon round (`ServerConfig.beacon`); `nil`: the seed alone.
+        var beacon: BeaconSettings? = nil
+        /// Starts fetching beacon round `round` for draw `drawId` off the service thread; the
+        /// result must come back as `beaconFetched(drawId:_:)`.
+        var fetchBeacon: (_ drawId: String, _ round: UInt64) -> Void = { _, _ in }
         /// Whether the draw's next step may be shown now (`DrawStartGate.mayShow`), and a way to
         /// wait until it may (true) or never will (false).
         var mayShow: () -> Bool = { true }
@@ -53,7 +58,8 @@ final class DrawRunner {
         self.deps = dependencies
         session = DrawSession(configuration: .init(room: room, planner: dependencies.planner,
                                                    random: dependencies.random, sources: dependencies.sources,
-                                                   recordsDraws: dependencies.record != nil))
+                                                   recordsDraws: dependencies.record != nil,
+                                                   beacon: dependencies.beacon))
     }
 
     /// Whether a draw is loading, running, or waiting for its record.
@@ -94,6 +100,17 @@ final class DrawRunner {
     /// The players of attempt `attempt` arrived. Stale attempts (aborted meanwhile) are dropped.
     func playersLoaded(attempt: UInt64, _ result: Result<MergeResult, DrawError>) {
         feed(.playersLoaded(attempt: attempt, result, at: deps.clock.instant()))
+    }
+
+    /// The beacon round asked for by `fetchBeacon` arrived, or could not be had. A failure is
+    /// logged here; the session decides whether to retry or give up.
+    func beaconFetched(drawId: String, _ result: Result<BeaconRound, BeaconFetchError>) {
+        if case .failure(let error) = result {
+            deps.logger.warning("beacon round not fetched", metadata: [
+                "room": "\(room)", "drawId": "\(drawId)", "error": "\(error.message)",
+            ])
+        }
+        feed(.beaconFetched(drawId: drawId, result, at: deps.clock.instant()))
     }
 
     /// `write` returned from the storage thread; `error` is `nil` when it is on disk. A failure

@@ -15,6 +15,8 @@ extension DrawWrite {
             try store.end(drawId: drawId, ending: ending, finishedAt: finishedAt, seed: seed)
         case .failed(let record):
             try store.insertFailed(record)
+        case .beacon(let plan):
+            try store.recordBeacon(plan)
         }
     }
 }

@@ -109,6 +109,11 @@ final class RecoveringDrawStore: DrawRecordStore, @unchecked Sendable {
         try inner.finish(drawId: drawId, ending: ending, finishedAt: finishedAt)
     }
 
+    func recordBeacon(_ plan: DrawPlan) throws(StorageError) {
+        owner.check()
+        try inner.recordBeacon(plan)
+    }
+
     func insertFailed(_ record: FailedDrawRecord) throws(StorageError) {
         owner.check()
         try inner.insertFailed(record)

@@ -13,12 +13,12 @@ struct SessionHarness {
 
     var session: DrawSession
 
-    init(records: Bool, winners: Int = 1, reveal: WinnerRevealMode = .eachRunningOn) {
+    init(records: Bool, winners: Int = 1, reveal: WinnerRevealMode = .eachRunningOn, beacon: BeaconSettings? = nil) {
         let random = CountingRandom()
         session = DrawSession(configuration: .init(
             room: "lobby", planner: PlanDraw(random: random, schedule: Self.schedule, winners: winners, reveal: reveal),
             random: random,
-            sources: Self.sources, recordsDraws: records))
+            sources: Self.sources, recordsDraws: records, beacon: beacon))
     }
 
     /// Both clock readings at `ms` milliseconds after the origin.
@@ -88,6 +88,7 @@ extension DrawEffect {
         case .write(let w): return "write \(w.operation)"
         case .wake(let at): return "wake \(at / SessionHarness.ms)"
         case .cancelWake: return "cancel wake"
+        case .fetchBeacon(_, _, let round): return "fetch beacon \(round)"
         }
     }
 }

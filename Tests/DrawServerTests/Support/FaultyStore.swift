@@ -79,6 +79,11 @@ final class FaultyStore: DrawRecordStore, @unchecked Sendable {
         try inner.finish(drawId: drawId, ending: ending, finishedAt: finishedAt)
     }
 
+    func recordBeacon(_ plan: DrawPlan) throws(StorageError) {
+        try check(nil, "record the beacon round of draw \(plan.drawId)")
+        try inner.recordBeacon(plan)
+    }
+
     func insertFailed(_ record: FailedDrawRecord) throws(StorageError) {
         try check(nil, "record the failure of draw \(record.drawId)")
         try inner.insertFailed(record)

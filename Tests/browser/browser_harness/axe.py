@@ -2,8 +2,10 @@
 phone and desktop size, light and dark.
 
 `audit(page, screen)` records what axe found under the screen's name (the suite prints the
-summary at the end: conftest's pytest_terminal_summary) and returns the serious and critical
-violations, which the tests assert are none. Minor and moderate ones are reported, not failed.
+summary at the end: conftest's pytest_terminal_summary) and returns the moderate, serious and
+critical violations, which the tests assert are none. Minor ones are reported, not failed.
+(Moderate joined the failing set once the last one, two landmarks both named "Entrants" on the
+host's screens, was fixed: a new one now fails where it appears instead of piling up.)
 """
 from collections import Counter
 
@@ -13,7 +15,7 @@ from .paths import ARTIFACTS, BROWSER_TESTS
 AXE_JS = BROWSER_TESTS / "vendor" / "axe.min.js"
 SIZES = {"390x844": (390, 844), "1280x800": DESKTOP}
 SCHEMES = ("light", "dark")
-FAILING = ("serious", "critical")
+FAILING = ("moderate", "serious", "critical")
 IMPACTS = ("critical", "serious", "moderate", "minor")
 # WCAG 2.x A and AA plus axe's best practices (landmarks, one h1, region, ...).
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
@@ -44,7 +46,7 @@ def _inject(driver):
 
 def audit(page, screen):
     """Runs axe on what `page` shows now, at both sizes and in both schemes; returns
-    ["screen size scheme: rule (impact) at selector: help", ...] for serious and critical ones."""
+    ["screen size scheme: rule (impact) at selector: help", ...] for the FAILING impacts."""
     driver, failing = page.driver, []
     found = RESULTS.setdefault(screen, {})
     try:

@@ -26,6 +26,7 @@ LIVE_DRAW_OPTIONS = {
         "log_format", "countdown_ms", "frame_ancestors", "cluster_secret_file", "event_loop", "realtime_priority",
         "max_entrants", "max_upload_bytes", "max_name_chars", "max_rounds", "max_winners", "min_interval_ms",
         "max_interval_ms", "decelerate_to_ms", "allowed_source_hosts", "allow_private_sources", "fetch_redirects",
+        "beacon_url", "beacon_chain", "beacon_margin_ms", "beacon_wait_ms",
     )
 }
 

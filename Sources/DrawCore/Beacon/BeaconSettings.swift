@@ -1,0 +1,44 @@
+/// How a server's draws use a beacon (`--beacon-url`, `--beacon-chain`): the chain, checked at
+/// start, and the timing rules a draw follows (`docs/FAIRNESS.md` §9).
+public struct BeaconSettings: Sendable, Hashable {
+    public let chain: BeaconChain
+    /// Round `R` is the first round published at least this long after the draw is planned.
+    public let marginMs: Int
+    /// How long after `R`'s publication time the draw keeps trying to fetch it before it fails
+    /// with `beacon_unavailable`.
+    public let waitMs: Int
+
+    /// Limits of `marginMs`: at least a second, so `R` cannot be known when the commitment is made;
+    /// at most a minute, as the audience watches the wait.
+    public static let marginLimit = 1_000...60_000
+    /// Limits of `waitMs`: long enough for a relay's usual delay, short enough for an audience.
+    public static let waitLimit = 100...60_000
+    /// Time allowed after `R`'s publication for its fetch before round 1 is due: the countdown
+    /// of a beacon draw lasts until `R`'s time plus this, so on time the flips never wait.
+    public static let fetchAllowanceMs = 1_000
+    /// Pause between two fetches of `R` that failed (a relay not serving it yet, an error).
+    public static let retryMs = 250
+
+    /// `nil` when a value is outside its limits.
+    public init?(chain: BeaconChain, marginMs: Int = 2_000, waitMs: Int = 5_000) {
+        guard Self.marginLimit.contains(marginMs), Self.waitLimit.contains(waitMs) else { return nil }
+        self.chain = chain
+        self.marginMs = marginMs
+        self.waitMs = waitMs
+    }
+
+    /// The beacon of a draw planned at `plannedAtMs` (`DrawBeacon.committing`).
+    public func beacon(plannedAtMs: Double) -> DrawBeacon? {
+        DrawBeacon.committing(on: chain, plannedAtMs: plannedAtMs, marginMs: marginMs)
+    }
+
+    /// `schedule` with its countdown stretched so round 1 comes no earlier than `beacon`'s round
+    /// plus `fetchAllowanceMs` after `plannedAtMs`; `nil` when that would pass the countdown's
+    /// limit (a chain whose period is too long for a live draw).
+    public func schedule(_ schedule: RoundSchedule, for beacon: DrawBeacon, plannedAtMs: Double) -> RoundSchedule? {
+        let untilRound = (beacon.roundAtMs - plannedAtMs).rounded(.up)
+        guard untilRound.isFinite, untilRound < Double(RoundSchedule.countdownLimit.upperBound) else { return nil }
+        let countdown = max(schedule.countdownMs, max(0, Int(untilRound)) + Self.fetchAllowanceMs)
+        return RoundSchedule(rounds: schedule.rounds, pace: schedule.pace, countdownMs: countdown)
+    }
+}
