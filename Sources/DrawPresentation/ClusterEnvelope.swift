@@ -19,7 +19,9 @@ import Foundation
 ///   (`EntrantsEncoding.canonicalJSON`), which protocol v2 no longer puts in `wire`: every node
 ///   with viewers then has it in memory for the entrants endpoint and its v1 clients. A header
 ///   without the field means none (the section is absent).
-/// - A `round` without `index` carries a per-winner message (`winner`, `next`): forwarded, not kept.
+/// - A `round` without `index` carries a per-winner message (`winner`, `next`): forwarded, and its
+///   `view` is the draw's `progress` after it (`WireMessages.snapshotProgressObject`), so a joiner
+///   on any node sees the winners revealed so far and whether the draw waits for the host.
 /// - `plannedAt` is when the event was due (a round: the draw's start plus the round's offset),
 ///   `sentAt` when the running node sent it; a receiving node measures its lateness against
 ///   `plannedAt` with its own clock.
@@ -73,9 +75,11 @@ public struct ClusterEnvelope: Sendable, Hashable {
     /// The envelope of `event`, whose wire message the running node encoded as `wire`; `now` is
     /// its send time (epoch ms), `roundDueAt` when a round was due by the plan (the draw's start
     /// plus the round's offset; the round's own `sentAt` if not given). `entrants` is the list a
-    /// `started` carries along (ignored for other events).
+    /// `started` carries along (ignored for other events); `progress` is where a draw that reveals
+    /// each winner stands after a `winner` or `nextWinner` event (the running session's
+    /// `revealProgress`; ignored for other events).
     public init(event: DrawEvent, wire: [UInt8], node: String, now: Double, roundDueAt: Double? = nil,
-                entrants: [UInt8] = []) {
+                entrants: [UInt8] = [], progress: RevealProgress? = nil) {
         switch event {
         case .loading(let at):
             self.init(node: node, kind: .loading, plannedAt: at, sentAt: now, wire: wire)
@@ -95,9 +99,10 @@ public struct ClusterEnvelope: Sendable, Hashable {
         case .aborted(let plan, _, _):
             self.init(node: node, kind: .aborted, drawId: plan.drawId, plannedAt: now, sentAt: now, wire: wire)
         case .winner(let plan, _, _, _), .nextWinner(let plan, _, _):
-            // A `round` without an `index`: receivers forward its wire as it is and keep no part
-            // of it in their view (a joiner there sees the winners from the next snapshot read).
-            self.init(node: node, kind: .round, drawId: plan.drawId, plannedAt: now, sentAt: now, wire: wire)
+            // A `round` without an `index`: receivers forward its wire as it is and keep the
+            // progress it brings for their snapshots (none after the last winner: `finished` follows).
+            self.init(node: node, kind: .round, drawId: plan.drawId, plannedAt: now, sentAt: now, wire: wire,
+                      view: progress.map { WireMessages.snapshotProgressObject($0, plan: plan) } ?? [])
         }
     }
 

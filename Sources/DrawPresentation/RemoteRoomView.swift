@@ -9,15 +9,19 @@ public struct RemoteRoomView: Sendable, Hashable {
     public private(set) var head: [UInt8]?
     /// Its shown rounds, in order (`snapshotRound`).
     public private(set) var rounds: [[UInt8]]
+    /// Where a draw that reveals each winner stands (`WireMessages.snapshotProgressObject`), as
+    /// its last `winner` or `nextWinner` event said; empty before the first of them.
+    public private(set) var progress: [UInt8]
     public private(set) var loading: Bool
     /// The last result another node announced (`snapshotLastResult`); `nil`: none heard of.
     public private(set) var lastResult: [UInt8]?
     public private(set) var drawId: String?
 
-    public init(head: [UInt8]? = nil, rounds: [[UInt8]] = [], loading: Bool = false, lastResult: [UInt8]? = nil,
-                drawId: String? = nil) {
+    public init(head: [UInt8]? = nil, rounds: [[UInt8]] = [], progress: [UInt8] = [], loading: Bool = false,
+                lastResult: [UInt8]? = nil, drawId: String? = nil) {
         self.head = head
         self.rounds = rounds
+        self.progress = head == nil ? [] : progress
         self.loading = loading
         self.lastResult = lastResult
         self.drawId = drawId
@@ -25,7 +29,8 @@ public struct RemoteRoomView: Sendable, Hashable {
 
     /// The view as the cluster's store keeps it (read when a node's first viewer joins a room).
     public init(stored: StoredRoomView) {
-        self.init(head: stored.head, rounds: stored.head == nil ? [] : stored.rounds, loading: stored.loading,
+        self.init(head: stored.head, rounds: stored.head == nil ? [] : stored.rounds, progress: stored.progress ?? [],
+                  loading: stored.loading,
                   lastResult: stored.lastResult, drawId: stored.head == nil ? nil : stored.drawId)
     }
 
@@ -41,13 +46,16 @@ public struct RemoteRoomView: Sendable, Hashable {
 
     /// The snapshot's `draw` value.
     public var draw: [UInt8] {
-        if let head { return WireMessages.snapshotRunning(head: head, rounds: rounds) }
+        if let head {
+            return WireMessages.snapshotRunning(head: head, rounds: rounds, tail: WireMessages.snapshotProgressTail(progress))
+        }
         return loading ? WireMessages.snapshotLoading : Array("null".utf8)
     }
 
     /// Applies one received event. A round is kept only if it is the next one of the draw this
     /// view knows (one missed while the link was down leaves the view as it was; the next
-    /// snapshot read from Redis repairs it).
+    /// snapshot read from Redis repairs it); a per-winner event (a `round` without an index) of
+    /// that draw replaces its progress.
     public mutating func apply(_ envelope: ClusterEnvelope) {
         switch envelope.kind {
         case .loading:
@@ -57,6 +65,9 @@ public struct RemoteRoomView: Sendable, Hashable {
             endDraw()
             head = envelope.view
             drawId = envelope.drawId
+        case .round where envelope.index == nil:
+            guard head != nil, envelope.drawId == drawId, !envelope.view.isEmpty else { return }
+            progress = envelope.view
         case .round:
             guard head != nil, envelope.drawId == drawId, envelope.index == rounds.count else { return }
             rounds.append(envelope.view)
@@ -79,6 +90,7 @@ public struct RemoteRoomView: Sendable, Hashable {
     private mutating func endDraw() {
         head = nil
         rounds = []
+        progress = []
         loading = false
         drawId = nil
     }

@@ -84,6 +84,11 @@ extension WireMessages {
     /// winner being shown (or, while `awaitingHost`, the one just revealed) and the winners
     /// revealed so far, so a viewer joining between winners sees them.
     static func snapshotProgress(_ p: RevealProgress, plan: DrawPlan) -> [UInt8] {
+        snapshotProgressTail(snapshotProgressObject(p, plan: plan))
+    }
+
+    /// The `progress` object alone, as cluster mode ships it to the other nodes (`ClusterEnvelope`).
+    public static func snapshotProgressObject(_ p: RevealProgress, plan: DrawPlan) -> [UInt8] {
         var w = JSONWriter(capacity: 128 + p.revealed * 128)
         w.beginObject()
         w.field("winner", p.slot)
@@ -93,7 +98,12 @@ extension WireMessages {
         for pick in plan.winnerPicks.prefix(p.revealed) { writeSlot(pick, into: &w) }
         w.endArray()
         w.endObject()
-        return Array(#","progress":"#.utf8) + w.bytes
+        return w.bytes
+    }
+
+    /// The running draw's members after its rounds for a `progress` object (empty: none).
+    public static func snapshotProgressTail(_ object: [UInt8]) -> [UInt8] {
+        object.isEmpty ? [] : Array(#","progress":"#.utf8) + object
     }
 
     /// The snapshot's `lastResult`: the finished draw, or `null`.

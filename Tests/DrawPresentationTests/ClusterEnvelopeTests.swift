@@ -98,4 +98,34 @@ struct ClusterEnvelopeTests {
         remote.supersededLocally(resultToo: false)
         #expect(!remote.isActive)
     }
+
+    /// A draw revealing each winner: after a per-winner event the watching node's snapshot says
+    /// what the running node's says (`progress`), so a joiner there sees the winners so far.
+    @Test func aWatchingNodeSnapshotsTheRevealProgressAsTheRunningNodeDoes() throws {
+        let each = DrawPlan.make(drawId: "00112233445566778899aabbccddeeff", entrants: Fixtures.players,
+                                 seed: Fixtures.seed, schedule: .original, winners: 2, revealEachWinner: true)
+        let perWinner = each.roundsPerWinner
+        let shown = (0..<perWinner).map { startedAt + Double(each.rounds[$0].offsetMs) + 1 }
+        var events: [DrawEvent] = [.started(each, startedAt: startedAt)]
+        events += shown.enumerated().map { .round(each, index: $0.offset, sentAtMs: $0.element) }
+        let waiting = RevealProgress(slot: 1, slotStartedAt: startedAt, revealed: 1, awaitingHost: true)
+        var remote = RemoteRoomView()
+        for event in events {
+            remote.apply(ClusterEnvelope(event: event, wire: WireMessages.encode(event, room: "quiz"), node: "node-a", now: startedAt))
+        }
+        let reveal = DrawEvent.winner(each, slot: 1, sentAtMs: shown.last! + 5, next: .awaitingHost)
+        let envelope = ClusterEnvelope(event: reveal, wire: WireMessages.encode(reveal, room: "quiz"), node: "node-a",
+                                       now: startedAt, progress: waiting)
+        #expect(envelope.index == nil)
+        #expect(try #require(ClusterEnvelope.decode(envelope.encode())) == envelope)
+        remote.apply(envelope)
+        let local = WireMessages.snapshotDraw(.running(each, startedAt: startedAt, shown: shown), progress: waiting)
+        #expect(Fixtures.text(remote.draw) == Fixtures.text(local))
+        #expect(try Fixtures.object(remote.draw)["progress"] != nil)
+        // The same read back from the store, and gone with the draw.
+        let stored = StoredRoomView(head: remote.head, drawId: remote.drawId, rounds: remote.rounds, progress: remote.progress)
+        #expect(RemoteRoomView(stored: stored).draw == remote.draw)
+        remote.apply(ClusterEnvelope(node: "node-a", kind: .aborted, drawId: each.drawId, plannedAt: 1, sentAt: 1, wire: []))
+        #expect(remote.progress.isEmpty && !remote.isActive)
+    }
 }

@@ -1,10 +1,12 @@
 // "Browse the saved list" (issue 28, item 3): the room's own list, read only, as the server
 // keeps it (GET /api/rooms/ROOM/entrants with the host key): 50 names a page with Previous and
 // Next, each with its place in the list, and a search box that ignores case and accents. Seeing
-// a list of thousands this way does not put it into the edit box to scroll through.
+// a list of thousands this way does not put it into the edit box to scroll through. A list of
+// names (no usernames) can be fixed here one row at a time ("Change": list-row-edit.js).
 
 import { byId, setText, show } from './dom.js';
 import { hostRequest } from './host-api.js';
+import { changeButton, rowEditor, saveRename } from './list-row-edit.js';
 import { entrantsText, listRefusalText } from './room-words.js';
 
 export const PAGE_SIZE = 50;
@@ -13,6 +15,7 @@ const el = {
   open: byId('list-browser-open'), box: byId('list-browser'), search: byId('list-browser-search'),
   count: byId('list-browser-count'), rows: byId('list-browser-rows'),
   previous: byId('list-browser-previous'), next: byId('list-browser-next'), error: byId('list-browser-error'),
+  status: byId('list-browser-status'),
 };
 
 let players = [];   // [{position, name, username, key}] as saved
@@ -20,6 +23,8 @@ let shown = [];     // the ones the search keeps
 let page = 0;
 let loading = null; // the request on its way, if any
 let where = null;   // {room, hostKey}
+let editing = null; // the place whose name is being changed, if any
+let saving = false;
 
 // Letters that no Unicode decomposition takes apart, folded by hand (Ødegaard = Odegaard).
 const LETTERS = { ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
@@ -50,12 +55,61 @@ export function setUpListBrowser({ room, hostKey }) {
   el.search.addEventListener('input', () => { page = 0; filter(); });
   el.previous.addEventListener('click', () => turn(-1));
   el.next.addEventListener('click', () => turn(1));
+  el.rows.addEventListener('click', (ev) => {
+    const action = ev.target.closest('button')?.dataset.action;
+    const position = Number(ev.target.closest('li')?.dataset.position);
+    if (action === 'change') edit(position);
+    if (action === 'cancel') edit(null, position);
+    if (action === 'save') rename(position);
+  });
+  el.rows.addEventListener('keydown', (ev) => {
+    if (ev.target.dataset.testid !== 'list-row-input') return;
+    const position = Number(ev.target.closest('li').dataset.position);
+    if (ev.key === 'Enter') { ev.preventDefault(); rename(position); }
+    if (ev.key === 'Escape') { ev.preventDefault(); edit(null, position); }
+  });
+}
+
+/** Opens the editor of place `position` (`null`: closes it, focus back on `back`'s Change). */
+function edit(position, back = null) {
+  if (saving) return;
+  editing = position;
+  say('', '');
+  render();
+  const focus = position ? '[data-testid="list-row-input"]' : `li[data-position="${back}"] [data-action="change"]`;
+  el.rows.querySelector(focus)?.focus();
+}
+
+/** A change's outcome: saved (status) or refused (error, an alert). */
+function say(status, error) {
+  setText(el.status, status);
+  setText(el.error, error);
+  show(el.error, error !== '');
+}
+
+async function rename(position) {
+  if (saving) return;
+  const input = el.rows.querySelector('[data-testid="list-row-input"]');
+  saving = true;
+  say('Saving…', '');
+  const done = await saveRename(where, players.map((p) => p.name), position, input?.value ?? '');
+  saving = false;
+  if (!done.ok) {
+    say('', done.text);
+    return input?.focus();
+  }
+  editing = null;
+  await load(); // the list as the server now keeps it, then the word that it is saved
+  say(done.text, '');
+  el.rows.querySelector(`li[data-position="${position}"] [data-action="change"]`)?.focus();
 }
 
 /** The saved list changed (saved again, or dropped): an open view loads it again. */
 export function savedListChanged(hasList) {
   show(el.open, hasList);
   if (!hasList) {
+    editing = null;
+    say('', '');
     el.open.setAttribute('aria-expanded', 'false');
     show(el.box, false);
     players = [];
@@ -107,6 +161,8 @@ function render() {
   page = Math.min(page, pages - 1);
   const start = page * PAGE_SIZE;
   const rows = shown.slice(start, start + PAGE_SIZE);
+  // Usernames came from JSON files: a list of names saved over them would lose them.
+  const editable = players.every((p) => p.username === '');
   el.rows.replaceChildren(...rows.map((p) => {
     const li = document.createElement('li');
     li.dataset.position = String(p.position);
@@ -117,6 +173,11 @@ function render() {
     name.className = 'list-browser-name';
     name.textContent = p.name;
     li.append(number, name);
+    if (p.position === editing) {
+      li.replaceChildren(number, rowEditor(p));
+    } else if (editable) {
+      li.append(' ', changeButton(p));
+    }
     if (p.username) {
       const user = document.createElement('span');
       user.className = 'list-browser-username';

@@ -72,13 +72,28 @@ extension RedrawLink {
     /// all out of the list.
     public static func make(redrawing plan: DrawPlan, removing userId: Int)
         -> Result<(link: RedrawLink, players: MergeResult), RedrawRefusal> {
-        let standing = standingWinners(of: plan)
+        make(drawId: plan.drawId, entrants: plan.entrants, picks: plan.winnerPicks, redrawOf: plan.redrawOf,
+             removing: userId)
+    }
+
+    /// The same decision from the finished draw's record, as any node of a cluster reads it from
+    /// the shared history (the draw may have run on another node, which alone holds its plan).
+    public static func make(redrawing record: DrawRecord, removing userId: Int)
+        -> Result<(link: RedrawLink, players: MergeResult), RedrawRefusal> {
+        guard record.status == .finished, !record.winnerPicks.isEmpty else { return .failure(.notFinished) }
+        return make(drawId: record.drawId, entrants: record.entrants, picks: record.winnerPicks,
+                    redrawOf: record.redrawOf, removing: userId)
+    }
+
+    private static func make(drawId: String, entrants: [Player], picks: [WinnerPick], redrawOf: RedrawLink?,
+                             removing userId: Int) -> Result<(link: RedrawLink, players: MergeResult), RedrawRefusal> {
+        let standing = (redrawOf?.kept ?? []) + picks.filter(\.isWinner).map(\.player)
         guard let removed = standing.first(where: { $0.userId == userId }) else {
             return .failure(.notAWinner(userId: userId))
         }
-        let remaining = remainingEntrants(plan.entrants, slots: plan.winnerPicks.map(\.pickIndex))
+        let remaining = remainingEntrants(entrants, slots: picks.map(\.pickIndex))
         guard !remaining.isEmpty else { return .failure(.nobodyLeft) }
-        let link = RedrawLink(drawId: plan.drawId, removed: removed, kept: standing.filter { $0 != removed })
+        let link = RedrawLink(drawId: drawId, removed: removed, kept: standing.filter { $0 != removed })
         return .success((link, MergeResult(players: remaining, warnings: [])))
     }
 

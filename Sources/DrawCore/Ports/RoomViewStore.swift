@@ -6,8 +6,8 @@
 /// first viewer joins the room reads the whole view back (`view`). The parts are opaque JSON
 /// fragments to the store (the presentation layer writes and joins them); the store applies the
 /// same folding rules as the receiving nodes: `loading` and `started` begin a draw, a `round`
-/// is kept only as the next of the current draw, `finished` keeps its result, anything else ends
-/// the draw.
+/// is kept only as the next of the current draw (one without an index, a per-winner event,
+/// replaces the draw's progress), `finished` keeps its result, anything else ends the draw.
 ///
 /// Synchronous and blocking (a network round trip): call it from a thread that may wait.
 public protocol RoomViewStore: Sendable {
@@ -23,6 +23,9 @@ public struct StoredRoomView: Sendable, Hashable {
     public var drawId: String?
     /// Its rounds shown so far, in order.
     public var rounds: [[UInt8]]
+    /// Where it stands when it reveals each winner (the `progress` part of its last per-winner
+    /// event), `nil` before the first.
+    public var progress: [UInt8]?
     /// Players are loading for a new draw.
     public var loading: Bool
     /// The last draw's result, `nil` when none is kept.
@@ -31,11 +34,12 @@ public struct StoredRoomView: Sendable, Hashable {
     /// message its viewers were shown; `nil` when none is kept.
     public var lastEnd: StoredDrawEnd?
 
-    public init(head: [UInt8]? = nil, drawId: String? = nil, rounds: [[UInt8]] = [], loading: Bool = false,
-                lastResult: [UInt8]? = nil, lastEnd: StoredDrawEnd? = nil) {
+    public init(head: [UInt8]? = nil, drawId: String? = nil, rounds: [[UInt8]] = [], progress: [UInt8]? = nil,
+                loading: Bool = false, lastResult: [UInt8]? = nil, lastEnd: StoredDrawEnd? = nil) {
         self.head = head
         self.drawId = drawId
         self.rounds = rounds
+        self.progress = progress
         self.loading = loading
         self.lastResult = lastResult
         self.lastEnd = lastEnd

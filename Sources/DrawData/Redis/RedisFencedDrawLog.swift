@@ -19,7 +19,8 @@ public struct RedisFencedDrawLog: FencedDrawLog {
     /// part, escrow change (keep, deposit, clear, take), seed, rounds shown, node, channel,
     /// payload ('' publishes nothing), end wire ('' when the entry is no end). Answers {1, receivers} applied,
     /// {0, newest token, end drawId, end wire} refused, {2, 0, end drawId, end wire} already ended.
-    /// The view follows `RemoteRoomView.apply`'s rules.
+    /// The view follows `RemoteRoomView.apply`'s rules: a `round` without an index (-1), a
+    /// per-winner event, keeps its view part as the draw's `progress`.
     static let appendScript = """
         local token = tonumber(ARGV[1])
         local fence = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -43,13 +44,17 @@ public struct RedisFencedDrawLog: FencedDrawLog {
           redis.call('SET', KEYS[5], ARGV[1])
           redis.call('HSET', KEYS[2], 'endDrawId', drawId, 'endWire', ARGV[12])
         end
-        if kind == 'round' then
+        if kind == 'round' and ARGV[4] == '-1' then
+          if ARGV[5] ~= '' and redis.call('HGET', KEYS[2], 'drawId') == drawId then
+            redis.call('HSET', KEYS[2], 'progress', ARGV[5])
+          end
+        elseif kind == 'round' then
           if redis.call('HGET', KEYS[2], 'drawId') == drawId and redis.call('LLEN', KEYS[3]) == tonumber(ARGV[4]) then
             redis.call('RPUSH', KEYS[3], ARGV[5])
           end
         else
           redis.call('DEL', KEYS[3])
-          redis.call('HDEL', KEYS[2], 'head', 'drawId')
+          redis.call('HDEL', KEYS[2], 'head', 'drawId', 'progress')
           redis.call('HSET', KEYS[2], 'loading', kind == 'loading' and '1' or '0')
           if kind == 'started' then redis.call('HSET', KEYS[2], 'head', ARGV[5], 'drawId', drawId) end
           if kind == 'finished' then redis.call('HSET', KEYS[2], 'lastResult', ARGV[5]) end

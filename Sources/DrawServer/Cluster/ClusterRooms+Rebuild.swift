@@ -76,6 +76,13 @@ extension ClusterRooms {
                                            viewPart: WireMessages.snapshotRound(plan, index: index, sentAt: sentAt),
                                            escrow: .keep, endWire: nil, payload: []))
             }
+            if let progress = room.runner?.session.revealProgress {
+                // A per-winner entry (no index): the winners revealed so far, for joiners elsewhere.
+                entries.append(FencedEntry(room: room.name, token: token, kind: ClusterEnvelope.Kind.round.rawValue,
+                                           drawId: plan.drawId, index: nil,
+                                           viewPart: WireMessages.snapshotProgressObject(progress, plan: plan),
+                                           escrow: .keep, endWire: nil, payload: []))
+            }
             let log = cluster.services.log, all = entries
             // On the worker, in order with the draw's own entries.
             cluster.worker.submit { for entry in all { _ = try? log.append(entry) } }

@@ -75,8 +75,11 @@ final class FencedDraws {
             let list = entrantLists.list(for: plan)
             shared = (drawId: plan.drawId, list: SharedEntrantList(hash: list.hash, json: list.json))
         }
+        // After a per-winner event the session already stands where it leads (the next winner,
+        // or the wait for the host): what this node's own snapshot shows, so every node's says it.
         var envelope = ClusterEnvelope(event: event, wire: wire, node: cluster.nodeId, now: clock.epochMillis(),
-                                       roundDueAt: due, entrants: shared?.list.json ?? [])
+                                       roundDueAt: due, entrants: shared?.list.json ?? [],
+                                       progress: room.runner?.session.revealProgress)
         envelope.token = token
         switch event {
         case .started(let plan, _): drawTokens[plan.drawId] = token

@@ -18,33 +18,69 @@ extension DrawCoordinator {
     /// Redraws winner `userId` of draw `drawId`, which must be the room's last result: a new draw
     /// of one winner among its entrants no slot drew, linked to it. Goes through the start gate
     /// like any draw (cluster mode: the room's lease). `answer` gets `nil` once accepted.
+    ///
+    /// The draw redrawn is this node's own last result, or, in a cluster, one another node ran:
+    /// its record is read from the shared history first (the plan stays with the node that ran it).
     func redraw(in room: Room, hostKey: String?, drawId: String, userId: Int,
                 then answer: @escaping (ClientErrorCode?) -> Void) {
+        // No read of the shared history for a request without a key (the key itself is checked
+        // once the gate has the room's latest record).
+        guard let hostKey, !hostKey.isEmpty else { return answer(.unauthorized) }
+        guard room.lastResult?.plan.drawId != drawId, let records = shared.records else {
+            return admitRedraw(in: room, hostKey: hostKey, drawId: drawId, userId: userId, record: nil, then: answer)
+        }
+        let read = storage.roomJob({ _ throws(StorageError) -> DrawRecord? in
+            (try? records.body(drawId: drawId)).flatMap { $0 }.flatMap(RecordBodyDecoder.decode)
+        }) { [unowned self, unowned room] result in
+            let record = try? result.get()
+            admitRedraw(in: room, hostKey: hostKey, drawId: drawId, userId: userId, record: record ?? nil, then: answer)
+        }
+        if !read { answer(.clusterUnavailable) }
+    }
+
+    private func admitRedraw(in room: Room, hostKey: String?, drawId: String, userId: Int, record: DrawRecord?,
+                             then answer: @escaping (ClientErrorCode?) -> Void) {
         gate.admit(room, refusal: { [unowned self] in
             if let refusal = refuseStart(in: room, hostKey: hostKey) { return refusal }
-            guard let last = room.lastResult, last.plan.drawId == drawId else { return .notRedrawable }
+            guard lastResultId(of: room) == drawId else { return .notRedrawable }
             return nil
         }, start: { [unowned self] in
-            guard let last = room.lastResult, last.plan.drawId == drawId else { return .notRedrawable }
-            switch RedrawLink.make(redrawing: last.plan, removing: userId) {
+            guard lastResultId(of: room) == drawId else { return .notRedrawable }
+            let decision: Result<(link: RedrawLink, players: MergeResult), RedrawRefusal>
+            if let last = room.lastResult, last.plan.drawId == drawId {
+                decision = RedrawLink.make(redrawing: last.plan, removing: userId)
+            } else if let record, record.drawId == drawId, record.room == room.name {
+                decision = RedrawLink.make(redrawing: record, removing: userId)
+            } else {
+                // Another node's draw whose record is not in the shared history yet (its line is
+                // on its way): a moment later it is.
+                return shared.records == nil ? .notRedrawable : .clusterUnavailable
+            }
+            switch decision {
             case .failure(.notFinished): return .notRedrawable
             case .failure(.notAWinner): return .notAWinner
             case .failure(.nobodyLeft): return .nobodyLeft
             case .success(let decided):
                 let runner = runner(of: room)
                 runner.prepare(planner: PlanDraw(random: random, schedule: room.schedule(defaults: config.schedule)),
-                               sources: config.redrawSources(of: last.plan))
+                               sources: config.redrawSources(of: drawId))
                 guard runner.redraw(decided.link, players: decided.players) else { return .drawRunning }
                 directory.touch(room)
                 return nil
             }
         }, then: answer)
     }
+
+    /// The id of the room's last result as its snapshot shows it: another node's (cluster mode),
+    /// which this node's own older one does not outrank, else this node's.
+    private func lastResultId(of room: Room) -> String? {
+        room.remote.lastResult.flatMap(RemoteRoomView.drawId(ofResult:)) ?? room.lastResult?.plan.drawId
+    }
 }
 
 private extension ServerConfig {
     /// Where a redraw's players come from, for its record: the draw it redraws.
-    func redrawSources(of plan: DrawPlan) -> DrawSources {
-        DrawSources(usersURL: "redraw:\(plan.drawId)", lotteryURL: "redraw:\(plan.drawId)")
+    func redrawSources(of drawId: String) -> DrawSources {
+        DrawSources(usersURL: "redraw:\(drawId)", lotteryURL: "redraw:\(drawId)")
     }
 }

@@ -9,8 +9,10 @@ extension RoomBroadcaster {
     /// that spans nodes sends the wire message on first (`RoomEventBus.relay`), so the other
     /// nodes' viewers do not wait for this node's fan-out.
     func deliver(_ event: DrawEvent, to room: Room) {
-        // Whatever the event, the room may have gone from in use to idle or back.
-        defer { directory.roomActivity(room) }
+        // Whatever the event, the room may have gone from in use to idle or back. Not between the
+        // last winner's reveal and `finished`, which follows at once: the session is idle by then,
+        // and a cluster lease given back in between would keep the result from every viewer.
+        defer { if !Self.isLastReveal(event) { directory.roomActivity(room) } }
         keepEntrants(of: event, in: room)
         let bytes = room.apply(event)
         guard bus.relay(event, wire: bytes, from: room) else { return }
@@ -48,6 +50,11 @@ extension RoomBroadcaster {
         case .finished(let plan, _, _) where room.v1Members > 0: entrantLists.list(for: plan)
         default: break
         }
+    }
+
+    private static func isLastReveal(_ event: DrawEvent) -> Bool {
+        if case .winner(_, _, _, .finished) = event { return true }
+        return false
     }
 
     private static func isLoading(_ event: DrawEvent) -> Bool {

@@ -114,6 +114,20 @@ struct DrawSessionWinnersTests {
         #expect(!record.plan.entrants.contains(removed))
     }
 
+    /// Another node of a cluster has only the finished draw's record: the same redraw from it,
+    /// and none from a record that did not finish.
+    @Test func aRedrawFromTheRecordIsTheRedrawFromThePlan() throws {
+        var h = H(records: false, winners: 2)
+        let plan = h.started(at: 10)
+        let removed = try #require(plan.winningPlayers.last)
+        let finished = DrawRecordTests.record(.finished, shown: plan.rounds.count, plan: plan)
+        let fromPlan = try RedrawLink.make(redrawing: plan, removing: removed.userId).get()
+        let fromRecord = try RedrawLink.make(redrawing: finished, removing: removed.userId).get()
+        #expect(fromRecord.link == fromPlan.link && fromRecord.players == fromPlan.players)
+        let stopped = DrawRecordTests.record(.aborted, shown: 2, plan: plan)
+        #expect(RedrawLink.make(redrawing: stopped, removing: removed.userId).failureValue == .notFinished)
+    }
+
     @Test func aRedrawRefusesSomeoneWhoDidNotWinAndAnEmptyList() {
         var h = H(records: false, winners: 4)
         let plan = h.started(at: 10)

@@ -31,6 +31,12 @@ struct RedisFencedDrawLogTests {
         _ = try log.append(entry("round", "d1", index: 1, part: "R1", token: 5))
         #expect(try views.view(room: "quiz") == StoredRoomView(head: Array("HEAD".utf8), drawId: "d1",
                                                                 rounds: [Array("R0".utf8), Array("R1".utf8)]))
+        // A per-winner event (no index) keeps the draw's progress; another draw's, or none, does not.
+        _ = try log.append(entry("round", "d1", part: "P1", token: 5))
+        _ = try log.append(entry("round", "d0", part: "X", token: 5))
+        _ = try log.append(entry("round", "d1", part: "", token: 5))
+        #expect(try views.view(room: "quiz").progress == Array("P1".utf8))
+        #expect(try views.view(room: "quiz").rounds.count == 2)
         _ = try log.append(entry("finished", "d1", part: "RESULT", token: 5, end: "END1"))
         let end1 = StoredDrawEnd(drawId: "d1", wire: Array("END1".utf8))
         #expect(try views.view(room: "quiz") == StoredRoomView(lastResult: Array("RESULT".utf8), lastEnd: end1))
