@@ -66,11 +66,11 @@ def _follow(server, scheduled):
     return run(go(), timeout=40)
 
 
-def _verify_with_tool(server, draw_id: str) -> dict:
-    done = subprocess.run(TOOL + ["--server", server.base_url, "--draw", draw_id],
+def _verify_with_tool(server, draw_id: str, *extra, ok: bool = True) -> dict:
+    done = subprocess.run(TOOL + ["--server", server.base_url, "--draw", draw_id, *extra],
                           capture_output=True, text=True, timeout=60)
     report = json.loads(done.stdout)
-    assert done.returncode == 0 and report["ok"], report
+    assert (done.returncode == 0) == ok and report["ok"] == ok, report
     return report
 
 
@@ -100,8 +100,14 @@ def test_a_scheduled_beacon_draw_keeps_its_round_over_a_restart_waits_for_it_and
     assert status == 200 and record["verified"] is True, record
     # The record carries the scheduling time: R is the one a commitment made then names.
     assert record["createdAt"] == scheduled["scheduledAt"] and record["beacon"] == finished["beacon"]
-    report = _verify_with_tool(srv, scheduled["drawId"])
-    assert report["beaconOk"] and report["beaconRound"] == r, report
+    # Against the commitment published at scheduling: the record is that draw, with that round.
+    published = tmp_path / "scheduled.json"
+    published.write_text(json.dumps(scheduled))
+    report = _verify_with_tool(srv, scheduled["drawId"], "--scheduled", str(published))
+    assert report["beaconOk"] and report["scheduledOk"] and report["beaconRound"] == report["scheduledRound"] == r
+    published.write_text(json.dumps({**scheduled, "beacon": {**scheduled["beacon"], "round": r + 1}}))
+    report = _verify_with_tool(srv, scheduled["drawId"], "--scheduled", str(published), ok=False)
+    assert report["scheduledOk"] is False, "a round other than the one committed is caught"
 
 
 def test_a_beacon_down_at_the_draws_time_ends_it_beacon_unavailable_with_its_seed(launch, drand, tmp_path):
