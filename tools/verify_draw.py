@@ -5,6 +5,12 @@ Usage:
   python3 tools/verify_draw.py RECORD.json          # a draw record or a `finished` message
   curl -s http://127.0.0.1:8080/api/rooms/lobby | python3 tools/verify_draw.py --server http://127.0.0.1:8080 -
   python3 tools/verify_draw.py --server http://127.0.0.1:8080 --draw DRAW_ID   # fetches the record
+  python3 tools/verify_draw.py --server … --draw DRAW_ID --scheduled COMMITMENT.json
+
+`--scheduled` takes the commitment a scheduled draw published when it was scheduled (the PUT's
+answer, the room's `scheduled`, or GET /api/draws/ID while it waited; docs/FAIRNESS.md section 10)
+and checks that the draw is the one committed to: same id, seed hash, entrants hash and winners,
+scheduled when it says, started no earlier than its time, and the beacon round it named (or none).
 
 A document without the entrants list (protocol v2's `finished` and snapshots carry only its hash)
 gets it from `--server`'s GET /api/draws/ID/entrants; the list must then match `entrantsHash`.
@@ -332,6 +338,25 @@ def with_entrants(draw, server):
     return {**draw, "entrants": entrants, "entrantsHash": draw.get("entrantsHash") or "(missing)"}
 
 
+def check_scheduled(draw, scheduled):
+    """Section 10: whether `draw` (a record) is the draw `scheduled` committed to. The beacon round
+    is the commitment's own, named from the scheduled time (10.1): a record with another round, or
+    a round where none was committed (or none where one was), is not that draw."""
+    same = all(draw.get(k) == scheduled.get(k) for k in ("drawId", "commitment", "entrantsHash"))
+    same = same and draw.get("winners", 1) == scheduled.get("winners", 1)
+    same = same and draw.get("createdAt") == scheduled.get("scheduledAt")
+    started = draw.get("startedAt")
+    on_time = isinstance(started, (int, float)) and isinstance(scheduled.get("at"), (int, float)) \
+        and started >= scheduled["at"]
+    committed, used = scheduled.get("beacon"), draw.get("beacon")
+    if committed is None:
+        round_ok = used is None
+    else:
+        round_ok = isinstance(used, dict) and all(used.get(k) == committed.get(k) for k in ("chain", "round", "at"))
+    return {"scheduledOk": bool(same and round_ok and (on_time or draw.get("roundsShown") == 0)),
+            "scheduledRound": committed.get("round") if isinstance(committed, dict) else None}
+
+
 def main():
     ap = argparse.ArgumentParser(description="Recompute a live-draw draw from its revealed seed (docs/FAIRNESS.md).")
     ap.add_argument("document", nargs="?", default="-", help="a record, a `finished` message or a room snapshot (JSON); - for stdin")
@@ -339,6 +364,8 @@ def main():
     ap.add_argument("--draw", help="a draw id: fetch its record from --server instead of reading a document")
     ap.add_argument("--beacon-key", help="a beacon draw's chain public key (hex; quicknet's is built in), for the "
                                          "BLS check of its round (needs py_ecc)")
+    ap.add_argument("--scheduled", help="a scheduled draw's commitment as published at scheduling (JSON file; "
+                                        "docs/FAIRNESS.md section 10): check the draw is that one, beacon round included")
     a = ap.parse_args()
     if a.draw:
         if not a.server:
@@ -356,6 +383,10 @@ def main():
             sys.exit("this draw is a redraw: pass --server URL to fetch the draw it redraws (GET /api/draws/ID)")
         base = fetch_json(f"{a.server.rstrip('/')}/api/draws/{draw['redrawOf']['drawId']}")
     report = verify_document(with_entrants(draw, a.server), base, beacon_key=a.beacon_key, check_bls=True)
+    if a.scheduled:
+        with open(a.scheduled) as f:
+            report.update(check_scheduled(draw, json.load(f)))
+        report["ok"] = report["ok"] and report["scheduledOk"]
     print(json.dumps(report, indent=2, ensure_ascii=False))
     sys.exit(0 if report["ok"] else 1)
 

@@ -41,7 +41,8 @@ public enum ScheduleRequest {
 /// (`scheduled`), in the answer to the host, and as the record `GET /api/draws/ID` serves while
 /// the draw waits.
 public enum ScheduledDrawJSON {
-    /// `{"drawId","at","atText","scheduledAt","commitment","entrantsHash","entrants","winners"}`.
+    /// `{"drawId","at","atText","scheduledAt","commitment","entrantsHash","entrants","winners"}`,
+    /// and for a draw committed to a beacon round `"beacon":{"chain","round","at"}` as in `started`.
     /// `commitment` is the seed's hash, as in `started`.
     public static func write(_ c: ScheduledDrawCommitment, into w: inout JSONWriter) {
         w.beginObject()
@@ -58,6 +59,7 @@ public enum ScheduledDrawJSON {
         w.field("entrantsHash", c.entrantsHash)
         if count { w.field("entrants", c.entrantCount) }
         w.field("winners", c.winners)
+        WireMessages.writeBeacon(c.beacon, withValues: false, into: &w)
     }
 
     /// The answer to the host's `PUT …/schedule` (201).

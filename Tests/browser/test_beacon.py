@@ -52,3 +52,23 @@ def test_a_beacon_draw_verifies_in_the_page_and_tampering_is_caught(server_facto
     # A record naming another round than the one announced live is caught by the page that watched.
     assert host.driver.execute_async_script(WITH_ANNOUNCED_ROUND, record, r) is True
     assert host.driver.execute_async_script(WITH_ANNOUNCED_ROUND, record, r - 1) is False
+
+
+def test_a_scheduled_beacon_draw_shows_its_round_when_scheduled_and_verifies_in_the_page(server_factory, open_page, drand):
+    """FAIRNESS.md §10.1: the round is on the schedule's stage from the scheduling on, and the draw
+    that runs at its time waits for that round and verifies on the page that watched it."""
+    import time
+    from datetime import datetime, timezone
+    server = server_factory(beacon_url=drand.url, beacon_chain=CHAIN_HASH, beacon_margin_ms=1000,
+                            round_interval_ms=100, countdown_ms=0)
+    viewer = open_page("lobby", server=server)
+    at = datetime.fromtimestamp(time.time() + 4, tz=timezone.utc).isoformat(timespec="milliseconds")
+    status, scheduled = api(server, "PUT", "/api/rooms/lobby/schedule", body={"at": at}, key=server.lobby_key)
+    assert status == 201, scheduled
+    r = scheduled["beacon"]["round"]
+    viewer.wait(lambda d: f"beacon round {r}" in viewer.text("scheduled-proof"), "the committed round on the stage")
+    viewer.wait_phase("result", timeout=30)
+    assert viewer.verify_status() == "ok"
+    assert viewer.verify_items()["announced-beacon"] is True, "the round started named is the one scheduled"
+    status, record = api(server, "GET", f"/api/draws/{scheduled['drawId']}")
+    assert record["beacon"]["round"] == r and record["createdAt"] == scheduled["scheduledAt"], record

@@ -131,3 +131,24 @@ def test_without_py_ecc_the_signature_is_reported_unchecked(monkeypatch):
     monkeypatch.setitem(sys.modules, "py_ecc", None)  # an import of it now fails, as when not installed
     monkeypatch.setitem(sys.modules, "py_ecc.bls.hash_to_curve", None)
     assert verify_draw.check_signature(QUICKNET_ROUND_3).startswith("not checked: install py_ecc")
+
+
+def test_a_scheduled_draw_is_checked_against_the_commitment_published_at_scheduling():
+    """docs/FAIRNESS.md section 10.1: same id, hashes, winners, scheduling time, a start no earlier
+    than its time, and the beacon round it named (or none)."""
+    chain = "ab" * 32
+    beacon = {"chain": chain, "round": 42, "at": 12_000}
+    scheduled = {"drawId": "d" * 32, "at": 10_000, "scheduledAt": 1_000, "commitment": "c" * 64,
+                 "entrantsHash": "e" * 64, "winners": 1, "beacon": beacon}
+    record = {"drawId": "d" * 32, "createdAt": 1_000, "startedAt": 10_005, "commitment": "c" * 64,
+              "entrantsHash": "e" * 64, "winners": 1, "roundsShown": 10,
+              "beacon": {**beacon, "randomness": "11" * 32, "signature": "22" * 48}}
+    check = verify_draw.check_scheduled
+    assert check(record, scheduled) == {"scheduledOk": True, "scheduledRound": 42}
+    assert not check({**record, "beacon": {**record["beacon"], "round": 43}}, scheduled)["scheduledOk"]
+    assert not check({k: v for k, v in record.items() if k != "beacon"}, scheduled)["scheduledOk"], "the round dropped"
+    assert not check(record, {k: v for k, v in scheduled.items() if k != "beacon"})["scheduledOk"], "a round added"
+    assert not check({**record, "startedAt": 9_999}, scheduled)["scheduledOk"], "started before its time"
+    assert check({**record, "startedAt": 5_000, "roundsShown": 0}, scheduled)["scheduledOk"], "cancelled before it"
+    assert not check({**record, "createdAt": 2_000}, scheduled)["scheduledOk"]
+    assert not check({**record, "entrantsHash": "f" * 64}, scheduled)["scheduledOk"]

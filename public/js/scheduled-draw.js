@@ -75,7 +75,9 @@ export function renderScheduledDraw(s) {
   if (onStage) {
     setText(el.when, `Draw at ${scheduledTimeText(scheduled.at)}`);
     setText(el.proof, `The ${scheduled.entrants === 1 ? 'entrant is' : `${scheduled.entrants} entrants are`} fixed. `
-      + `Commitment ${scheduled.commitment.slice(0, 12)}…, list ${scheduled.entrantsHash.slice(0, 12)}…`);
+      + `Commitment ${scheduled.commitment.slice(0, 12)}…, list ${scheduled.entrantsHash.slice(0, 12)}…`
+      // With a beacon (FAIRNESS.md §10.1) the round is committed now too: nobody knows it until then.
+      + (Number.isInteger(scheduled.beacon?.round) ? `, beacon round ${scheduled.beacon.round}` : ''));
   }
   const next = onStage ? { drawId: scheduled.drawId, at: scheduled.at } : null;
   if (next?.drawId !== shown?.drawId) {

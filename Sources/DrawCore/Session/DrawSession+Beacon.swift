@@ -20,7 +20,12 @@ extension DrawSession {
     /// A wake-up of a draw whose plan awaits its round: wait for `R`'s time, then fetch (one fetch
     /// at a time), or give up past the wait.
     mutating func awaitBeacon(_ running: Running, at t: DrawInstant) -> [DrawEffect] {
-        guard let beacon = running.plan.beacon, let settings = configuration.beacon else {
+        // A scheduled draw's R was committed before this server's beacon was (re)configured: with
+        // no beacon, or another chain, it cannot be fetched. One that starts at or after R's
+        // time (late, after a restart) would show a round public before its start: no verifier
+        // accepts that, so it ends too. Both reveal the seed; neither falls back to it alone.
+        guard let beacon = running.plan.beacon, let settings = configuration.beacon,
+              settings.chain.hash == beacon.chainHash, running.startedAt < beacon.roundAtMs else {
             return end(running, reason: Self.beaconUnavailableReason, at: t)
         }
         if t.epochMs < beacon.roundAtMs { return [.wake(atNanos: Self.nanos(atEpochMs: beacon.roundAtMs, from: t))] }

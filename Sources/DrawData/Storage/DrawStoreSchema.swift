@@ -205,6 +205,12 @@ enum DrawStoreSchema {
                 lottery_url   TEXT    NOT NULL
             ) WITHOUT ROWID;
             """),
+        // Scheduled beacon draws (issue 30, docs/FAIRNESS.md §10): the beacon round R a draw
+        // committed to at scheduling (`{"chain":…,"round":…,"at":…}`, as `draws.beacon_json`
+        // without values). `NULL`: a seed-only draw, as every row before this version.
+        SchemaMigration(version: 11, sql: """
+            ALTER TABLE scheduled_draws ADD COLUMN beacon_json TEXT;
+            """),
     ]
 
     /// The version this code writes and fully understands.

@@ -7,13 +7,14 @@ extension SQLiteDrawStore: ScheduledDrawStore {
             // DO NOTHING: a room that has a scheduled draw already is an answer, not a failure.
             try db.run("""
                 INSERT INTO scheduled_draws (draw_id, room, at, created_at, seed_hex, entrants_json, warnings_json,
-                                             schedule_json, winners, reveal, users_url, lottery_url)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                                             schedule_json, winners, reveal, users_url, lottery_url, beacon_json)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
                 """, [
                     .text(draw.drawId), .text(draw.room), .real(draw.at), .real(draw.createdAt), .text(draw.seed.hex),
                     .text(StoredJSON.entrants(draw.entrants)), .text(StoredJSON.warnings(draw.warnings)),
                     .text(StoredJSON.schedule(draw.schedule)), .int(draw.winners), .text(draw.reveal.rawValue),
                     .text(draw.sources.usersURL), .text(draw.sources.lotteryURL),
+                    draw.beacon.map { .text(StoredJSON.beacon($0)) } ?? .null,
                 ])
             return db.changes == 1
         }
@@ -49,7 +50,7 @@ extension SQLiteDrawStore: ScheduledDrawStore {
 
     private static let scheduledColumns = """
         draw_id, room, at, created_at, seed_hex, entrants_json, warnings_json, schedule_json, winners, reveal,
-        users_url, lottery_url
+        users_url, lottery_url, beacon_json
         """
 
     private static func scheduled(from row: SQLiteStatement) throws -> ScheduledDraw {
@@ -57,6 +58,7 @@ extension SQLiteDrawStore: ScheduledDrawStore {
                                  createdAt: row.double(3) ?? .nan, seedHex: row.text(4), entrantsJSON: row.text(5) ?? "",
                                  warningsJSON: row.text(6) ?? "", scheduleJSON: row.text(7) ?? "", winners: row.int(8),
                                  reveal: row.text(9),
-                                 sources: DrawSources(usersURL: row.text(10) ?? "", lotteryURL: row.text(11) ?? ""))
+                                 sources: DrawSources(usersURL: row.text(10) ?? "", lotteryURL: row.text(11) ?? ""),
+                                 beaconJSON: row.text(12))
     }
 }

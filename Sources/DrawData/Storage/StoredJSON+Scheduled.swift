@@ -18,13 +18,15 @@ extension StoredJSON {
         let reveal: String
         let usersUrl: String
         let lotteryUrl: String
+        /// The beacon round committed to, as `beacon(_:)` writes it; absent for a seed-only draw.
+        let beacon: String?
     }
 
     static func scheduled(_ d: ScheduledDraw) -> String {
         let json = ScheduledJSON(drawId: d.drawId, room: d.room, at: d.at, createdAt: d.createdAt, seed: d.seed.hex,
                                  entrants: entrants(d.entrants), warnings: warnings(d.warnings), schedule: schedule(d.schedule),
                                  winners: d.winners, reveal: d.reveal.rawValue, usersUrl: d.sources.usersURL,
-                                 lotteryUrl: d.sources.lotteryURL)
+                                 lotteryUrl: d.sources.lotteryURL, beacon: d.beacon.map(beacon(_:)))
         guard let data = try? JSONEncoder().encode(json) else { preconditionFailure("unencodable scheduled draw") }
         return String(decoding: data, as: UTF8.self)
     }
@@ -36,14 +38,15 @@ extension StoredJSON {
         }
         return try scheduled(drawId: j.drawId, room: j.room, at: j.at, createdAt: j.createdAt, seedHex: j.seed,
                              entrantsJSON: j.entrants, warningsJSON: j.warnings, scheduleJSON: j.schedule,
-                             winners: j.winners, reveal: j.reveal, sources: DrawSources(usersURL: j.usersUrl, lotteryURL: j.lotteryUrl))
+                             winners: j.winners, reveal: j.reveal, sources: DrawSources(usersURL: j.usersUrl, lotteryURL: j.lotteryUrl),
+                             beaconJSON: j.beacon)
     }
 
     /// A scheduled draw from its stored parts, checked as a new one would be (a seed of 32 bytes,
     /// a known reveal, 1 ≤ winners ≤ entrants), so a damaged row is an error, never a trap.
     static func scheduled(drawId: String, room: String, at: Double, createdAt: Double, seedHex: String?,
                           entrantsJSON: String, warningsJSON: String, scheduleJSON: String, winners: Int,
-                          reveal: String?, sources: DrawSources) throws(Invalid) -> ScheduledDraw {
+                          reveal: String?, sources: DrawSources, beaconJSON: String? = nil) throws(Invalid) -> ScheduledDraw {
         guard let seed = seedHex.flatMap(Seed.init(hex:)), let mode = reveal.flatMap(WinnerRevealMode.init(rawValue:)),
               at.isFinite, createdAt.isFinite else {
             throw Invalid(description: "scheduled draw \(drawId) has no valid seed, reveal or time")
@@ -54,6 +57,7 @@ extension StoredJSON {
         }
         return ScheduledDraw(drawId: drawId, room: room, at: at, createdAt: createdAt, seed: seed, entrants: players,
                              warnings: try warnings(from: warningsJSON), schedule: try schedule(from: scheduleJSON),
-                             winners: winners, reveal: mode, sources: sources)
+                             winners: winners, reveal: mode, sources: sources,
+                             beacon: try beaconJSON.map { text throws(Invalid) in try beacon(from: text) })
     }
 }

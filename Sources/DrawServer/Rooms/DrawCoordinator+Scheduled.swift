@@ -2,8 +2,8 @@ import DrawCore
 import DrawPresentation
 
 /// Starting a scheduled draw (issue 30): the one way into a draw made from inputs committed
-/// before its start (`ScheduledDraw.plan`, `DrawSession.startScheduled`). A beacon's wait and
-/// randomness would be added here and there, nowhere else. Service thread only.
+/// before its start (`ScheduledDraw.plan`, `DrawSession.startScheduled`): a beacon round R it
+/// committed to is in `draw` and waited for by the session (FAIRNESS.md §10.1). Service thread only.
 extension DrawCoordinator {
     /// Starts `draw` in `room` through the start gate like any draw (cluster mode: the room's
     /// lease). No host key: it was checked when the draw was scheduled. `answer` gets `nil` once

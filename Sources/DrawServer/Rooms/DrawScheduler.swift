@@ -106,7 +106,8 @@ final class DrawScheduler {
     // MARK: The host's requests
 
     /// Schedules `room`'s next draw for `at` (epoch ms): the room's list is read and frozen now,
-    /// the seed drawn, and the commitment kept and published before the answer.
+    /// the seed drawn, the beacon round R named (when the server has a beacon), and the
+    /// commitment kept and published before the answer.
     func schedule(in room: Room, hostKey: String?, at: Double, reveal: WinnerRevealMode?,
                   then answer: @escaping (Result<ScheduledDrawCommitment, HostRefusal>) -> Void) {
         if let code = draws.refuseStart(in: room, hostKey: hostKey) { return answer(.failure(HostRefusal(code))) }
@@ -131,12 +132,22 @@ final class DrawScheduler {
                     book.end(room: name, kept: nil)
                     return answer(.failure(HostRefusal(ScheduleRequest.code(refusal), refusal.message)))
                 }
+                // With a beacon, the draw commits now to round R after `at` (docs/FAIRNESS.md §10).
+                var beacon: DrawBeacon?
+                if let settings = config.beacon?.settings {
+                    guard let committed = ScheduledDraw.beacon(at: at, settings: settings) else {
+                        book.end(room: name, kept: nil)
+                        return answer(.failure(HostRefusal(.tooFarAhead, "The beacon's chain names no round a live draw could wait for at that time.")))
+                    }
+                    beacon = committed
+                }
                 guard let seed = Seed(bytes: random.bytes(Seed.byteCount)) else { preconditionFailure("RandomSource gave a short seed") }
                 let draw = ScheduledDraw(drawId: DrawIdentifier.generate(using: random), room: name, at: at, createdAt: now,
                                          seed: seed, entrants: merge.players, warnings: merge.warnings,
                                          schedule: room.schedule(defaults: config.schedule), winners: winners,
                                          reveal: reveal ?? .eachRunningOn,
-                                         sources: room.entrants?.sources ?? room.sourceURLs ?? draws.sources)
+                                         sources: room.entrants?.sources ?? room.sourceURLs ?? draws.sources,
+                                         beacon: beacon)
                 keep(draw, then: answer)
             }
         }
