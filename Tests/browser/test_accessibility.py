@@ -33,7 +33,7 @@ def test_live_region_announces_start_and_result_only(server, open_page):
     said = page.recorded()["said"]
     winner = page.text("winner-name")
     assert said[0] == "A draw is starting."
-    assert said[1].startswith("The draw started: 10 rounds among 4 entrants")
+    assert said[1].startswith("The draw started: 10 flips among 4 entrants")
     assert said[-1].startswith(f"The winner is {winner}")
     assert sum(s.startswith("The winner is") for s in said) == 1  # said once, after the last flip
     assert len(said) <= 4  # not one announcement per flip

@@ -64,10 +64,10 @@ def test_countdown_running_and_stopped_screens(server_factory, open_page):
     failing += audit(page, "countdown, host")
 
     page = DrawPage(page.driver, running.base_url).open(slow["room"])
-    page.wait(lambda d: page.text("round-counter") == "Round 1 of 10", "round 1", timeout=40)
+    page.wait(lambda d: page.text("round-counter") == "Flip 1 of 10", "round 1", timeout=40)
     failing += audit(page, "running, viewer")
     reopen(page, slow["room"], slow["hostKey"])
-    page.wait(lambda d: page.text("round-counter").startswith("Round "), "a round (host)")
+    page.wait(lambda d: page.text("round-counter").startswith("Flip "), "a round (host)")
     failing += audit(page, "running, host")
     go(page, f"/?room={slow['room']}&view=overlay", lambda p: p.text("current-name") != "", "the overlay's name")
     failing += audit(page, "overlay, running")

@@ -43,7 +43,7 @@ def test_shutdown_mid_draw_shows_the_draw_was_stopped(server_factory, open_page)
     srv = server_factory(round_interval_ms=600, shutdown_grace_ms=0)
     page = open_page(server=srv)
     api(srv, "POST", "/api/rooms/lobby/draws", key=srv.lobby_key)
-    page.wait(lambda d: page.text("round-counter") == "Round 2 of 10", "round 2")
+    page.wait(lambda d: page.text("round-counter") == "Flip 2 of 10", "round 2")
     srv.stop(sig=signal.SIGTERM)
     page.wait_phase("aborted")
     assert "stopped after" in page.text("aborted")
@@ -89,7 +89,7 @@ def test_a_viewer_joining_mid_draw_continues_from_the_snapshot(server_factory, o
     # another room, and only navigating to the lobby happens mid-draw.
     late = open_page(created_room(srv)["room"], server=srv)
     host.el("start-button").click()
-    host.wait(lambda d: host.text("round-counter") == "Round 3 of 10", "round 3")
+    host.wait(lambda d: host.text("round-counter") == "Flip 3 of 10", "round 3")
 
     late.open("lobby")
     assert late.phase() == "live"

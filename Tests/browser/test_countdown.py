@@ -27,7 +27,7 @@ def test_two_viewers_count_down_together_to_round_one(server_factory, open_page)
         page.driver.execute_script(WATCH)
     api(srv, "POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
     for page in (first, second):
-        page.wait(lambda d, page=page: page.text("round-counter") == "Round 1 of 10", "round 1", timeout=20)
+        page.wait(lambda d, page=page: page.text("round-counter") == "Flip 1 of 10", "round 1", timeout=20)
     seen = [changes(first), changes(second)]
     for s in seen:
         assert ["3", "2", "1", ""] == [t for t in s if t in ("3", "2", "1", "")], s
@@ -53,4 +53,4 @@ def test_a_late_joiner_counts_from_the_right_second(server_factory, open_page):
     late.wait(lambda d: shown()[0] != "" and shown()[0] == shown()[1], "the same second as the early viewer")
     (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
     late.driver.save_screenshot(str(ARTIFACTS / "screenshots" / "countdown-desktop.png"))
-    late.wait(lambda d: late.text("round-counter") == "Round 1 of 10", "round 1", timeout=20)
+    late.wait(lambda d: late.text("round-counter") == "Flip 1 of 10", "round 1", timeout=20)

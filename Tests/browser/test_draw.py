@@ -6,7 +6,7 @@ from helpers.http import api, created_room
 
 from .browser_harness.lists import ONLY_VOID, WINNERS_ONLY, lottery
 
-ROUNDS = [f"Round {i} of 10" for i in range(1, 11)]
+ROUNDS = [f"Flip {i} of 10" for i in range(1, 11)]
 
 
 def shown_result(page):
@@ -39,7 +39,7 @@ def test_host_and_two_viewers_see_the_same_draw(server, open_page):
     for page in everyone:
         seen = page.recorded()
         assert seen["phases"] == ["idle", "loading", "live", "result"]
-        assert [c for c in seen["counters"] if c.startswith("Round")] == ROUNDS
+        assert [c for c in seen["counters"] if c.startswith("Flip")] == ROUNDS
 
     status, room = api(server, "GET", "/api/rooms/lobby")
     assert status == 200

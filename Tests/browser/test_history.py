@@ -33,7 +33,7 @@ def test_a_draw_stopped_by_shutdown_verifies_only_the_rounds_shown(server_factor
     srv = server_factory(round_interval_ms=600, shutdown_grace_ms=0)
     page = open_page(server=srv)
     api(srv, "POST", "/api/rooms/lobby/draws", key=srv.lobby_key)
-    page.wait(lambda d: page.text("round-counter") == "Round 2 of 10", "round 2")
+    page.wait(lambda d: page.text("round-counter") == "Flip 2 of 10", "round 2")
     draw_id = page.text("draw-id")
     srv.stop(sig=signal.SIGTERM)
     page.wait_phase("aborted")

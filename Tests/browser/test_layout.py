@@ -39,7 +39,7 @@ def test_verify_panel_wraps_long_names_and_isolates_right_to_left_ones(open_page
                        mark: li.querySelector('.mark').textContent}))""")
     by_id = {r["id"]: r for r in rows}
     # The failing row names what the record claims people saw, not the recomputed pick.
-    assert by_id["round-1"]["label"] == "Round 1: Mr. Hashemi (#1)"
+    assert by_id["round-1"]["label"] == "Flip 1: Mr. Hashemi (#1)"
     assert by_id["round-1"]["mark"].upper() == "✗\u00a0MISMATCH"
     assert all(r["markLines"] == 1 for r in rows), rows
     hebrew = [r for r in rows if RTL in r["bdi"]]

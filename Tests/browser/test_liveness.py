@@ -111,7 +111,7 @@ def test_a_page_cut_off_mid_draw_notices_the_missing_round_and_shows_the_result_
         viewer.record()
         status, _ = api(srv, "POST", "/api/rooms/lobby/draws", key=srv.lobby_key)
         assert status == 202
-        viewer.wait(lambda d: viewer.text("round-counter") == "Round 2 of 10", "round 2")
+        viewer.wait(lambda d: viewer.text("round-counter") == "Flip 2 of 10", "round 2")
         proxy.freeze()
         frozen_at = time.monotonic()
         viewer.wait(lambda d: viewer.visible("banner"), "the reconnect banner", timeout=step_bound_s + MARGIN_S + 2)

@@ -32,7 +32,7 @@ def test_a_finished_draw_has_a_result_page_that_verifies(server, open_page):
         page.wait(lambda d, page=page: page.text("winner-name") == winner, "the winner (after its pop)")
         assert page.text("room-name") == room["room"]
         summary = page.text("draw-summary")
-        assert "4 entrants" in summary and "10 rounds" in summary and f"Watch room “{room['room']}” live" in summary
+        assert "4 entrants" in summary and "10 flips" in summary and f"Watch room “{room['room']}” live" in summary
         assert page.verify_status() == "ok"
         assert page.text("verify-draw-id") == f"Draw {draw_id}"
         assert not page.visible("viewer-count") and not page.visible("share")

@@ -54,7 +54,7 @@ def test_screenshots_of_idle_live_and_result(server_factory, open_page):
 
     api(srv, "POST", "/api/rooms/finals/draws", key=room["hostKey"])
     for page in pages.values():
-        page.wait(lambda d, page=page: page.text("round-counter") == "Round 3 of 10", "round 3")
+        page.wait(lambda d, page=page: page.text("round-counter") == "Flip 3 of 10", "round 3")
         page.wait(lambda d, page=page: settled(page, "current-name"), "the flip to settle")
     for page in pages.values():
         assert page.phase() == "live"

@@ -1,6 +1,8 @@
 """Words people understand (issue 16): every state says what happened in plain language, no
 raw codes or browser errors; viewers see no host-only controls; void names stay unmarked until
-the end; the idle screen does not spin."""
+the end; the idle screen does not spin; the page says "flips", never "rounds"."""
+import re
+
 from helpers.datasource import LOTTERY
 from helpers.http import api, created_room
 
@@ -69,8 +71,8 @@ def test_failure_words_cover_each_kind_and_never_a_raw_error(open_page):
     assert said["network"] == "the live-draw server can't be reached right now."
     assert "problem" in said["broken"]
     # The stage's title says "The draw was stopped": the sentence under it does not repeat it.
-    assert said["stopped"] == "The server shut down. It stopped after 4 rounds, so nothing was decided."
-    assert said["stored"] == "Stopped: the server shut down. It stopped after 1 round, so nothing was decided."
+    assert said["stopped"] == "The server shut down. It stopped after 4 flips, so nothing was decided."
+    assert said["stored"] == "Stopped: the server shut down. It stopped after 1 flip, so nothing was decided."
     # A scheduled draw that never ran (PROTOCOL.md §5.8) is not "stopped after 0 rounds".
     assert said["cancelled"].startswith("Cancelled by the host before its time")
     assert said["missed"].startswith("Missed: the server could not start it at its time")
@@ -90,3 +92,50 @@ def test_void_names_are_not_struck_through_before_the_end(server_factory, source
     assert "rounds shown so far" not in viewer.text("recent-list")
     viewer.wait_phase("result")
     assert viewer.driver.execute_script("return window.__struck") == 0
+
+
+# Hosts and viewers call a draw's steps "flips" (the settings say "Number of flips"); "round"
+# stays the wire field's name. A drand beacon's "round" is drand's own word for its numbered
+# pulse, and the page links to it by that name, so "beacon round N" is allowed.
+ROUND_WORD = r"(?<!beacon )\brounds?\b"
+
+# Every text a person can meet: the page's text (hidden parts too: they show in some state),
+# the tab title and the labels read out by screen readers.
+ALL_TEXT = """const texts = [document.title, document.body.textContent];
+  for (const e of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
+    texts.push(e.getAttribute('aria-label') ?? '', e.getAttribute('title') ?? '', e.getAttribute('placeholder') ?? '');
+  }
+  return texts.join(' | ').replace(/\\s+/g, ' ');"""
+
+
+def rounds_in(texts):
+    """Each "round" in `texts`, with some words around it to tell where it is."""
+    return [t[max(0, m.start() - 40):m.end() + 20] for t in texts for m in re.finditer(ROUND_WORD, t, re.IGNORECASE)]
+
+
+def rounds_said(page):
+    return rounds_in([page.driver.execute_script(ALL_TEXT)])
+
+
+def test_the_page_says_flips_not_rounds(server, open_page):
+    """Issue 28, item 6: live, at the result and on the result page, no "round" reaches a host
+    or a viewer (it used to say "Round 3 of 10", "10 rounds", "All rounds")."""
+    room, host, viewer = host_and_viewer(server, open_page)
+    for page in (host, viewer):
+        # Every text the live draw shows, as it changes (the counter, the title, announcements).
+        page.driver.execute_script(f"""window.__said = new Set();
+            const note = () => window.__said.add((() => {{ {ALL_TEXT} }})());
+            new MutationObserver(note).observe(document.body, {{subtree: true, childList: true, characterData: true}});""")
+    api(server, "POST", f"/api/rooms/{room['room']}/draws", key=room["hostKey"])
+    for page in (host, viewer):
+        page.wait_phase("result")
+        seen = page.driver.execute_script("return [...window.__said]")
+        assert any("Flip 10 of 10" in t for t in seen), "the live counter was watched"
+        assert rounds_in(seen) == []
+        assert rounds_said(page) == []
+    draw_id = viewer.text("draw-id")
+    result = open_page()
+    result.driver.get(f"{server.base_url}/?draw={draw_id}")
+    result.wait(lambda d: result.verify_status() == "ok", "the result page, verified")
+    assert "10 flips" in result.text("draw-summary")
+    assert rounds_said(result) == []

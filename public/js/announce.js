@@ -10,9 +10,9 @@ export function announcement(prev, s) {
   if (s.phase === 'live') {
     const { drawId, rounds, total, entrantCount } = s.draw;
     const isNew = prev.draw?.drawId !== drawId;
-    if (isNew && rounds.length < total) return `The draw started: ${total} rounds among ${entrantCount} entrants.`;
+    if (isNew && rounds.length < total) return `The draw started: ${total} flips among ${entrantCount} entrants.`;
     const last = rounds[rounds.length - 1];
-    if (last?.round === total && prev.draw?.rounds.length !== rounds.length) return `Final round: ${last.name}.`;
+    if (last?.round === total && prev.draw?.rounds.length !== rounds.length) return `Final flip: ${last.name}.`;
   }
   if (s.phase === 'result' && prev.result?.record.drawId !== s.result.record.drawId) {
     const r = s.result.record, slots = slotsOf(r);

@@ -4,7 +4,7 @@
 
 import { byId, setText, show } from './dom.js';
 import { verifyAndShow } from './verify-panel.js';
-import { drawTime, requestProblemText, roundsText, timeText } from './words.js';
+import { drawTime, flipCountText, requestProblemText, timeText } from './words.js';
 
 const DRAW_ID = /^[0-9a-f]{32}$/;
 const el = { summary: byId('draw-summary'), text: byId('draw-summary-text'), live: byId('draw-summary-live') };
@@ -49,11 +49,11 @@ function summaryText(record) {
 
 /**
  * A draw that revealed each winner with its own flips says how many each had ("10 flips per
- * winner"): its total ("30 rounds") would read as one long draw. Any other draw says its rounds.
+ * winner"): its total ("30 flips") would read as one long draw. Any other draw says its flips.
  */
 function flipsText(record) {
   const each = record.reveal === 'each' && record.winners > 1;
   const perWinner = record.schedule?.rounds ?? Math.round(record.rounds.length / record.winners);
-  if (!each || !Number.isInteger(perWinner) || perWinner < 1) return roundsText(record.rounds.length);
-  return `${perWinner === 1 ? '1 flip' : `${perWinner} flips`} per winner`;
+  if (!each || !Number.isInteger(perWinner) || perWinner < 1) return flipCountText(record.rounds.length);
+  return `${flipCountText(perWinner)} per winner`;
 }

@@ -46,7 +46,7 @@ export async function verifyAndShow(record, evidence = {}) {
   setText(el.drawId, `Draw ${record.drawId ?? '?'}`);
   // Said up front: a stopped draw's report lacks the outcome on purpose, not by a bug.
   show(el.note, isStopped(record));
-  setText(el.note, isStopped(record) ? `${stoppedText(record)} Only the rounds shown are checked.` : '');
+  setText(el.note, isStopped(record) ? `${stoppedText(record)} Only the flips shown are checked.` : '');
   el.items.replaceChildren();
   setText(el.copied, '');
   let report;

@@ -157,13 +157,13 @@ export async function verifyRecord(record, { seen = null, announcedCommitment = 
       : `SHA-256(seed) is ${short(commitment)}, the record says ${short(record.commitment)}`);
   if (announcedCommitment) {
     const same = announcedCommitment === record.commitment;
-    add('announced', 'The commitment was announced before round 1', same,
+    add('announced', 'The commitment was announced before flip 1', same,
       same ? 'Same as when the draw started' : `At the start it was ${short(announcedCommitment)}`);
   }
   if (announcedBeaconRound !== null && announcedBeaconRound !== undefined) {
     // The round named live in `started`: a record naming another (already public) round is caught.
     const same = announcedBeaconRound === record.beacon?.round;
-    add('announced-beacon', `Beacon round ${announcedBeaconRound} was named before round 1`, same,
+    add('announced-beacon', `Beacon round ${announcedBeaconRound} was named before flip 1`, same,
       same ? 'Same round as when the draw started' : `The record names round ${record.beacon?.round ?? 'none'}`);
   }
   const entrantsHash = await sha256Hex(utf8.encode(canonicalEntrants(entrants)));
@@ -176,7 +176,7 @@ export async function verifyRecord(record, { seen = null, announcedCommitment = 
     const ok = claimed === index && (shown === undefined || shown === index);
     // A failing row names what people saw (or the record claims): that is the pick in question.
     const seenIndex = ok ? index : shown ?? claimed ?? index;
-    add(`round-${i + 1}`, `Round ${i + 1}: ${nameAt(entrants, seenIndex)}`, ok,
+    add(`round-${i + 1}`, `Flip ${i + 1}: ${nameAt(entrants, seenIndex)}`, ok,
       ok ? '' : `Recomputed ${nameAt(entrants, index)}; record says ${nameAt(entrants, claimed)}`
           + (shown === undefined ? '' : `; shown ${nameAt(entrants, shown)}`));
   });
@@ -276,7 +276,7 @@ function claimOfStored(record) {
 }
 
 function outcomeLabel(drawn) {
-  if (!drawn) return 'Outcome: no round was drawn';
+  if (!drawn) return 'Outcome: nothing was drawn';
   return drawn.void ? 'Outcome: the drawn entry is void, no winner' : `Outcome: ${drawn.name} wins`;
 }
 

@@ -78,7 +78,7 @@ function renderLive(prev, s) {
     ? `Waiting for beacon round ${s.draw.beaconRound}; the draw starts in`
     : s.draw.countdownMs > 0 ? 'The draw starts in' : 'Get ready…';
   // Several winners revealed one at a time: "Winner 2 of 3 — flip 4 of 10", not a new "Round 1".
-  setText(el.counter, liveCounterText(s.draw) ?? (current ? `Round ${current.round} of ${total}` : waiting));
+  setText(el.counter, liveCounterText(s.draw) ?? (current ? `Flip ${current.round} of ${total}` : waiting));
   el.flip.classList.toggle('revealed', revealsEach(s.draw) && slotRevealed(s.draw));
   setText(el.name, current?.name ?? '');
   setText(el.username, current ? handleOf(current) : '');
@@ -136,7 +136,7 @@ function renderHistory(phase, s) {
   if (phase === 'result') picks = s.result.record.picks.map((index) => pickedEntrant(s.result.record, index));
   show(el.history, picks.length > 0);
   const each = phase === 'live' && revealsEach(s.draw);
-  setText(el.historyTitle, phase === 'result' ? 'All rounds' : each ? `Flips for winner ${s.draw.slot}` : 'Rounds so far');
+  setText(el.historyTitle, phase === 'result' ? 'All flips' : each ? `Flips for winner ${s.draw.slot}` : 'Flips so far');
   const ended = phase === 'result';
   el.historyList.replaceChildren(...picks.map((entrant, i) => {
     const li = document.createElement('li');
@@ -144,7 +144,7 @@ function renderHistory(phase, s) {
     name.textContent = entrant?.name ?? '?';
     li.append(name);
     const isVoid = ended && Boolean(entrant?.void);
-    li.title = `Round ${i + 1}` + (isVoid ? ': a void entry' : '');
+    li.title = `Flip ${i + 1}` + (isVoid ? ': a void entry' : '');
     li.classList.toggle('void', isVoid);
     return li;
   }));
@@ -155,7 +155,7 @@ function titleFor(s) {
   const current = s.draw?.rounds.at(-1);
   const each = s.phase === 'live' ? liveTitle(s.draw) : null;
   if (each) return `${each} · live-draw`;
-  if (s.phase === 'live' && current) return `Round ${current.round}/${s.draw.total}: ${current.name} · live-draw`;
+  if (s.phase === 'live' && current) return `Flip ${current.round}/${s.draw.total}: ${current.name} · live-draw`;
   if (s.phase === 'result') {
     const r = s.result.record, slots = slotsOf(r);
     if (slots) return `${slotsTitle(slots)} · live-draw`;

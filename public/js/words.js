@@ -47,9 +47,9 @@ export function viewersText(n, connection) {
   return n === 1 ? '1 watching' : `${n} watching`;
 }
 
-/** "1 round", "4 rounds". */
-export function roundsText(n) {
-  return n === 1 ? '1 round' : `${n} rounds`;
+/** "1 flip", "4 flips": what hosts and viewers call a draw's rounds (the settings' word). */
+export function flipCountText(n) {
+  return n === 1 ? '1 flip' : `${n} flips`;
 }
 
 /** "1 entrant", "100,000 entrants": a count and its noun, in English digits grouping. */
@@ -66,7 +66,7 @@ const ABORTS = {
 /** The reason and what it means, without repeating that the draw was stopped. */
 export function abortedText(aborted) {
   const why = ABORTS[aborted.reason] ?? 'The server stopped it.';
-  return `${why} It stopped after ${roundsText(aborted.roundsShown)}, so nothing was decided.`;
+  return `${why} It stopped after ${flipCountText(aborted.roundsShown)}, so nothing was decided.`;
 }
 
 // A scheduled draw that never ran (PROTOCOL.md §5.8): recorded as stopped before round 1.
@@ -79,10 +79,10 @@ const UNRUN = {
 export function stoppedText(record) {
   if (UNRUN[record.abortReason]) return UNRUN[record.abortReason];
   if (record.status === 'interrupted') {
-    return `Stopped: the server stopped unexpectedly after ${roundsText(record.roundsShown)}, so nothing was decided.`;
+    return `Stopped: the server stopped unexpectedly after ${flipCountText(record.roundsShown)}, so nothing was decided.`;
   }
   const why = ABORTS[record.abortReason]; // summaries (§5.1) do not carry the reason
-  const after = `after ${roundsText(record.roundsShown)}, so nothing was decided.`;
+  const after = `after ${flipCountText(record.roundsShown)}, so nothing was decided.`;
   return why ? `Stopped: ${why.toLowerCase()} It stopped ${after}` : `Stopped ${after}`;
 }
 

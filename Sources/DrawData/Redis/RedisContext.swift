@@ -1,4 +1,9 @@
 import CHiredisShim
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One hiredis connection: connect, log in, send argv commands, read replies. Not thread-safe:
 /// its owner (`RedisConnection` under its lock, `RedisSubscriber` on its thread) is the only
@@ -37,6 +42,17 @@ final class RedisContext {
         guard let text = ldredis_errstr(context) else { return "unknown error" }
         let message = String(cString: text)
         return message.isEmpty ? "connection closed" : message
+    }
+
+    /// Whether the server has already closed (or reset) this idle connection. Only for a context
+    /// used one command at a time: with no reply pending, anything readable on the socket is the
+    /// server's FIN or RST (a Redis that restarted or dropped us), so a command sent now would
+    /// fail. One `poll` with no wait; a peer gone without a FIN is not seen (that needs a PING).
+    var peerHasClosed: Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        // A failed poll says nothing about the peer: let the command find out.
+        guard poll(&entry, 1, 0) > 0 else { return false }
+        return entry.revents & Int16(POLLIN | POLLHUP | POLLERR | POLLNVAL) != 0
     }
 
     /// Sends `arguments` and waits for the reply (bounded by the command timeout).

@@ -120,7 +120,8 @@ public struct RedisFencedDrawLog: FencedDrawLog {
     }
 
     public func escrowed(room: String) throws(CoordinationError) -> EscrowedDraw? {
-        let reply = try connection.coordinate(["HMGET", keyspace.escrowKey(room: room), "drawId", "seed", "roundsShown", "node"])
+        let reply = try connection.coordinate(["HMGET", keyspace.escrowKey(room: room), "drawId", "seed", "roundsShown", "node"],
+                                               idempotent: true)
         guard case .array(let f) = reply, f.count == 4 else { throw .unexpectedReply("the escrow answered \(reply)") }
         guard let drawId = f[0].text, let seed = f[1].text, let shown = f[2].text.flatMap(Int.init), let node = f[3].text else {
             return nil

@@ -47,7 +47,8 @@ public struct RedisPresenceBoard: PresenceBoard {
             }
             let arguments = ["EVAL", Self.reportAllScript, String(batch.count)] + batch.map { keyspace.presenceKey(room: $0) }
                 + [node, String(Int(max(1, ttlMs * 2)))] + stored
-            let reply = try connection.coordinate(arguments)
+            // Sending a report twice stores the same value: safe to ask again after a cut-off.
+            let reply = try connection.coordinate(arguments, idempotent: true)
             guard case .array(let perRoom) = reply, perRoom.count == batch.count else {
                 throw .unexpectedReply("presence answered \(reply)")
             }
@@ -61,7 +62,7 @@ public struct RedisPresenceBoard: PresenceBoard {
         let stored = viewers > 0 ? PresenceReport(node: node, viewers: viewers, expiresAtMs: nowMs + ttlMs).stored : ""
         let arguments = ["EVAL", Self.reportScript, "1", keyspace.presenceKey(room: room), node, stored,
                          String(Int(max(1, ttlMs * 2)))]
-        return try Self.reports(from: connection.coordinate(arguments))
+        return try Self.reports(from: connection.coordinate(arguments, idempotent: true))
     }
 
     /// An `HGETALL` of a presence hash: node, stored report, node, stored report, ...

@@ -80,7 +80,7 @@ public struct RedisRoomLease: RoomLease {
     }
 
     public func owner(ofRoom room: String) throws(CoordinationError) -> String? {
-        switch try run(["GET", keyspace.leaseKey(room: room)]) {
+        switch try connection.coordinate(["GET", keyspace.leaseKey(room: room)], idempotent: true) {
         case .null: return nil
         case let reply:
             guard let owner = reply.text else { throw .unexpectedReply("GET answered \(reply)") }

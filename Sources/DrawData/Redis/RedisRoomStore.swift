@@ -150,18 +150,20 @@ public struct RedisRoomStore: RoomStore {
 
     private var address: String { connection.configuration.url.description }
 
+    /// A command that only reads: asked again once if the connection breaks under it.
     func read(_ operation: String, _ arguments: [String]) throws(StorageError) -> RedisReply {
-        try run(arguments, onFailure: { failure(read: operation, $0) })
+        try run(arguments, idempotent: true, onFailure: { failure(read: operation, $0) })
     }
 
     func write(_ operation: String, _ arguments: [String]) throws(StorageError) -> RedisReply {
-        try run(arguments, onFailure: { failure(write: operation, $0) })
+        try run(arguments, idempotent: false, onFailure: { failure(write: operation, $0) })
     }
 
     /// One command; no answer, or an error reply, becomes the store's error.
-    private func run(_ arguments: [String], onFailure: (String) -> StorageError) throws(StorageError) -> RedisReply {
+    private func run(_ arguments: [String], idempotent: Bool,
+                     onFailure: (String) -> StorageError) throws(StorageError) -> RedisReply {
         let reply: RedisReply
-        do { reply = try connection.command(arguments.map { Array($0.utf8) }) } catch { throw onFailure(error.description) }
+        do { reply = try connection.command(arguments.map { Array($0.utf8) }, idempotent: idempotent) } catch { throw onFailure(error.description) }
         if case .error(let message) = reply { throw onFailure(message) }
         return reply
     }

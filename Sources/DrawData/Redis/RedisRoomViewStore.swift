@@ -20,7 +20,8 @@ public struct RedisRoomViewStore: RoomViewStore {
 
     public func view(room: String) throws(CoordinationError) -> StoredRoomView {
         let reply = try connection.coordinate([Array("EVAL".utf8), Array(Self.readScript.utf8), Array("2".utf8),
-                             Array(keyspace.viewKey(room: room).utf8), Array(keyspace.viewRoundsKey(room: room).utf8)])
+                             Array(keyspace.viewKey(room: room).utf8), Array(keyspace.viewRoundsKey(room: room).utf8)],
+                                              idempotent: true)
         guard case .array(let parts) = reply, parts.count == 2, case .array(let fields) = parts[0], fields.count == 7,
               case .array(let rounds) = parts[1] else { throw .unexpectedReply("the view read answered \(reply)") }
         func bytes(_ r: RedisReply) -> [UInt8]? { if case .string(let b) = r { return b } else { return nil } }

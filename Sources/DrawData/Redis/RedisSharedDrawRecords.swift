@@ -89,7 +89,7 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
             let batch = Array(drawIds[start..<min(start + Self.missingBatch, drawIds.count)])
             start += batch.count
             let reply = try connection.coordinate(["EVAL", Self.missingScript, String(batch.count)]
-                                                  + batch.map { keyspace.drawKey(drawId: $0) })
+                                                  + batch.map { keyspace.drawKey(drawId: $0) }, idempotent: true)
             guard case .array(let positions) = reply else { throw .unexpectedReply("asking for missing draws answered \(reply)") }
             for position in positions {
                 guard case .integer(let i) = position, batch.indices.contains(Int(i) - 1) else {
@@ -143,7 +143,7 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
 
     /// The string at `key`, or `nil` when there is none.
     private func string(at key: String) throws(CoordinationError) -> [UInt8]? {
-        switch try connection.coordinate(["GET", key]) {
+        switch try connection.coordinate(["GET", key], idempotent: true) {
         case .null: return nil
         case .string(let bytes): return bytes
         case let other: throw .unexpectedReply("GET answered \(other)")
@@ -158,7 +158,8 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
         let bound = request.after.map { "(\($0.position)" } ?? "+inf"
         // One more than asked tells whether another page follows.
         let reply = try connection.coordinate(["EVAL", Self.pageScript, "2", keyspace.historyKey(room: room),
-                                               keyspace.historyLinesKey(room: room), bound, String(request.limit + 1)])
+                                               keyspace.historyLinesKey(room: room), bound, String(request.limit + 1)],
+                                               idempotent: true)
         guard case .array(let parts) = reply, case .integer(let total)? = parts.first, parts.count % 2 == 1 else {
             throw .unexpectedReply("the history page answered \(reply)")
         }
