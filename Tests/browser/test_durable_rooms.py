@@ -38,7 +38,7 @@ def test_host_and_viewers_carry_on_in_their_room_after_a_restart(server_factory,
 
     host.el("start-button").click()  # the same page, the same key
     for page in everyone:
-        page.wait(lambda d, page=page: page.phase() == "result" and page.text("draw-id") not in ("", first),
+        page.wait(lambda d, page=page: page.result_draw_id() not in (None, "", first),
                   "the next draw's result", timeout=30)
     assert len({page.text("draw-id") for page in everyone}) == 1
     assert len({page.text("winner-name") for page in everyone}) == 1

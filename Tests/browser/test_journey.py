@@ -150,7 +150,7 @@ def test_a_host_goes_from_the_printed_link_to_a_posted_result(server_factory, si
         assert removed in page.text("redraw-question")
         _shot(page, "7-redraw-confirm", size, at="redraw-confirm")
         page.el("redraw-yes").click()
-        page.wait(lambda d: page.phase() == "result" and page.text("draw-id") not in ("", first_draw), "the redraw")
+        page.wait(lambda d: page.result_draw_id() not in (None, "", first_draw), "the redraw")
         note = page.text("redraw-note")
         assert f"replaces {removed}, who did not show up" in note, note
         replacement = note.split(" replaces ")[0]

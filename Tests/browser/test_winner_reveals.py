@@ -106,7 +106,7 @@ def test_three_winners_one_by_one_then_a_redraw(server, open_page, size):
         failing += axe.audit(host, "redraw confirmation")
     host.el("redraw-yes").click()
     for page in (host, viewer):
-        page.wait(lambda d: page.phase() == "result" and page.text("draw-id") not in ("", first_draw),
+        page.wait(lambda d: page.result_draw_id() not in (None, "", first_draw),
                   "the redraw's result")
     for page in (host, viewer):
         note = page.text("redraw-note")

@@ -93,6 +93,15 @@ class DrawPage:
     def phase(self):
         return self.el("stage").get_attribute("data-phase")
 
+    def result_draw_id(self):
+        """The shown draw's id if the stage shows a result, else None: one read of both, since a
+        phase read and then an id read can straddle the next draw's `started` (the old result's
+        phase with the new draw's id)."""
+        return self.driver.execute_script("""
+            const stage = document.querySelector('[data-testid="stage"]');
+            const id = document.querySelector('[data-testid="draw-id"]');
+            return stage.dataset.phase === 'result' && id ? id.innerText.trim() : null""")
+
     def connected(self):
         return not self.visible("banner") and "watching" in self.text("viewer-count")
 
