@@ -26,8 +26,16 @@ for suite in Tests/tools Tests/e2e Tests/fuzz Tests/browser Tests/cluster-faults
     continue
   fi
   echo "test-python: $suite"
+  # Tests/e2e runs on three pytest-xdist workers: its tests mostly wait on real servers' timers
+  # (make test used 5 min of CPU in 20 min), each starts its own servers on ephemeral ports and
+  # its own data dirs, so three at once took 2.5 min instead of 7 on two cores and left the
+  # timing assertions alone. The other suites stay serial: the browser and cluster-fault suites
+  # print one summary of all their tests (axe by screen, faults by kind), which xdist's workers
+  # would each keep to themselves.
+  parallel=()
+  [ "$suite" = Tests/e2e ] && parallel=(-n "${LIVE_DRAW_E2E_WORKERS:-3}")
   status=0
-  python3 -m pytest "$suite" -q "$@" || status=$?
+  python3 -m pytest "$suite" -q "${parallel[@]}" "$@" || status=$?
   case $status in
     0) ran=$((ran + 1)) ;;
     5) echo "test-python: $suite has no tests yet: nothing to run" ;;
