@@ -104,3 +104,39 @@ def test_a_joiner_on_the_other_node_sees_the_reveals_so_far_and_the_host_redraws
     status, body = http.api(a, "POST", f"/api/rooms/{room}/redraws", body={"drawId": first_id, "userId": winners[0]},
                             key=key)
     assert status == 409 and body["error"]["code"] == "not_redrawable", body
+
+
+def test_kill_9_of_the_node_waiting_for_the_host_ends_the_draw_on_the_other_and_its_reveals_with_it(nodes):
+    """The same promise under a fault: A, running the draw and waiting for the host after winner 1,
+    dies (SIGKILL). B's viewer gets the draw's end as `interrupted` once the lease has lapsed (TTL
+    3 s) and been seen free a full TTL, as for a draw without reveals (test_cluster_faults.py), and
+    a joiner on B after that is not shown the dead draw's reveals as still waiting for the host."""
+    a, b = nodes
+    room, key = _room(a)
+
+    async def scenario():
+        watcher = await WSClient.open(b.ws_url(room), name="watcher-b", subprotocols=(SUBPROTOCOL,))
+        try:
+            await watcher.expect("snapshot")
+            status, body = http.api(a, "POST", f"/api/rooms/{room}/draws", body={"reveal": "host"}, key=key)
+            assert status == 202, body
+            first = await _until_reveal(watcher, 1)
+            assert first["next"] == "host"
+            a.kill()
+            end, _ = await watcher.wait_for(lambda m: m.type in ("aborted", "finished", "failed"), timeout=15)
+            joiner = await WSClient.open(b.ws_url(room), name="late-b", subprotocols=(SUBPROTOCOL,))
+            try:
+                snapshot = await joiner.expect("snapshot")
+            finally:
+                await joiner.close()
+            return first, end, snapshot
+        finally:
+            await watcher.close()
+
+    first, end, snapshot = run(scenario(), timeout=40)
+    assert end.type == "aborted" and end["reason"] == "interrupted", end.raw
+    assert end["drawId"] == first["drawId"]
+    assert not (snapshot["draw"] or {}).get("progress"), snapshot["draw"]
+    # B, which never held the draw's plan, takes new draws in the room at once.
+    status, body = http.api(b, "POST", f"/api/rooms/{room}/draws", key=key)
+    assert status == 202, body

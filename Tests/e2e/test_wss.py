@@ -10,6 +10,7 @@ Sources/CLwsShim) and parses it like plain input.
 import asyncio
 import http.client
 import json
+import os
 import socket
 import ssl
 import time
@@ -19,6 +20,7 @@ import pytest
 from helpers import draw, keys, rawws
 from helpers.certs import ThrowawayCA
 from helpers.rawws import close_payload, encode_frame
+from helpers.redis import wait_until
 from helpers.wsclient import WSClient, close_all, run
 
 
@@ -217,9 +219,12 @@ def test_silent_tls_connections_do_not_hold_up_the_handshakes_behind_them(tls_se
     gives each TLS connection when it adopts it and the silent ones keep until its timeout: as
     before the bound, see Benchmarks/README.md, "Fan-out over TLS".)"""
     server, context = tls_server
+    held = lambda: len(os.listdir(f"/proc/{server.proc.pid}/fd"))   # noqa: E731
+    before = held()
     silent = [socket.create_connection((server.host, server.port), timeout=5) for _ in range(HEADER_TABLES + 44)]
     try:
-        time.sleep(0.3)  # accepted: in lws or in line, all ahead of the client below
+        # Accepted (in lws or in line), all ahead of the client below: the server holds each one.
+        wait_until(lambda: held() >= before + len(silent), 5, "the server to accept every silent connection")
         started = time.monotonic()
         with socket.create_connection((server.host, server.port), timeout=9) as raw:
             with context.wrap_socket(raw, server_hostname=server.host):

@@ -102,11 +102,8 @@ final class FrontDoor {
     var tracker: ArrivalTracker
     /// Handed-over connections still in lws' parser (holding a table).
     var handshakes = Set<Connection>()
-    /// With TLS: when each connection in `handshakes` was handed over, and the same in that
-    /// order (a connection settled or expired is skipped when it comes up: its time no longer
-    /// matches, also when lws has reused its address for a newer one).
-    private var tlsStarted: [Connection: UInt64] = [:]
-    private var tlsOrder = FIFO<(Connection, UInt64)>()
+    /// With TLS: how long each connection in `handshakes` has been in lws' handshake.
+    private var tlsClock: TLSHandshakeClock
     /// During a hand-over: whether the connection will hold a table, and the one lws created.
     var adopting: (countsTable: Bool, created: Connection?)?
     var nextID: UInt64 = 0
@@ -131,6 +128,7 @@ final class FrontDoor {
         self.readiness = readiness
         self.clock = clock
         self.logger = logger
+        tlsClock = TLSHandshakeClock(limit: settings.slowTLSNanos)
         tracker = ArrivalTracker(slowAfterNanos: settings.slowAfterNanos, timeoutNanos: settings.headTimeoutNanos,
                                  slowPerAddress: settings.slowPerAddress)
         sweepTimer = loop.timer { [unowned self] in self.sweep() }
@@ -252,11 +250,7 @@ final class FrontDoor {
         adopting = (current.countsTable, wsi)
         guard current.countsTable else { return }
         handshakes.insert(wsi)
-        if !settings.readsHeads {
-            let now = clock.monotonicNanos()
-            tlsStarted[wsi] = now
-            tlsOrder.push((wsi, now))
-        }
+        if !settings.readsHeads { tlsClock.began(wsi, at: clock.monotonicNanos()) }
         if let body = handingOverBody { bodies[wsi] = body }
         if handingOverPut { puts.insert(wsi) }
     }
@@ -265,7 +259,7 @@ final class FrontDoor {
     func lwsSettled(_ wsi: Connection) {
         bodies[wsi] = nil
         puts.remove(wsi)
-        tlsStarted[wsi] = nil
+        tlsClock.ended(wsi)
         guard handshakes.remove(wsi) != nil, !waiting.isEmpty else { return }
         // Not from inside this callback, which may run within another hand-over.
         drainTimer?.schedule(afterNanos: 0)
@@ -302,22 +296,13 @@ final class FrontDoor {
     /// against `headerTables` (they stay in lws until they finish or its timeout ends them).
     private func expireSlowTLS() {
         guard !settings.readsHeads else { return }
-        let now = clock.monotonicNanos()
-        while let (wsi, started) = tlsOrder.first, now &- started >= settings.slowTLSNanos {
-            _ = tlsOrder.pop()
-            guard tlsStarted[wsi] == started else { continue } // settled since (or a newer one)
-            tlsStarted[wsi] = nil
-            handshakes.remove(wsi)
-        }
+        tlsClock.expire(now: clock.monotonicNanos()) { handshakes.remove($0) }
     }
 
     /// With TLS, while connections wait: a drain when the oldest handshake in lws turns slow.
     private func armSlowTLS() {
         guard !settings.readsHeads else { return }
-        // Settled ones first, so the timer is for one that is still there.
-        while let (wsi, started) = tlsOrder.first, tlsStarted[wsi] != started { _ = tlsOrder.pop() }
-        guard let (_, started) = tlsOrder.first else { return }
-        let due = started &+ settings.slowTLSNanos
+        guard let due = tlsClock.nextDue() else { return }
         let now = clock.monotonicNanos()
         slowTLSTimer?.schedule(afterNanos: due > now ? due - now : 0)
     }
@@ -336,7 +321,7 @@ final class FrontDoor {
         // and a table counted for it would stay taken for good.
         if !kept, let wsi = created, handshakes.contains(wsi) || !countsTable {
             handshakes.remove(wsi)
-            tlsStarted[wsi] = nil
+            tlsClock.ended(wsi)
             bodies[wsi] = nil
             puts.remove(wsi)
             host.forget(wsi)

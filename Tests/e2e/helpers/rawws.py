@@ -195,9 +195,10 @@ def read_until(sock: socket.socket, reader: FrameReader, done, timeout: float) -
     return "ok"
 
 
-def open_joined(host: str, port: int, room: str = "lobby", timeout: float = 5.0, tls=None):
-    """A raw client that has its snapshot: (socket, reader)."""
-    sock, rest = open_raw(host, port, f"/ws/{room}", timeout=timeout, tls=tls)
+def open_joined(host: str, port: int, room: str = "lobby", timeout: float = 5.0, tls=None,
+                rcvbuf: Optional[int] = None):
+    """A raw client that has its snapshot: (socket, reader). `rcvbuf` as in open_raw."""
+    sock, rest = open_raw(host, port, f"/ws/{room}", rcvbuf, timeout=timeout, tls=tls)
     reader = FrameReader()
     reader.feed(rest)
     how = read_until(sock, reader, lambda r: r.messages, timeout)
