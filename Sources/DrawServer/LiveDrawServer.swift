@@ -121,7 +121,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         // Started only now: a failed init leaves no thread behind.
         // Cluster mode keeps rooms in Redis: their thread is not the SQLite draws' thread.
         storage = ServerStorage(store: store, rooms: roomStore, roomsOnOwnThread: cluster != nil,
-                                schedules: cluster?.scheduled, executor: loop.executor, logger: logger)
+                                executor: loop.executor, logger: logger)
         // Cluster mode or not is chosen here, once: the room owners only see the seams.
         let lists = EntrantLists(), seams: RoomOwners.Seams
         if let cluster {

@@ -6,9 +6,9 @@ import Foundation
 /// Cluster mode's parts on Redis (docs/SCALING.md), built once at start when `--redis-url` is
 /// given: this process's node id and the Redis adapters the server is handed.
 ///
-/// Four connections, so that no kind of call waits behind another: the room registry's (the
-/// server's storage thread), the cluster worker's (publishes, leases), the subscriber's, and the
-/// scheduled draws' (read every few seconds; issue 30).
+/// Three connections, so that no kind of call waits behind another: the room registry's (the
+/// server's storage thread, which also keeps the scheduled draws), the cluster worker's
+/// (publishes, leases) and the subscriber's.
 struct ClusterSetup {
     let url: RedisURL
     /// Random per process start: a restarted node is a new node (its old leases are not its own).
@@ -26,7 +26,6 @@ struct ClusterSetup {
         let rooms = RedisConnection(configuration: configuration)
         roomStore = RedisRoomStore(connection: rooms)
         let commands = RedisConnection(configuration: configuration)
-        let scheduled = RedisConnection(configuration: configuration)
         let made = MadeChannel()
         services = ClusterServices(
             nodeId: nodeId,
@@ -41,7 +40,7 @@ struct ClusterSetup {
                 // The subscriber notices Redis is back first (it is always connected); the command
                 // connections, idle in their backoff, then try at once instead of up to 5 s later.
                 channel.subscriber.link.observe { state in
-                    if state == .up { rooms.retryNow(); commands.retryNow(); scheduled.retryNow() }
+                    if state == .up { rooms.retryNow(); commands.retryNow() }
                 }
                 made.set(channel)
                 return channel
@@ -50,7 +49,6 @@ struct ClusterSetup {
             // a Redis that went away, and one that came back, by itself.
             linkUp: { made.channel?.subscriber.link.state == .up },
             linkUps: { made.channel?.subscriber.link.upCount ?? 0 })
-        services.scheduled = RedisRoomStore(connection: scheduled)
     }
 }
 

@@ -12,6 +12,9 @@ public struct ScheduledDrawBook: Sendable {
     public private(set) var scheduling: Set<String> = []
     /// Draws this node claimed and could not start yet (their room busy), by id.
     public private(set) var retrying: [String: ScheduledDraw] = [:]
+    /// Draws whose claim failed (the store unreachable), by id: not due again before this time,
+    /// so a store that is down is asked once a retry period, not at every wake-up.
+    private var claimRetryAt: [String: Double] = [:]
     /// Ids of the draws this node acted on.
     private var handled: Set<String> = []
     /// At most this many ids are remembered; ids are random, so a forgotten one never comes back.
@@ -56,6 +59,7 @@ public struct ScheduledDrawBook: Sendable {
         let kept = Dictionary(found.map { ($0.room, $0) }, uniquingKeysWith: { first, _ in first })
         for (room, draw) in waiting where kept[room]?.drawId != draw.drawId {
             waiting[room] = nil
+            claimRetryAt[draw.drawId] = nil
             changed.insert(room)
         }
         for draw in found where mayBegin(room: draw.room) && !handled.contains(draw.drawId) {
@@ -85,7 +89,7 @@ public struct ScheduledDrawBook: Sendable {
     /// good. Then the claimed draws to try again (they leave `retrying`).
     public mutating func due(now: Double, window: ScheduleWindow) -> [Action] {
         var actions: [Action] = []
-        for draw in waiting.values.sorted(by: { $0.at < $1.at }) {
+        for draw in waiting.values.sorted(by: { $0.at < $1.at }) where claimRetryAt[draw.drawId].map({ now >= $0 }) ?? true {
             switch window.due(at: draw.at, now: now) {
             case .wait: continue
             case .startNow: actions.append(.start(draw, claimed: false))
@@ -102,21 +106,24 @@ public struct ScheduledDrawBook: Sendable {
     /// A claimed draw could not start (its room busy): tried again at the next wake-up.
     public mutating func retry(_ draw: ScheduledDraw) { retrying[draw.drawId] = draw }
 
-    /// A claim failed (the store was unreachable): the draw waits again, as before.
-    public mutating func unclaimed(_ draw: ScheduledDraw) {
+    /// A claim failed (the store was unreachable): the draw waits again, due no sooner than
+    /// `retryAt` (its time has come already: without it, every wake-up would be at once).
+    public mutating func unclaimed(_ draw: ScheduledDraw, retryAt: Double) {
         handled.remove(draw.drawId)
         waiting[draw.room] = draw
+        claimRetryAt[draw.drawId] = retryAt
     }
 
     /// When the next wake-up is due, in ms from `now`: the soonest draw's time, or `retryMs` for
     /// a draw to try again; `nil` when nothing waits.
     public func nextWakeMs(now: Double, retryMs: Double) -> Double? {
-        let soonest = waiting.values.map { max(0, $0.at - now) }.min()
+        let soonest = waiting.values.map { max(0, max($0.at, claimRetryAt[$0.drawId] ?? $0.at) - now) }.min()
         guard !retrying.isEmpty else { return soonest }
         return min(soonest ?? retryMs, retryMs)
     }
 
     private mutating func remember(_ draw: ScheduledDraw) {
+        claimRetryAt[draw.drawId] = nil
         if handled.count >= Self.handledLimit { handled.removeAll() }
         handled.insert(draw.drawId)
     }

@@ -49,10 +49,6 @@ public struct ClusterServices: Sendable {
     /// This node's durable outbox of the history lines it owes `records` (its SQLite store, the
     /// draw store's thread calls it); `nil`: owed lines are kept in memory only.
     public var outbox: (any HistoryOutboxStore)?
-    /// Where scheduled draws wait (issue 30), on a connection of its own so that its reads every
-    /// few seconds leave the room registry's connection as the registry's calls left it; `nil`:
-    /// the room store, if it keeps them.
-    public var scheduled: (any ScheduledDrawStore)?
     /// The cluster's shared secret (`--cluster-secret-file`): every envelope published is sealed
     /// with it and every one received must be; `nil`: envelopes go unauthenticated (Redis must
     /// then be private).

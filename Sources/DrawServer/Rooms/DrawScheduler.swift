@@ -260,7 +260,7 @@ final class DrawScheduler {
                 then(got != nil)
             case .failure(let error):
                 logger.error("could not claim a scheduled draw", metadata: ["drawId": "\(draw.drawId)", "error": "\(error)"])
-                book.unclaimed(draw)
+                book.unclaimed(draw, retryAt: clock.epochMillis() + Self.retryMs)
                 arm()
                 then(false)
             }

@@ -31,10 +31,8 @@ final class ServerStorage {
 
     /// Starts the storage thread when there is a store, and with `roomsOnOwnThread` a second one
     /// for the room store.
-    /// `schedules`: where scheduled draws wait, when not the room store (cluster mode: a Redis
-    /// connection of their own).
     init(store: (any DrawRecordStore)?, rooms: (any RoomStore)?, roomsOnOwnThread: Bool = false,
-         schedules: (any ScheduledDrawStore)? = nil, executor: ServiceExecutor, logger: Logger) {
+         executor: ServiceExecutor, logger: Logger) {
         let recovering = store.map { RecoveringDrawStore($0) }
         self.store = recovering
         if let recovering, let rooms, roomsOnOwnThread {
@@ -45,7 +43,7 @@ final class ServerStorage {
             self.rooms = recovering.flatMap { recovering in rooms.map { CheckedRoomStore($0, owner: recovering.owner) } }
         }
         // Only with a room store: a scheduled draw is a room's, and is called where rooms are.
-        self.schedules = self.rooms == nil ? nil : schedules ?? self.rooms?.inner as? any ScheduledDrawStore
+        self.schedules = self.rooms?.inner as? any ScheduledDrawStore
         self.executor = executor
         self.logger = logger
         if let recovering { thread = StorageThread(store: recovering) }

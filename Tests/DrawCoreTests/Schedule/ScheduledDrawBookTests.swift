@@ -81,7 +81,11 @@ struct ScheduledDrawBookTests {
         book.merge([draw])
         var due = book.due(now: Self.t0, window: Self.window)
         #expect(due == [.start(draw, claimed: false)])
-        book.unclaimed(draw)
+        book.unclaimed(draw, retryAt: Self.t0 + 1_000)
+        // Not asked again at once (a store that is down would be polled without pause)...
+        #expect(book.nextWakeMs(now: Self.t0, retryMs: 1_000) == 1_000)
+        #expect(book.due(now: Self.t0 + 999, window: Self.window).isEmpty)
+        #expect(book.waiting["a"] == draw)
         due = book.due(now: Self.t0 + 1_000, window: Self.window)
         #expect(due == [.start(draw, claimed: false)])
     }
