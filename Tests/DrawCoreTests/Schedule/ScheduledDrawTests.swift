@@ -44,6 +44,15 @@ struct ScheduledDrawTests {
         #expect(RFC3339Time.epochMs(text) == nil, "\(text)")
     }
 
+    /// The length cap (64 bytes) at its edge: a long fraction is still a time up to the cap, and
+    /// one byte past it is refused before any digit is read.
+    @Test func readsUpToTheLengthCapAndNotPastIt() {
+        let atCap = "2030-01-31T18:00:00." + String(repeating: "9", count: 43) + "Z"
+        #expect(atCap.utf8.count == 64)
+        #expect(RFC3339Time.epochMs(atCap) == 1_896_112_800_999)
+        #expect(RFC3339Time.epochMs("2030-01-31T18:00:00." + String(repeating: "9", count: 44) + "Z") == nil)
+    }
+
     @Test func writesUTCBack() {
         #expect(RFC3339Time.text(epochMs: 1_896_112_800_250) == "2030-01-31T18:00:00.250Z")
         #expect(RFC3339Time.text(epochMs: 0) == "1970-01-01T00:00:00.000Z")
