@@ -101,6 +101,15 @@ def valid_winner_count(k, n):
     return isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= n
 
 
+def is_hex_of(value, size: int) -> bool:
+    """Whether `value` is hex of `size` bytes: a record's randomness that is not is reported
+    (check_beacon's `beaconOk`), never a crash of the verifier."""
+    try:
+        return isinstance(value, str) and len(bytes.fromhex(value)) == size
+    except ValueError:
+        return False
+
+
 def beacon_key(seed: bytes, randomness: bytes) -> bytes:
     """Section 9: a beacon draw's picks are keyed by HMAC-SHA256(key = seed, message = randomness)."""
     return hmac.new(seed, randomness, hashlib.sha256).digest()
@@ -172,7 +181,7 @@ def verify_document(draw, base=None, beacon_key=None, check_bls=False):
         rounds = 0  # the round never came: no pick was made, and the seed was never used
     report = verify(draw["drawId"], draw["seed"], draw["entrants"], rounds,
                     draw.get("commitment"), draw.get("entrantsHash"), claimed, winners, each,
-                    randomness if isinstance(randomness, str) else None)
+                    randomness if is_hex_of(randomness, 32) else None)
     if beacon:
         report.update(check_beacon(draw, beacon))
         if check_bls and randomness:
@@ -220,7 +229,7 @@ def check_beacon(draw, beacon):
     """Section 9's checks of a beacon draw's round: its randomness is SHA-256 of its signature, it
     was published after the commitment (`at` after `startedAt`; on quicknet, whose genesis and
     period are known, `at` is R's real publication time), a finished draw has it, and, when
-    py_ecc is installed and --chain-key given, its BLS signature. The report links the round on a
+    py_ecc is installed, its BLS signature (quicknet's key built in, else --beacon-key). The report links the round on a
     public relay, where anyone can compare it."""
     out = {"beaconRound": beacon.get("round"),
            "beaconRelay": f"https://api.drand.sh/{beacon.get('chain')}/public/{beacon.get('round')}"}
@@ -232,7 +241,7 @@ def check_beacon(draw, beacon):
     try:
         sig = bytes.fromhex(signature or "")
         rnd = bytes.fromhex(randomness)
-    except ValueError:
+    except (ValueError, TypeError):  # not hex, or not a string at all
         out["beaconOk"] = False
         return out
     started, at = draw.get("startedAt"), beacon.get("at")

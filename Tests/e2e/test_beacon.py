@@ -25,9 +25,9 @@ MARGIN_MS = 1000   # the least the server allows: R is 1-2 s after the start on 
 WAIT_MS = 400      # past R's time, a fault gives up after this
 
 
-def _launch(launch, drand, tmp_path, **opts):
+def _launch(launch, drand, tmp_path, wait_ms=WAIT_MS, **opts):
     return launch(beacon_url=drand.url, beacon_chain=CHAIN_HASH, beacon_margin_ms=MARGIN_MS,
-                  beacon_wait_ms=WAIT_MS, data_dir=str(tmp_path / "data"), fetch_timeout_ms=2000, **opts)
+                  beacon_wait_ms=wait_ms, data_dir=str(tmp_path / "data"), fetch_timeout_ms=2000, **opts)
 
 
 def _one_draw(server, until=("finished", "aborted", "failed")):
@@ -116,6 +116,21 @@ def test_a_beacon_that_fails_ends_the_draw_with_beacon_unavailable(launch, drand
     assert record["rounds"] == [] and record["outcome"] is None
     rep = draw.verify_draw.verify_document(record)
     assert rep["ok"] and rep["seedUsed"] is False and rep["roundsChecked"] == 0, rep
+
+
+def test_a_late_relay_is_asked_again_until_it_serves_the_round(launch, drand, tmp_path):
+    """The retry (BeaconSettings.retryMs) within the wait: a relay that answers 425 at R's time
+    and serves R a moment later still gives a finished draw, from R, after a second fetch."""
+    server = _launch(launch, drand, tmp_path, wait_ms=3000)
+    drand.lag_seconds = 0.5  # past the first fetch at R's time; a few retries (250 ms apart) later, served
+    started, rounds, finished = _one_draw(server)
+    assert finished.type == "finished", finished.data
+    r = started["beacon"]["round"]
+    fetches = drand.round_fetches()
+    assert set(fetches) == {r} and len(fetches) >= 2, fetches
+    assert finished["beacon"]["randomness"] == randomness_of(r).hex()
+    assert rounds and rounds[0]["sentAt"] >= started["beacon"]["at"] + drand.lag_seconds * 1000
+    assert draw.verify_draw.verify_document(_record(server, finished["drawId"]))["ok"]
 
 
 def test_in_a_cluster_one_node_fetches_and_every_node_shows_the_same_round(launch, redis, drand, tmp_path):

@@ -152,3 +152,14 @@ def test_a_scheduled_draw_is_checked_against_the_commitment_published_at_schedul
     assert check({**record, "startedAt": 5_000, "roundsShown": 0}, scheduled)["scheduledOk"], "cancelled before it"
     assert not check({**record, "createdAt": 2_000}, scheduled)["scheduledOk"]
     assert not check({**record, "entrantsHash": "f" * 64}, scheduled)["scheduledOk"]
+
+
+@pytest.mark.parametrize("randomness", ["zz" * 32, "11" * 31, "11" * 33, 42])
+def test_a_beacon_record_with_randomness_that_is_not_32_bytes_of_hex_is_reported_not_raised(randomness):
+    """A record is a peer's document: a bad beacon value fails the report instead of crashing it."""
+    entrants = [{"userId": 1, "name": "a", "username": "a", "regDate": "2020-01-01", "void": False}]
+    record = {"drawId": "d", "seed": "00" * 32, "entrants": entrants, "rounds": [], "status": "finished",
+              "startedAt": 1, "beacon": {"chain": "a" * 64, "round": 3, "at": 5, "randomness": randomness,
+                                         "signature": "00"}}
+    report = verify_draw.verify_document(record)
+    assert report["beaconOk"] is False and report["ok"] is False, report

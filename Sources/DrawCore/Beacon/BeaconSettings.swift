@@ -38,7 +38,9 @@ public struct BeaconSettings: Sendable, Hashable {
     public func schedule(_ schedule: RoundSchedule, for beacon: DrawBeacon, plannedAtMs: Double) -> RoundSchedule? {
         let untilRound = (beacon.roundAtMs - plannedAtMs).rounded(.up)
         guard untilRound.isFinite, untilRound < Double(RoundSchedule.countdownLimit.upperBound) else { return nil }
-        let countdown = max(schedule.countdownMs, max(0, Int(untilRound)) + Self.fetchAllowanceMs)
+        // Clamped before the conversion: a round long before `plannedAtMs` (a beacon read back
+        // from a record) would otherwise be a Double below `Int.min`, and `Int(_:)` traps.
+        let countdown = max(schedule.countdownMs, Int(max(0, untilRound)) + Self.fetchAllowanceMs)
         return RoundSchedule(rounds: schedule.rounds, pace: schedule.pace, countdownMs: countdown)
     }
 }

@@ -67,4 +67,13 @@ struct BeaconChainTests {
         let far = DrawBeacon.committing(on: slow, plannedAtMs: 1_000, marginMs: 2_000)!
         #expect(BeaconSettings(chain: slow)!.schedule(.original, for: far, plannedAtMs: 1_000) == nil)
     }
+
+    /// A beacon whose round is long past (one read back from a record, any finite time) must not
+    /// trap the conversion to milliseconds: the countdown is the fetch allowance at least.
+    @Test func aRoundLongBeforeThePlanDoesNotTrap() throws {
+        let settings = try #require(BeaconSettings(chain: Self.quicknet))
+        let past = DrawBeacon(chainHash: Self.quicknet.hash, round: 1, roundAtMs: -1e300)
+        let schedule = try #require(settings.schedule(.original, for: past, plannedAtMs: 1_795_780_800_000))
+        #expect(schedule.countdownMs == max(RoundSchedule.original.countdownMs, BeaconSettings.fetchAllowanceMs))
+    }
 }

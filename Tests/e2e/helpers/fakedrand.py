@@ -13,7 +13,8 @@ Modes (`mode`), for the fault tests:
   garbage  - rounds answer 200 with a body that is not a drand round;
   forged   - rounds answer with randomness that is not SHA-256 of the signature;
   huge     - rounds answer a valid round padded past the client's 64 KiB limit.
-`info` answers in every mode but `down`, so the server can start.
+`info` answers in every mode but `down`, so the server can start. `lag_seconds` makes the relay
+late, as real relays are: a round it serves only that long after its time (425 until then).
 """
 import hashlib
 import json
@@ -48,6 +49,7 @@ class FakeDrand:
         self.info_hash = chain_hash  # what `info` claims; a test sets another to mismatch
         self.mode = "ok"
         self.slow_seconds = 30.0
+        self.lag_seconds = 0.0
         self.requests: list[str] = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -97,7 +99,7 @@ class FakeDrand:
                         r = int(parts[2])
                     except ValueError:
                         return self._json(400, {"error": "bad round"})
-                    if r < 1 or fake.round_time(r) > now:
+                    if r < 1 or fake.round_time(r) + fake.lag_seconds > now:
                         return self._json(425, {"error": "round not published yet"})
                 if fake.mode == "slow":
                     fake._stop.wait(fake.slow_seconds)
