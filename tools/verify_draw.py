@@ -101,13 +101,14 @@ def valid_winner_count(k, n):
     return isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= n
 
 
-def is_hex_of(value, size: int) -> bool:
-    """Whether `value` is hex of `size` bytes: a record's randomness that is not is reported
-    (check_beacon's `beaconOk`), never a crash of the verifier."""
+def is_hex_of(value, size=None) -> bool:
+    """Whether `value` is hex (of `size` bytes, when given): a record's seed or randomness that is
+    not is reported (`seedOk`, check_beacon's `beaconOk`), never a crash of the verifier."""
     try:
-        return isinstance(value, str) and len(bytes.fromhex(value)) == size
+        data = bytes.fromhex(value) if isinstance(value, str) else None
     except ValueError:
         return False
+    return data is not None and (size is None or len(data) == size)
 
 
 def beacon_key(seed: bytes, randomness: bytes) -> bytes:
@@ -170,7 +171,11 @@ def claim_of(draw):
 def verify_document(draw, base=None, beacon_key=None, check_bls=False):
     """Everything a record (or a `finished` message) claims, checked; `ok` sums it up and
     `roundsChecked` says how many rounds that covered. A stopped draw has no outcome. A redraw
-    (`redrawOf`) is also checked against `base`, the record of the draw it redraws."""
+    (`redrawOf`) is also checked against `base`, the record of the draw it redraws. A seed that is
+    not hex fails the report (`seedOk`, `error`): nothing can be recomputed from it."""
+    if not is_hex_of(draw.get("seed")):
+        return {"seedOk": False, "error": f"the record's seed is not a hex string: {draw.get('seed')!r}",
+                "picks": [], "outcome": None, "roundsChecked": 0, "ok": False}
     rounds, claimed = claim_of(draw)
     each = reveals_each(draw)
     # The flips of later winners follow from the slots, which a stopped draw still has (k).

@@ -249,6 +249,25 @@ struct LaunchConfigurationTests {
             == "--redis-url needs --data-dir: each node keeps the records of the draws it ran there")
     }
 
+    /// `--beacon-url` and `--beacon-chain`: both or neither, checked, and normalised here, the one
+    /// place they are (the drand client takes them as they are): no trailing slash, a lowercase hash.
+    @Test func theBeaconOptionsAreCheckedAndNormalisedWhereTheyAreRead() throws {
+        let tree = try TempTree()
+        #expect(try configure([], in: tree).beacon == nil)
+        let chain = String(repeating: "Ab", count: 32)
+        let beacon = try #require(try configure(["--beacon-url", "https://relay.example/drand//", "--beacon-chain", chain],
+                                                in: tree).beacon)
+        #expect(beacon.url == "https://relay.example/drand")
+        #expect(beacon.chainHash == chain.lowercased())
+        #expect(beacon.marginMs == 2_000 && beacon.waitMs == 5_000)
+        #expect(try error(["--beacon-url", "https://relay.example"], in: tree)?.hasPrefix("--beacon-url needs --beacon-chain") == true)
+        #expect(try error(["--beacon-chain", chain], in: tree)?.hasPrefix("--beacon-chain needs --beacon-url") == true)
+        #expect(try error(["--beacon-url", "ftp://relay.example", "--beacon-chain", chain], in: tree)
+            == "--beacon-url must be an http or https URL, not ftp://relay.example")
+        #expect(try error(["--beacon-url", "https://relay.example", "--beacon-chain", "abc"], in: tree)?
+            .hasPrefix("--beacon-chain must be a chain hash") == true)
+    }
+
     /// `--cluster-secret-file`: the lobby key file's rules where they fit (issue 27, finding 5).
     @Test func theClusterSecretFileMustExistBeOwnerOnlyAndLongEnough() throws {
         let tree = try TempTree()

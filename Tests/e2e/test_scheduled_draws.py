@@ -8,6 +8,7 @@ exactly once, also when the node it was scheduled through died. docs/PROTOCOL.md
 import asyncio
 import hashlib
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -185,15 +186,39 @@ def test_bad_schedules_get_clear_errors(server):
 
 # -- cluster mode: two nodes on one Redis (docs/SCALING.md "Scheduled draws") -------------------
 
-async def _one_draw_each(viewers, scheduled: dict) -> None:
-    """Every viewer sees the scheduled draw start once, on time, and end once."""
+def _claims(node) -> dict:
+    """The node's scheduled-draw claims the store answered, by outcome (`/metrics`)."""
+    text = http.request(node, "GET", "/metrics").body.decode()
+    found = re.findall(r'^livedraw_scheduled_claims_total\{outcome="(\w+)"\} (\d+)', text, re.MULTILINE)
+    return {outcome: int(n) for outcome, n in found}
+
+
+def _claims_settled(claimers) -> dict:
+    """Once every node in `claimers` had its claim answered: the outcomes summed. With every claim
+    answered, one won and none failed, nothing is left that could start the draw again (a lost
+    claim is dropped; a failed one would be asked again a second later)."""
+    total = {}
+    def answered():
+        total.clear()
+        for node in claimers:
+            for outcome, n in _claims(node).items():
+                total[outcome] = total.get(outcome, 0) + n
+        return sum(total.values()) >= len(claimers)
+    wait_until(answered, 10, "every node's claim of the scheduled draw answered")
+    return dict(total)
+
+
+async def _one_draw_each(viewers, scheduled: dict, claimers) -> None:
+    """Every viewer sees the scheduled draw start once, on time, and end once; every node in
+    `claimers` (the live ones that knew of it) claimed it, exactly one of them with success."""
     for viewer in viewers:
         started, _ = await viewer.wait_for(lambda m: m.type == "started", timeout=20)
         assert started["drawId"] == scheduled["drawId"] and started["commitment"] == scheduled["commitment"]
         assert 0 <= started["startedAt"] - scheduled["at"] < 1500
         msgs = await viewer.collect_draw(timeout=10)
         assert msgs[-1].type == "finished" and msgs[-1]["drawId"] == scheduled["drawId"], msgs[-1].raw
-    await asyncio.sleep(1.5)  # a second start would come within the claim's retry second
+    claims = await asyncio.to_thread(_claims_settled, claimers)
+    assert claims.get("won") == 1 and claims.get("lost", 0) == len(claimers) - 1 and "failed" not in claims, claims
     for viewer in viewers:
         assert [m.type for m in await viewer.barrier() if m.type in ("loading", "started")] == [], viewer.name
         assert sum(1 for m in viewer.log if m.type == "started") == 1, viewer.name
@@ -218,7 +243,7 @@ def test_in_a_cluster_a_scheduled_draw_starts_exactly_once(nodes, redis):
         try:
             await start_when_watched(redis, room, viewers, nodes=2)
             scheduled = await asyncio.to_thread(_scheduled_on_both, nodes, room, key, 7)
-            await _one_draw_each(viewers, scheduled)
+            await _one_draw_each(viewers, scheduled, nodes)
             return scheduled
         finally:
             await close_all(viewers)
@@ -241,7 +266,7 @@ def test_in_a_cluster_another_node_starts_the_draw_when_the_scheduling_node_died
             await start_when_watched(redis, room, [viewer], nodes=1)
             scheduled = await asyncio.to_thread(_scheduled_on_both, nodes, room, key, 8)
             a.kill()
-            await _one_draw_each([viewer], scheduled)
+            await _one_draw_each([viewer], scheduled, [b])
         finally:
             await viewer.close()
 

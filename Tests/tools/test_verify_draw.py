@@ -163,3 +163,19 @@ def test_a_beacon_record_with_randomness_that_is_not_32_bytes_of_hex_is_reported
                                          "signature": "00"}}
     report = verify_draw.verify_document(record)
     assert report["beaconOk"] is False and report["ok"] is False, report
+
+
+@pytest.mark.parametrize("seed", ["zz" * 32, "0" * 63, 42, ["00"]])
+def test_a_record_whose_seed_is_not_hex_is_reported_not_raised(seed, tmp_path):
+    """A record is a peer's document: a seed that is not hex (or not a string) fails the report with
+    a message saying so, on the command line as in the library, instead of a traceback."""
+    entrants = [{"userId": 1, "name": "a", "username": "a", "regDate": "2020-01-01", "void": False}]
+    record = {"drawId": "d", "seed": seed, "entrants": entrants, "rounds": [], "status": "finished"}
+    report = verify_draw.verify_document(record)
+    assert report["seedOk"] is False and report["ok"] is False, report
+    assert "seed is not a hex string" in report["error"]
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    run = subprocess.run([sys.executable, str(TOOL), str(path)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert json.loads(run.stdout)["seedOk"] is False

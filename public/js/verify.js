@@ -28,7 +28,7 @@ export function canonicalEntrants(entrants) {
 
 /** The pick index of every round 1…rounds among n entrants. */
 export async function computePicks(seed, drawId, n, rounds) {
-  const key = await crypto.subtle.importKey('raw', seed, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await hmacKey(seed);
   // Rejection sampling: words at or above `limit` would favour low indexes, so they are skipped.
   const limit = Math.floor(2 ** 32 / n) * n;
   const picks = [];
@@ -42,7 +42,7 @@ export async function computePicks(seed, drawId, n, rounds) {
  * drawn yet, in list order. Slot 1 is therefore the last round's pick.
  */
 export async function computeWinnerPicks(seed, drawId, n, rounds, k) {
-  const key = await crypto.subtle.importKey('raw', seed, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await hmacKey(seed);
   const remaining = Array.from({ length: n }, (_, i) => i);
   const picks = [];
   for (let s = 1; s <= k; s++) {
@@ -61,7 +61,7 @@ export async function computeWinnerPicks(seed, drawId, n, rounds, k) {
 export async function computeEachWinnerPicks(seed, drawId, n, rounds, k) {
   const picks = await computePicks(seed, drawId, n, rounds);
   const slots = await computeWinnerPicks(seed, drawId, n, rounds, k);
-  const key = await crypto.subtle.importKey('raw', seed, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await hmacKey(seed);
   for (let s = 2; s <= k; s++) {
     const remaining = Array.from({ length: n }, (_, i) => i).filter((i) => !slots.slice(0, s - 1).includes(i));
     const m = remaining.length;
@@ -86,6 +86,11 @@ export function redrawMatches(record, base) {
   const expected = base.entrants.filter((_, i) => !slots.has(i));
   return canonicalEntrants(record.entrants) === canonicalEntrants(expected)
     && !record.entrants.some((p) => p.userId === link.removed?.userId);
+}
+
+/** `seed` as an HMAC-SHA256 signing key: the key of every pick, and of a beacon draw's key itself. */
+function hmacKey(seed) {
+  return crypto.subtle.importKey('raw', seed, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
 }
 
 async function pickIndex(key, message, n, limit) {
@@ -223,7 +228,7 @@ async function checkBeacon(record, seed, add) {
     !hashOk ? 'SHA-256(signature) is not the randomness' : !afterStart ? 'The round was published before the draw started'
       : `Check round ${b.round} on a public relay`, href);
   if (!randomness || randomness.length !== 32) return seed;
-  const mac = await crypto.subtle.importKey('raw', seed, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const mac = await hmacKey(seed);
   return new Uint8Array(await crypto.subtle.sign('HMAC', mac, randomness));
 }
 

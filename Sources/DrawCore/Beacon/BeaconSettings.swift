@@ -36,11 +36,32 @@ public struct BeaconSettings: Sendable, Hashable {
     /// plus `fetchAllowanceMs` after `plannedAtMs`; `nil` when that would pass the countdown's
     /// limit (a chain whose period is too long for a live draw).
     public func schedule(_ schedule: RoundSchedule, for beacon: DrawBeacon, plannedAtMs: Double) -> RoundSchedule? {
-        let untilRound = (beacon.roundAtMs - plannedAtMs).rounded(.up)
-        guard untilRound.isFinite, untilRound < Double(RoundSchedule.countdownLimit.upperBound) else { return nil }
-        // Clamped before the conversion: a round long before `plannedAtMs` (a beacon read back
-        // from a record) would otherwise be a Double below `Int.min`, and `Int(_:)` traps.
-        let countdown = max(schedule.countdownMs, Int(max(0, untilRound)) + Self.fetchAllowanceMs)
-        return RoundSchedule(rounds: schedule.rounds, pace: schedule.pace, countdownMs: countdown)
+        Self.stretched(schedule, until: beacon, from: plannedAtMs, pastLimit: .refuse)
+    }
+
+    /// What a stretched countdown does when `beacon`'s round comes later than the countdown's limit.
+    public enum PastCountdownLimit: Sendable {
+        /// No schedule: a round is being chosen, and one that far off cannot run a live draw.
+        case refuse
+        /// The countdown's limit: the round is already committed to (a scheduled draw started
+        /// late), and past the countdown the draw still waits for it before round 1.
+        case cap
+    }
+
+    /// The one rule of a beacon draw's countdown (§9.1): `schedule`'s countdown (at least), long
+    /// enough that round 1 comes no earlier than `beacon`'s round plus `fetchAllowanceMs` after
+    /// `startMs`. Past `RoundSchedule.countdownLimit` it is `nil` or the limit, as `pastLimit` says;
+    /// a time that is not finite counts as past it when refused, as no wait when capped.
+    public static func stretched(_ schedule: RoundSchedule, until beacon: DrawBeacon, from startMs: Double,
+                                 pastLimit: PastCountdownLimit) -> RoundSchedule? {
+        let limit = RoundSchedule.countdownLimit.upperBound
+        let untilRound = (beacon.roundAtMs - startMs).rounded(.up)
+        guard untilRound.isFinite || pastLimit == .cap else { return nil }
+        // Clamped before the conversion: a round long before `startMs` (a beacon read back from
+        // a record) or long after it would otherwise be a Double outside `Int`, and `Int(_:)` traps.
+        let wanted = untilRound.isFinite ? Int(min(max(0, untilRound), Double(limit))) : 0
+        let countdown = max(schedule.countdownMs, wanted + fetchAllowanceMs)
+        guard countdown <= limit || pastLimit == .cap else { return nil }
+        return RoundSchedule(rounds: schedule.rounds, pace: schedule.pace, countdownMs: min(limit, countdown))
     }
 }

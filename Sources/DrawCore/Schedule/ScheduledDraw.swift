@@ -80,11 +80,7 @@ public struct ScheduledDraw: Sendable, Hashable {
     /// The countdown lasting until R's time plus the fetch allowance (at least the committed one),
     /// capped at the countdown's limit: past it the draw still waits for R before round 1.
     private func stretched(until beacon: DrawBeacon, from startMs: Double) -> RoundSchedule {
-        let untilRound = (beacon.roundAtMs - startMs).rounded(.up)
-        let limit = RoundSchedule.countdownLimit.upperBound
-        let wanted = untilRound.isFinite ? min(max(0, untilRound), Double(limit)) : 0
-        let countdown = min(limit, max(schedule.countdownMs, Int(wanted) + BeaconSettings.fetchAllowanceMs))
-        return RoundSchedule(rounds: schedule.rounds, pace: schedule.pace, countdownMs: countdown) ?? schedule
+        BeaconSettings.stretched(schedule, until: beacon, from: startMs, pastLimit: .cap) ?? schedule
     }
 
     /// The record of a scheduled draw that never ran (`cancelled` by its host, or `missed`): its

@@ -15,12 +15,13 @@ public struct DrandClient: BeaconSource {
     public static let maxResponseBytes = 64 << 10
 
     /// - Parameters:
+    ///   - baseURL: as `--beacon-url`'s check leaves it (`BeaconOption.url`, the one place it is
+    ///     normalised): without a trailing slash.
+    ///   - chainHash: lowercase, as `BeaconOption.chainHash`.
     ///   - configuration: timeouts of every fetch; its size cap is lowered to `maxResponseBytes`.
     public init(baseURL: String, chainHash: String, configuration: CurlHTTPClient.Configuration) {
-        var base = baseURL
-        while base.hasSuffix("/") { base.removeLast() }
-        self.baseURL = base
-        self.chainHash = chainHash.lowercased()
+        self.baseURL = baseURL
+        self.chainHash = chainHash
         var c = configuration
         c.maxResponseBytes = min(c.maxResponseBytes, Self.maxResponseBytes)
         client = CurlHTTPClient(configuration: c)

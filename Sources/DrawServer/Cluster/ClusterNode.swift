@@ -182,7 +182,10 @@ final class ClusterNode {
     /// the worker ahead of the draws' own entries. Each caller still gets a view read after it asked.
     func readView(room: String, then done: @escaping (StoredRoomView) -> Void) {
         guard services.views != nil else { return }
-        if viewReads[room] != nil { return viewReads[room]!.waiting.append(done) }
+        guard viewReads[room] == nil else {
+            viewReads[room]?.waiting.append(done)
+            return
+        }
         viewReads[room] = ViewReads(running: [done])
         startViewRead(room: room)
     }

@@ -19,6 +19,7 @@ final class DrawScheduler {
     private let clock: any DrawClock
     private let random: any RandomSource
     private let logger: Logger
+    private let metrics: ServerMetrics
     private unowned let loop: any RoomLoop
     private unowned let storage: ServerStorage
     private unowned let directory: RoomDirectory
@@ -40,13 +41,14 @@ final class DrawScheduler {
     /// for starting a draw whose scheduling node died).
     static let refreshSeconds = 5
 
-    init(config: ServerConfig, clock: any DrawClock, random: any RandomSource, logger: Logger, loop: any RoomLoop,
-         storage: ServerStorage, directory: RoomDirectory, broadcaster: RoomBroadcaster, draws: DrawCoordinator,
-         shared: any SharedRooms) {
+    init(config: ServerConfig, clock: any DrawClock, random: any RandomSource, logger: Logger, metrics: ServerMetrics,
+         loop: any RoomLoop, storage: ServerStorage, directory: RoomDirectory, broadcaster: RoomBroadcaster,
+         draws: DrawCoordinator, shared: any SharedRooms) {
         self.config = config
         self.clock = clock
         self.random = random
         self.logger = logger
+        self.metrics = metrics
         self.loop = loop
         self.storage = storage
         self.directory = directory
@@ -257,8 +259,10 @@ final class DrawScheduler {
         let submitted = storage.scheduleJob({ store throws(StorageError) in try store.claim(drawId: draw.drawId) }) { [unowned self] result in
             switch result {
             case .success(let got):
+                metrics.scheduledClaimAnswered(outcome: got != nil ? "won" : "lost")
                 then(got != nil)
             case .failure(let error):
+                metrics.scheduledClaimAnswered(outcome: "failed")
                 logger.error("could not claim a scheduled draw", metadata: ["drawId": "\(draw.drawId)", "error": "\(error)"])
                 book.unclaimed(draw, retryAt: clock.epochMillis() + Self.retryMs)
                 arm()

@@ -41,7 +41,7 @@ struct RoomOwners {
                                 loop: loop, storage: storage, directory: directory, gate: seams.gate, shared: seams.shared)
         changes = RoomChanges(config: config, clock: clock, logger: logger, executor: loop.executor, storage: storage,
                               directory: directory, broadcaster: broadcaster, shared: seams.shared)
-        scheduler = DrawScheduler(config: config, clock: clock, random: random, logger: logger, loop: loop,
+        scheduler = DrawScheduler(config: config, clock: clock, random: random, logger: logger, metrics: metrics, loop: loop,
                                   storage: storage, directory: directory, broadcaster: broadcaster, draws: draws,
                                   shared: seams.shared)
         // The hooks back: a client leaving its room changes the room's viewers; a room made or

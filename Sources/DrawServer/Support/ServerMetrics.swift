@@ -23,6 +23,7 @@ final class ServerMetrics {
     private var roomsEvicted: [String: Counter] = [:]
     private let roomCreationsLimited = Counter(label: "livedraw_room_creations_limited_total")
     private let roomLoadsRefused = Counter(label: "livedraw_room_loads_refused_total")
+    private var scheduledClaims: [String: Counter] = [:]
     /// How late each round's fan-out started compared with when it was due: its planned time, or
     /// one gap after the previous round when that one was late (`DrawPacer`), so a late round
     /// counts once, not again in every round after it.
@@ -87,6 +88,14 @@ final class ServerMetrics {
     /// (`RoomRegistry`).
     func roomEvicted(reason: String) {
         counter(&roomsEvicted, "livedraw_rooms_evicted_total", "reason", reason).increment()
+    }
+
+    /// A scheduled draw's claim was answered by the store (`DrawScheduler.claim`): `won` (this
+    /// node starts it or records it missed), `lost` (another node, or none: it was cancelled) or
+    /// `failed` (the store unreachable: asked again a second later). Once every node's claim of
+    /// a draw is answered and none failed, nothing is left that could start it again.
+    func scheduledClaimAnswered(outcome: String) {
+        counter(&scheduledClaims, "livedraw_scheduled_claims_total", "outcome", outcome).increment()
     }
 
     /// `POST /api/rooms` answered 429: the address had used up its room creations.

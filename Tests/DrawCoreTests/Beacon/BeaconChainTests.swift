@@ -68,6 +68,21 @@ struct BeaconChainTests {
         #expect(BeaconSettings(chain: slow)!.schedule(.original, for: far, plannedAtMs: 1_000) == nil)
     }
 
+    /// Choosing a round (`schedule`) and a committed round's start (a scheduled draw's plan)
+    /// stretch the countdown by one rule and part only past its limit: the first refuses a round
+    /// that far, the second caps the countdown (and the draw waits for the round before round 1).
+    @Test func pastTheCountdownsLimitARoundIsRefusedWhenChosenAndTheCountdownCappedWhenCommitted() {
+        let limit = RoundSchedule.countdownLimit.upperBound
+        let beacon = DrawBeacon(chainHash: Self.quicknet.hash, round: 1, roundAtMs: 100_000)
+        let atLimit = Double(100_000 - limit + BeaconSettings.fetchAllowanceMs)  // round 1 due exactly at the limit
+        for pastLimit in [BeaconSettings.PastCountdownLimit.refuse, .cap] {
+            let schedule = BeaconSettings.stretched(.original, until: beacon, from: atLimit, pastLimit: pastLimit)
+            #expect(schedule?.countdownMs == limit, "\(pastLimit)")
+        }
+        #expect(BeaconSettings.stretched(.original, until: beacon, from: atLimit - 1, pastLimit: .refuse) == nil)
+        #expect(BeaconSettings.stretched(.original, until: beacon, from: atLimit - 1, pastLimit: .cap)?.countdownMs == limit)
+    }
+
     /// A beacon whose round is long past (one read back from a record, any finite time) must not
     /// trap the conversion to milliseconds: the countdown is the fetch allowance at least.
     @Test func aRoundLongBeforeThePlanDoesNotTrap() throws {
