@@ -3,9 +3,9 @@ import DrawTransport
 
 /// Each route to the resource that answers it, by method. Service thread only.
 extension HTTPAPI {
-    /// A GET's response, or `nil` when it comes later.
+    /// A GET's response, or `nil` when it comes later. The `APIRequest` is made only for the
+    /// routes that use one: health checks come often, and need no closure.
     func apiGet(_ route: HTTPRoute, _ wsi: Connection, _ exchange: HTTPExchange) -> HTTPResponse? {
-        let request = answers.request(exchange, wsi)
         switch route {
         case .health:
             // A balancer takes 503 as "send no one new here"; the viewers already here stay.
@@ -16,7 +16,7 @@ extension HTTPAPI {
             metrics.flush()
             return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", body: Array(metricsText().utf8))
         case .room(let name):
-            return rooms.snapshot(name, request)
+            return rooms.snapshot(name, answers.request(exchange, wsi))
         case .draws(let name):
             return answers.answer(history.historyPage(room: name, query: wsi.queryArguments, live: directory[name] != nil),
                                   exchange, wsi)
@@ -27,9 +27,9 @@ extension HTTPAPI {
         case .drawEntrants(let id):
             return answers.answer(history.drawEntrants(id: id, ifNoneMatch: wsi.header(.ifNoneMatch)), exchange, wsi)
         case .roomQR(let name):
-            return qr.svg(name, host: wsi.header(.host), request)
+            return qr.svg(name, host: wsi.header(.host), answers.request(exchange, wsi))
         case .roomEntrants(let name):
-            return entrants.read(name, request)
+            return entrants.read(name, answers.request(exchange, wsi))
         default:
             return .json(404, APIMessages.error(.notFound))
         }
