@@ -10,7 +10,8 @@ import Logging
 /// `ServiceLoop` (transport, inbox and `ServiceExecutor`, timers, readiness, front door,
 /// connection count), `ServiceDispatcher` (routes events), the room owners (`RoomDirectory`,
 /// `DrawCoordinator`, `RoomBroadcaster`, `RoomChanges`), `ClientWriter`, `WebSocketInbound`,
-/// `HTTPAPI`, `ShutdownCoordinator` and `ServerStorage`; in cluster mode `ClusterRooms` behind
+/// `HTTPAPI` (the router, with `HTTPAnswers` and the resources it routes to), `ShutdownCoordinator`
+/// and `ServerStorage`; in cluster mode `ClusterRooms` behind
 /// the rooms' seams (`DrawStartGate`, `SharedRooms`, `RoomEventBus`).
 ///
 /// ## Threading rules
@@ -140,7 +141,7 @@ public final class LiveDrawServer: @unchecked Sendable {
         http = HTTPAPI(config: config, clock: clock, logger: logger, metrics: metrics, metricsText: metricsText,
                        staticFiles: files, loop: loop, directory: directory, broadcaster: broadcaster, draws: rooms.draws,
                        changes: rooms.changes, scheduler: rooms.scheduler, shared: seams.shared, storage: storage)
-        door.uploadGate = http // an upload's room, key and type are checked before its body is read
+        door.uploadGate = http.entrants // an upload's room, key and type are checked before its body is read
         shutdown = ShutdownCoordinator(config: config, clock: clock, logger: logger, loop: loop, directory: directory,
                                        writer: writer, webSockets: webSockets, storage: storage)
         dispatcher = ServiceDispatcher(logger: logger, loop: loop, writer: writer, webSockets: webSockets, http: http)

@@ -11,8 +11,8 @@ struct QRCodeTests {
     }
 
     @Test(arguments: ["example.com", "127.0.0.1:8080", "[::1]:80", "live-draw.example:443"])
-    func plainHosts(_ host: String) { #expect(HTTPAPI.isPlainHost(host)) }
+    func plainHosts(_ host: String) { #expect(RoomQRAPI.isPlainHost(host)) }
 
     @Test(arguments: ["", "a/b", "a b", "a@b", "a?b", "é.example", "a\r\nb"])
-    func oddHosts(_ host: String) { #expect(!HTTPAPI.isPlainHost(host)) }
+    func oddHosts(_ host: String) { #expect(!RoomQRAPI.isPlainHost(host)) }
 }

@@ -4,59 +4,54 @@ import DrawTransport
 import Foundation
 import Logging
 
-/// The HTTP API: routing and the handlers (`+Endpoints`), health, metrics, static files, the
-/// history (`HistoryReads`, answered from the storage thread in `+History`), the checks before a
-/// POST body is read (`+PostChecks`). Service thread
-/// only.
+/// The HTTP API's router: a request's lifecycle in lws' callbacks, its route to the resource
+/// that answers it (`+Routes`), and what every request shares: the method and key checks, the
+/// body's type and length checks (`+BodyChecks`), answers now or later (`HTTPAnswers`). The
+/// resources own their endpoints: `RoomsAPI`, `RoomEntrantsAPI`, `DrawsAPI`, `ScheduleAPI`,
+/// `RoomQRAPI`, the history (`HistoryReads`); health, metrics and static files are answered
+/// here. Service thread only.
 ///
 /// A response is prepared in the request callbacks and written whole in the next
 /// HTTP_WRITEABLE (one `lws_write`); static files are streamed by lws' own file server.
 final class HTTPAPI {
     let config: ServerConfig
-    let clock: any DrawClock
-    let logger: Logger
     let metrics: ServerMetrics
     let metricsText: (@Sendable () -> String)?
     let staticFiles: StaticFiles
     unowned let loop: ServiceLoop
     unowned let directory: RoomDirectory
-    unowned let broadcaster: RoomBroadcaster
-    unowned let draws: DrawCoordinator
-    unowned let changes: RoomChanges
-    unowned let scheduler: DrawScheduler
     let shared: any SharedRooms
-    unowned let storage: ServerStorage
+    /// Every answer, now or later, and the requests waiting for theirs.
+    let answers: HTTPAnswers
     /// What the history endpoints read.
     let history: HistoryReads
-    /// Room creations per client address (`POST /api/rooms`).
-    var roomCreations: AddressRateLimiter
-    /// Requests waiting for the storage thread, by request number.
-    var pendingReads: [UInt64: PendingRead] = [:]
-    var lastReadNumber: UInt64 = 0
+    let rooms: RoomsAPI
+    /// A room's own list; also the front door's `UploadGate`.
+    let entrants: RoomEntrantsAPI
+    let draws: DrawsAPI
+    let schedule: ScheduleAPI
+    let qr: RoomQRAPI
 
     init(config: ServerConfig, clock: any DrawClock, logger: Logger, metrics: ServerMetrics,
          metricsText: (@Sendable () -> String)?, staticFiles: StaticFiles,
          loop: ServiceLoop, directory: RoomDirectory, broadcaster: RoomBroadcaster, draws: DrawCoordinator,
          changes: RoomChanges, scheduler: DrawScheduler, shared: any SharedRooms, storage: ServerStorage) {
         self.config = config
-        self.clock = clock
-        self.logger = logger
         self.metrics = metrics
         self.metricsText = metricsText
         self.staticFiles = staticFiles
         self.loop = loop
         self.directory = directory
-        self.broadcaster = broadcaster
-        self.draws = draws
-        self.changes = changes
-        self.scheduler = scheduler
         self.shared = shared
-        self.storage = storage
+        answers = HTTPAnswers(loop: loop, storage: storage)
         history = HistoryReads(store: storage.store, rooms: storage.rooms, shared: shared.records,
                                entrantLists: broadcaster.entrantLists, logger: logger)
-        roomCreations = AddressRateLimiter(ratePerSecond: config.roomCreationPerMinute / 60,
-                                           burst: Double(config.roomCreationBurst),
-                                           capacity: config.roomCreationAddresses)
+        rooms = RoomsAPI(config: config, clock: clock, logger: logger, metrics: metrics, directory: directory,
+                         broadcaster: broadcaster, changes: changes)
+        entrants = RoomEntrantsAPI(config: config, directory: directory, changes: changes, storage: storage)
+        self.draws = DrawsAPI(directory: directory, draws: draws)
+        schedule = ScheduleAPI(directory: directory, scheduler: scheduler)
+        qr = RoomQRAPI(tls: config.tlsCertPath != nil, directory: directory)
     }
 
     /// LWS_CALLBACK_HTTP: a request's headers are complete. `slot` is empty (a keep-alive
@@ -123,7 +118,7 @@ final class HTTPAPI {
             return .proceed
         default:
             if case .staticFile(let p) = route { return serveStatic(wsi, exchange, p) }
-            // `nil`: the storage thread answers later (see `HTTPAPI.answer`).
+            // `nil`: the answer comes later (`HTTPAnswers`).
             if let response = apiGet(route, wsi, exchange) { respond(response, to: exchange, wsi) }
             return .proceed
         }
@@ -145,11 +140,6 @@ final class HTTPAPI {
         if let r = apiBody(exchange, wsi) { respond(r, to: exchange, wsi) }
     }
 
-    /// The response to a request with a body (POST, PUT), or `nil` when it comes later.
-    func apiBody(_ exchange: HTTPExchange, _ wsi: Connection) -> HTTPResponse? {
-        exchange.method == .put ? apiPut(exchange, wsi) : apiPost(exchange, wsi)
-    }
-
     /// LWS_CALLBACK_HTTP_WRITEABLE: one `lws_write` with the whole response, then end the
     /// transaction (keep-alive) or close.
     func writable(_ wsi: Connection, _ exchange: HTTPExchange) -> TransportReply {
@@ -162,10 +152,6 @@ final class HTTPAPI {
 
     /// Sets the exchange's response and asks for the WRITEABLE that sends it.
     func respond(_ r: HTTPResponse, to exchange: HTTPExchange, _ wsi: Connection) {
-        var r = r
-        r.headOnly = exchange.headOnly
-        r.closeAfter = r.closeAfter || exchange.closeAfter || loop.closesEveryResponse
-        exchange.setResponse(r)
-        wsi.requestWritable()
+        answers.respond(r, to: exchange, wsi)
     }
 }

@@ -13,7 +13,7 @@ enum HistoryAnswer {
 
 /// The history endpoints (docs/PROTOCOL.md §5): `GET /api/rooms/ROOM/draws`, `GET /api/draws/ID`
 /// and `GET /api/draws/ID/entrants`. Each request is checked here and turned into a read of the
-/// draw store (or, in cluster mode, of the cluster's shared history), which `HTTPAPI` runs on the
+/// draw store (or, in cluster mode, of the cluster's shared history), which `HTTPAnswers` runs on the
 /// storage thread and answers with; no socket is needed to test what a request reads and answers.
 ///
 /// Why reads share the writes' serial thread (rather than a second, read-only connection): a read

@@ -23,7 +23,7 @@ final class UploadParseQueue {
         /// Parses waiting for one of those; one more is refused at once.
         var waiting: Int
         /// How long an upload may take from its arrival to its parse's end (waiting included).
-        /// Well under `HTTPAPI.answerTimeoutSeconds`; a 16 MiB list parses in about a second.
+        /// Well under `HTTPAnswers.answerTimeoutSeconds`; a 16 MiB list parses in about a second.
         var workNanos: UInt64
 
         static let standard = Limits(running: 2, waiting: 8, workNanos: 20_000_000_000)

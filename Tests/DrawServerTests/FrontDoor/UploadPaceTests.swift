@@ -63,6 +63,6 @@ import Testing
 
     @Test func aLaterAnswerWaitsLongerThanTheServersOwnBoundedWork() {
         // Finding 3: lws must never close a connection while the server still works on its answer.
-        #expect(UInt64(HTTPAPI.answerTimeoutSeconds) * Self.s > UploadParseQueue.Limits.standard.workNanos + 10 * Self.s)
+        #expect(UInt64(HTTPAnswers.answerTimeoutSeconds) * Self.s > UploadParseQueue.Limits.standard.workNanos + 10 * Self.s)
     }
 }

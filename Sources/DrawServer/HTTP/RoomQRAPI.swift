@@ -1,18 +1,26 @@
 import DrawPresentation
-import DrawTransport
 
 /// `GET /api/rooms/ROOM/qr.svg`: the room's viewer link as a QR code, for the page's share panel
 /// and for anyone who puts the room on a screen or a poster. Service thread only.
-extension HTTPAPI {
-    /// The link is absolute, so it is built from the `Host` the browser asked (the name people
-    /// reach this server by, proxies included) and the server's scheme. A missing or odd `Host`
-    /// is refused: it would draw a link nobody can open.
-    func roomQR(_ name: String, _ exchange: HTTPExchange, _ wsi: Connection) -> HTTPResponse? {
-        guard let host = wsi.header(.host), Self.isPlainHost(host) else {
+final class RoomQRAPI {
+    /// `https` under TLS: the link's scheme.
+    let tls: Bool
+    unowned let directory: RoomDirectory
+
+    init(tls: Bool, directory: RoomDirectory) {
+        self.tls = tls
+        self.directory = directory
+    }
+
+    /// The link is absolute, so it is built from the `Host` the browser asked (`host`: the name
+    /// people reach this server by, proxies included) and the server's scheme. A missing or odd
+    /// `Host` is refused: it would draw a link nobody can open.
+    func svg(_ name: String, host: String?, _ request: APIRequest) -> HTTPResponse? {
+        guard let host, Self.isPlainHost(host) else {
             return .json(400, APIMessages.error(.badRequest, message: "The request needs a Host header with a host name."))
         }
-        let scheme = config.tlsCertPath == nil ? "http" : "https"
-        return withRoom(name, exchange, wsi) { room, reply in
+        let scheme = tls ? "https" : "http"
+        return request.withRoom(name, in: directory) { room, reply in
             let link = "\(scheme)://\(host)\(APIMessages.viewerPath(room: room.name))"
             guard let svg = QRCode.svg(link) else { return reply(.json(500, APIMessages.error(.internalError))) }
             reply(HTTPResponse(status: 200, contentType: "image/svg+xml", body: Array(svg.utf8)))
