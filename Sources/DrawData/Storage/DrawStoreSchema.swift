@@ -37,7 +37,7 @@ struct SchemaMigration: Sendable {
 ///   SHA-256 of their bytes (a draw's `entrants_hash`): a draw and a room's own list reference
 ///   one, so a list drawn ten thousand times is stored once (`EntrantListTable`).
 /// - The history outbox (schema 7, cluster mode) is a small table of its own, one row per draw
-///   still owed to the shared history (`SQLiteDrawStore+HistoryOutbox`).
+///   still owed to the shared history (`HistoryOutboxTable`).
 enum DrawStoreSchema {
     static let migrations: [SchemaMigration] = [
         SchemaMigration(version: 1, sql: """
