@@ -1,17 +1,5 @@
 import DrawCore
 
-/// One step of the schema: the SQL that takes a database from `version - 1` to `version`.
-///
-/// A step that must move rows in a way SQL alone cannot (it needs Swift's decoding or checks)
-/// gives `moveRows`, run after `sql` and before `sqlAfter`, in the same transaction. It answers
-/// whether it moved anything, so opening knows the file has free pages worth a `VACUUM`.
-struct SchemaMigration: Sendable {
-    let version: Int
-    let sql: String
-    var moveRows: (@Sendable (SQLiteConnection) throws -> Bool)? = nil
-    var sqlAfter: String = ""
-}
-
 /// The draw store's schema and how a database file reaches it.
 ///
 /// The version lives in SQLite's `PRAGMA user_version` (0 in a new file). `migrations` is
@@ -37,7 +25,7 @@ struct SchemaMigration: Sendable {
 ///   SHA-256 of their bytes (a draw's `entrants_hash`): a draw and a room's own list reference
 ///   one, so a list drawn ten thousand times is stored once (`EntrantListTable`).
 /// - The history outbox (schema 7, cluster mode) is a small table of its own, one row per draw
-///   still owed to the shared history (`SQLiteDrawStore+HistoryOutbox`).
+///   still owed to the shared history (`HistoryOutboxTable`).
 enum DrawStoreSchema {
     static let migrations: [SchemaMigration] = [
         SchemaMigration(version: 1, sql: """

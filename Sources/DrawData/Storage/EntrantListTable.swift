@@ -52,6 +52,21 @@ enum EntrantListTable {
         "(SELECT json FROM entrant_lists WHERE sha256 = \(hashColumn))"
     }
 
+    /// The entries at `indices` of the list stored under `hash`, as the JSON array text of
+    /// those entries in that order; `nil` when no list has that hash. `json_extract` with one
+    /// path per index parses the list once in SQL and returns just them. Two indices or more:
+    /// with one path json_extract answers the bare entry, not an array.
+    static func entries(_ indices: [Int], ofList hash: String, in db: SQLiteConnection) throws -> String? {
+        let paths = indices.map { "$[\($0)]" }
+        let query = try db.prepare("""
+            SELECT json_extract(json, \(paths.map { _ in "?" }.joined(separator: ", ")))
+            FROM entrant_lists WHERE sha256 = ?
+            """)
+        try query.bind(paths.map { .text($0) } + [.text(hash)])
+        guard try query.step() else { return nil }
+        return query.text(0)
+    }
+
     // MARK: Schema 6 migration
 
     /// Moves every draw's and room's own copy of its list into `entrant_lists`, one row per

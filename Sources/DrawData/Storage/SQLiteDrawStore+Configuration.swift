@@ -17,7 +17,7 @@ extension SQLiteDrawStore {
         /// Whether to create the file's directory (and its parents) if missing.
         public var createsDirectory: Bool
 
-        /// Flags for `sqlite3_open_v2`. NOMUTEX: the store's own lock already serialises every
+        /// Flags for `sqlite3_open_v2`. NOMUTEX: `DrawDatabase`'s own lock already serialises every
         /// call on the one connection, so SQLite's per-call mutex would only add cost.
         /// Internal so tests can open read-only, the only way to see that path while running as root.
         var openFlags: Int32 = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX

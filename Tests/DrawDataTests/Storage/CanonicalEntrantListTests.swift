@@ -22,7 +22,10 @@ import Testing
         let expected = CanonicalEntrantList.expectedCount(players)
         let voids = players.filter(\.isVoid).count
         #expect(expected == bytes.count + voids + (count > 0 ? 1 : 0), "sized to the byte, but for a byte a void entry and one comma")
-        #expect(bytes.capacity <= expected + 64, "one buffer, not doubled as it filled")
+        // A page of slack: glibc serves a large request (past its mmap threshold, which moves
+        // with what the process freed before) with whole pages, and the array reports them all
+        // as capacity. A doubled buffer would still be far past it.
+        #expect(bytes.capacity <= expected + 4096 + 64, "one buffer, not doubled as it filled")
         #expect(SHA256Hex.of(bytes) == EntrantsEncoding.hash(players))
     }
 

@@ -5,7 +5,7 @@ import CSQLite
 ///
 /// Not `Sendable` and not locked: a connection's error message belongs to its last call, and a
 /// transaction spans several calls, so callers must serialise whole operations anyway.
-/// `SQLiteDrawStore` does, with its lock.
+/// `DrawDatabase` does, with its lock.
 final class SQLiteConnection {
     let path: String
     private let handle: OpaquePointer

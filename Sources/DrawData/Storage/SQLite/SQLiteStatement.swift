@@ -3,7 +3,7 @@ import CSQLite
 /// Owns one prepared statement: `sqlite3_prepare_v2` in `SQLiteConnection.prepare`,
 /// `sqlite3_finalize` in `deinit`, and nowhere else.
 ///
-/// Not `Sendable`: like its connection, it is only used under `SQLiteDrawStore`'s lock.
+/// Not `Sendable`: like its connection, it is only used under `DrawDatabase`'s lock.
 final class SQLiteStatement {
     /// Kept strongly so the connection cannot close while one of its statements is alive.
     private let connection: SQLiteConnection

@@ -1,15 +1,17 @@
 import DrawCore
 
-/// Cluster mode's history outbox in the `history_outbox` table (schema 7, see `DrawStoreSchema`):
-/// the same file, connection and lock as the draws, so the rows a restart owes are written in the
-/// same transaction as the records it reconciles.
-extension SQLiteDrawStore: HistoryOutboxStore {
-    public func owe(_ line: OwedHistoryLine) throws(StorageError) {
-        try write("owe the history line of draw \(line.drawId)") { db in try Self.owe(line, in: db) }
+/// Cluster mode's history outbox (`HistoryOutboxStore`) in the `history_outbox` table (schema 7,
+/// see `DrawStoreSchema`): the same file, connection and lock as the draws, so the rows a restart
+/// owes are written in the same transaction as the records it reconciles.
+struct HistoryOutboxTable: Sendable {
+    let database: DrawDatabase
+
+    func owe(_ line: OwedHistoryLine) throws(StorageError) {
+        try database.write("owe the history line of draw \(line.drawId)") { db in try Self.owe(line, in: db) }
     }
 
-    public func owed(limit: Int) throws(StorageError) -> [OwedHistoryLine] {
-        try read("read the history outbox") { db in
+    func owed(limit: Int) throws(StorageError) -> [OwedHistoryLine] {
+        try database.read("read the history outbox") { db in
             let query = try db.prepare("""
                 SELECT draw_id, room, token, final, seed_hex, rounds_shown, ended_at
                 FROM history_outbox ORDER BY rowid LIMIT ?
@@ -28,28 +30,27 @@ extension SQLiteDrawStore: HistoryOutboxStore {
         }
     }
 
-    public func settle(drawId: String) throws(StorageError) {
-        try write("settle the history line of draw \(drawId)") { db in
+    func settle(drawId: String) throws(StorageError) {
+        try database.write("settle the history line of draw \(drawId)") { db in
             try db.run("DELETE FROM history_outbox WHERE draw_id = ?", [.text(drawId)])
         }
     }
 
     @discardableResult
-    public func markRunningInterruptedOwingLines(at: Double) throws(StorageError) -> Int {
-        try write("mark running draws interrupted and owe their history lines") { db in
+    func markRunningInterruptedOwingLines(at: Double) throws(StorageError) -> Int {
+        try database.write("mark running draws interrupted and owe their history lines") { db in
             // Token 0: reconciled without a lease; a takeover that recorded its end first wins.
             try db.run("""
                 INSERT INTO history_outbox (draw_id, room, token, final)
                 SELECT draw_id, room, 0, 1 FROM draws WHERE status = 'running' ORDER BY seq
                 ON CONFLICT (draw_id) DO UPDATE SET final = 1
                 """)
-            try db.run("UPDATE draws SET status = 'interrupted', finished_at = ? WHERE status = 'running'", [.real(at)])
-            return db.changes
+            return try DrawRecordWriter.interruptRunning(at: at, in: db)
         }
     }
 
-    public func newestDraws(limit: Int) throws(StorageError) -> [(drawId: String, room: String)] {
-        try read("read the newest draws") { db in
+    func newestDraws(limit: Int) throws(StorageError) -> [(drawId: String, room: String)] {
+        try database.read("read the newest draws") { db in
             let query = try db.prepare("SELECT draw_id, room FROM draws ORDER BY seq DESC LIMIT ?")
             try query.bind([.int(limit)])
             var draws: [(drawId: String, room: String)] = []

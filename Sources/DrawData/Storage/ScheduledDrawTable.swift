@@ -1,9 +1,12 @@
 import DrawCore
 
-/// `ScheduledDrawStore` on the `scheduled_draws` table (schema 10, see `DrawStoreSchema`).
-extension SQLiteDrawStore: ScheduledDrawStore {
-    public func schedule(_ draw: ScheduledDraw) throws(StorageError) -> Bool {
-        try write("schedule draw \(draw.drawId) in room \(draw.room)") { db in
+/// The draws waiting for their time (`ScheduledDrawStore`), in the `scheduled_draws` table
+/// (schema 10, see `DrawStoreSchema`). Its lists are its own column, not `entrant_lists` rows.
+struct ScheduledDrawTable: Sendable {
+    let database: DrawDatabase
+
+    func schedule(_ draw: ScheduledDraw) throws(StorageError) -> Bool {
+        try database.write("schedule draw \(draw.drawId) in room \(draw.room)") { db in
             // DO NOTHING: a room that has a scheduled draw already is an answer, not a failure.
             try db.run("""
                 INSERT INTO scheduled_draws (draw_id, room, at, created_at, seed_hex, entrants_json, warnings_json,
@@ -20,8 +23,8 @@ extension SQLiteDrawStore: ScheduledDrawStore {
         }
     }
 
-    public func scheduledDraws() throws(StorageError) -> [ScheduledDraw] {
-        try read("read the scheduled draws") { db in
+    func scheduledDraws() throws(StorageError) -> [ScheduledDraw] {
+        try database.read("read the scheduled draws") { db in
             let query = try db.prepare("SELECT \(Self.scheduledColumns) FROM scheduled_draws ORDER BY at")
             var draws: [ScheduledDraw] = []
             while try query.step() { draws.append(try Self.scheduled(from: query)) }
@@ -29,16 +32,16 @@ extension SQLiteDrawStore: ScheduledDrawStore {
         }
     }
 
-    public func scheduledDraw(id drawId: String) throws(StorageError) -> ScheduledDraw? {
-        try read("read scheduled draw \(drawId)") { db in
+    func scheduledDraw(id drawId: String) throws(StorageError) -> ScheduledDraw? {
+        try database.read("read scheduled draw \(drawId)") { db in
             let query = try db.prepare("SELECT \(Self.scheduledColumns) FROM scheduled_draws WHERE draw_id = ?")
             try query.bind([.text(drawId)])
             return try query.step() ? try Self.scheduled(from: query) : nil
         }
     }
 
-    public func claim(drawId: String) throws(StorageError) -> ScheduledDraw? {
-        try write("claim scheduled draw \(drawId)") { db in
+    func claim(drawId: String) throws(StorageError) -> ScheduledDraw? {
+        try database.write("claim scheduled draw \(drawId)") { db in
             let query = try db.prepare("SELECT \(Self.scheduledColumns) FROM scheduled_draws WHERE draw_id = ?")
             try query.bind([.text(drawId)])
             guard try query.step() else { return nil }

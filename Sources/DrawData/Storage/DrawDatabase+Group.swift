@@ -9,14 +9,16 @@ import DrawCore
 /// SQLite rolls back everything by itself. From then on every write of the group fails without
 /// touching the database (it would otherwise run, and commit, on its own) and the group throws, so
 /// the caller makes each write again alone and learns exactly which ones can be kept.
-extension SQLiteDrawStore {
+extension DrawDatabase {
     /// The transaction `inOneTransaction` holds open.
     struct WriteGroup {
         /// Why the transaction is gone, once it is.
         var lost: String?
     }
 
-    public func inOneTransaction(_ body: () throws(StorageError) -> Void) throws(StorageError) {
+    /// Runs `body`, whose writes (of any table) all join one transaction, committed once at
+    /// the end; each in its own savepoint (see above). Nested calls join the open group.
+    func inOneTransaction(_ body: () throws(StorageError) -> Void) throws(StorageError) {
         try locked { (db) throws(StorageError) in
             // Nested: the writes simply join the group already open.
             guard group == nil else { return try body() }

@@ -1,11 +1,14 @@
 import DrawCore
 
-/// `RoomStore` on the draw database's `rooms` table (schema version 3, see `DrawStoreSchema`).
+/// The rooms kept for good (`RoomStore`), in the draw database's `rooms` table (schema version 3,
+/// see `DrawStoreSchema`) with each room's own list in `room_entrants` (`RoomTable+Entrants`).
 /// Same connection, lock and transactions as the draw records: a room write made inside
 /// `inOneTransaction` joins the group like any draw write.
-extension SQLiteDrawStore: RoomStore {
-    public func createRoom(_ room: RoomRecord) throws(StorageError) {
-        try write("create room \(room.name)") { db in
+struct RoomTable: Sendable {
+    let database: DrawDatabase
+
+    func createRoom(_ room: RoomRecord) throws(StorageError) {
+        try database.write("create room \(room.name)") { db in
             // DO NOTHING rather than a constraint failure: a taken name is an answer, not an error
             // of the database, and must say which name.
             try db.run("""
@@ -17,8 +20,8 @@ extension SQLiteDrawStore: RoomStore {
         }
     }
 
-    public func room(named name: String) throws(StorageError) -> RoomRecord? {
-        try read("read room \(name)") { db in
+    func room(named name: String) throws(StorageError) -> RoomRecord? {
+        try database.read("read room \(name)") { db in
             let query = try db.prepare("SELECT \(Self.roomColumns) FROM \(Self.roomTables) WHERE name = ?")
             try query.bind([.text(name)])
             return try query.step() ? try Self.room(from: query) : nil
@@ -26,8 +29,8 @@ extension SQLiteDrawStore: RoomStore {
     }
 
     @discardableResult
-    public func touchRoom(named name: String, at: Double) throws(StorageError) -> Bool {
-        try write("record activity in room \(name)") { db in
+    func touchRoom(named name: String, at: Double) throws(StorageError) -> Bool {
+        try database.write("record activity in room \(name)") { db in
             // max(): activity only moves forward, whatever order the touches arrive in.
             try db.run("UPDATE rooms SET last_activity_at = max(last_activity_at, ?) WHERE name = ?",
                        [.real(at), .text(name)])
@@ -36,16 +39,16 @@ extension SQLiteDrawStore: RoomStore {
     }
 
     @discardableResult
-    public func deleteRoom(named name: String) throws(StorageError) -> Bool {
-        try write("delete room \(name)") { db in
+    func deleteRoom(named name: String) throws(StorageError) -> Bool {
+        try database.write("delete room \(name)") { db in
             try db.run("DELETE FROM rooms WHERE name = ?", [.text(name)])
             return db.changes == 1
         }
     }
 
     @discardableResult
-    public func replaceKeyHash(ofRoom name: String, with keyHash: HostKeyHash, at: Double) throws(StorageError) -> Bool {
-        try write("replace the host key of room \(name)") { db in
+    func replaceKeyHash(ofRoom name: String, with keyHash: HostKeyHash, at: Double) throws(StorageError) -> Bool {
+        try database.write("replace the host key of room \(name)") { db in
             try db.run("""
                 UPDATE rooms SET host_key_sha256 = ?, last_activity_at = max(last_activity_at, ?) WHERE name = ?
                 """, [.text(keyHash.hex), .real(at), .text(name)])
@@ -53,9 +56,9 @@ extension SQLiteDrawStore: RoomStore {
         }
     }
 
-    public func expireRooms(idleBefore cutoff: Double, limit: Int) throws(StorageError) -> [RoomRecord] {
+    func expireRooms(idleBefore cutoff: Double, limit: Int) throws(StorageError) -> [RoomRecord] {
         guard limit > 0 else { return [] }
-        return try write("expire rooms idle since before \(cutoff)") { db in
+        return try database.write("expire rooms idle since before \(cutoff)") { db in
             let query = try db.prepare("""
                 SELECT \(Self.roomColumns) FROM \(Self.roomTables) WHERE last_activity_at < ?
                 ORDER BY last_activity_at, name LIMIT ?
@@ -73,8 +76,8 @@ extension SQLiteDrawStore: RoomStore {
         }
     }
 
-    public func roomCount() throws(StorageError) -> Int {
-        try read("count rooms") { db in try db.scalarInt("SELECT count(*) FROM rooms") }
+    func roomCount() throws(StorageError) -> Int {
+        try database.read("count rooms") { db in try db.scalarInt("SELECT count(*) FROM rooms") }
     }
 
     // MARK: Row decoding

@@ -2,10 +2,10 @@ import DrawCore
 
 /// A room's own entrant list and its settings (issue 15), in the `room_entrants` table and the
 /// `rooms.settings_json` column (schema version 4, see `DrawStoreSchema`).
-extension SQLiteDrawStore {
+extension RoomTable {
     @discardableResult
-    public func replaceEntrants(ofRoom name: String, with entrants: RoomEntrants?, at: Double) throws(StorageError) -> Bool {
-        try write("replace the entrants of room \(name)") { db in
+    func replaceEntrants(ofRoom name: String, with entrants: RoomEntrants?, at: Double) throws(StorageError) -> Bool {
+        try database.write("replace the entrants of room \(name)") { db in
             // One transaction (`write`): the old list goes only if the new one is stored.
             guard try Self.touch(name, at: at, in: db) else { return false }
             try db.run("DELETE FROM room_entrants WHERE room = ?", [.text(name)])
@@ -28,8 +28,8 @@ extension SQLiteDrawStore {
     }
 
     @discardableResult
-    public func replaceSourceURLs(ofRoom name: String, with urls: DrawSources, at: Double) throws(StorageError) -> Bool {
-        try write("replace the list URLs of room \(name)") { db in
+    func replaceSourceURLs(ofRoom name: String, with urls: DrawSources, at: Double) throws(StorageError) -> Bool {
+        try database.write("replace the list URLs of room \(name)") { db in
             guard try Self.touch(name, at: at, in: db) else { return false }
             try db.run("DELETE FROM room_entrants WHERE room = ?", [.text(name)])
             try db.run("UPDATE rooms SET users_url = ?, lottery_url = ? WHERE name = ?",
@@ -38,8 +38,8 @@ extension SQLiteDrawStore {
         }
     }
 
-    public func entrants(ofRoom name: String) throws(StorageError) -> RoomEntrants? {
-        try read("read the entrants of room \(name)") { db in
+    func entrants(ofRoom name: String) throws(StorageError) -> RoomEntrants? {
+        try database.read("read the entrants of room \(name)") { db in
             let query = try db.prepare("""
                 SELECT \(EntrantListTable.json(hashColumn: "entrants_sha256")), warnings_json, users_source, lottery_source
                 FROM room_entrants WHERE room = ?
@@ -54,8 +54,8 @@ extension SQLiteDrawStore {
     }
 
     @discardableResult
-    public func replaceSettings(ofRoom name: String, with settings: RoomSettings, at: Double) throws(StorageError) -> Bool {
-        try write("replace the settings of room \(name)") { db in
+    func replaceSettings(ofRoom name: String, with settings: RoomSettings, at: Double) throws(StorageError) -> Bool {
+        try database.write("replace the settings of room \(name)") { db in
             guard try Self.touch(name, at: at, in: db) else { return false }
             try db.run("UPDATE rooms SET settings_json = ? WHERE name = ?", [.text(StoredJSON.settings(settings)), .text(name)])
             return true

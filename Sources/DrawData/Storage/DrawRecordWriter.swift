@@ -1,9 +1,15 @@
 import DrawCore
 
-extension SQLiteDrawStore {
-    public func insertStarted(_ record: NewDrawRecord) throws(StorageError) {
+/// The writes of the draw records, `draws` and their `rounds` (`DrawRecordStore`'s writes): a
+/// draw's start with its plan, the moments it reaches, its end, a failure before planning, and
+/// the restart's reconciliation. Each is one write of `database`, so inside a group it joins the
+/// group's transaction; a draw's list goes to `EntrantListTable`, stored once.
+struct DrawRecordWriter: Sendable {
+    let database: DrawDatabase
+
+    func insertStarted(_ record: NewDrawRecord) throws(StorageError) {
         let plan = record.plan
-        try write("record the start of draw \(plan.drawId)") { db in
+        try database.write("record the start of draw \(plan.drawId)") { db in
             try Self.requireNew(plan.drawId, in: db)
             // The list once (schema 6): an unchanged list is compared, not stored again.
             try EntrantListTable.keep(CanonicalEntrantList.bytes(plan.entrants), hash: plan.entrantsHash, in: db)
@@ -41,9 +47,9 @@ extension SQLiteDrawStore {
         }
     }
 
-    public func recordBeacon(_ plan: DrawPlan) throws(StorageError) {
+    func recordBeacon(_ plan: DrawPlan) throws(StorageError) {
         guard let beacon = plan.beacon, !plan.isAwaitingBeacon else { return }
-        try write("record the beacon round of draw \(plan.drawId)") { db in
+        try database.write("record the beacon round of draw \(plan.drawId)") { db in
             let seq = try Self.runningSeq(of: plan.drawId, in: db)
             try db.run("UPDATE draws SET beacon_json = ?, drawn_json = ? WHERE seq = ?",
                        [.text(StoredJSON.beacon(beacon)), .text(StoredJSON.player(plan.outcome.drawn)), .integer(seq)])
@@ -65,15 +71,15 @@ extension SQLiteDrawStore {
         }
     }
 
-    public func stampStarted(drawId: String, startedAt: Double) throws(StorageError) {
-        try write("record when draw \(drawId) started") { db in
+    func stampStarted(drawId: String, startedAt: Double) throws(StorageError) {
+        try database.write("record when draw \(drawId) started") { db in
             let seq = try Self.runningSeq(of: drawId, in: db)
             try db.run("UPDATE draws SET started_at = ? WHERE seq = ?", [.real(startedAt), .integer(seq)])
         }
     }
 
-    public func recordRound(drawId: String, round: Int, sentAt: Double) throws(StorageError) {
-        try write("record round \(round) of draw \(drawId)") { db in
+    func recordRound(drawId: String, round: Int, sentAt: Double) throws(StorageError) {
+        try database.write("record round \(round) of draw \(drawId)") { db in
             let seq = try Self.runningSeq(of: drawId, in: db)
             try db.run("UPDATE rounds SET sent_at = ? WHERE draw_seq = ? AND round = ?",
                        [.real(sentAt), .integer(seq), .int(round)])
@@ -81,18 +87,18 @@ extension SQLiteDrawStore {
         }
     }
 
-    public func finish(drawId: String, ending: DrawEnding, finishedAt: Double) throws(StorageError) {
+    func finish(drawId: String, ending: DrawEnding, finishedAt: Double) throws(StorageError) {
         let reason: String?
         if case .aborted(let r) = ending { reason = r } else { reason = nil }
-        try write("record the end of draw \(drawId)") { db in
+        try database.write("record the end of draw \(drawId)") { db in
             let seq = try Self.runningSeq(of: drawId, in: db)
             try db.run("UPDATE draws SET status = ?, finished_at = ?, abort_reason = ? WHERE seq = ?",
                        [.text(ending.status.rawValue), .real(finishedAt), .string(reason), .integer(seq)])
         }
     }
 
-    public func insertFailed(_ record: FailedDrawRecord) throws(StorageError) {
-        try write("record the failure of draw \(record.drawId)") { db in
+    func insertFailed(_ record: FailedDrawRecord) throws(StorageError) {
+        try database.write("record the failure of draw \(record.drawId)") { db in
             try Self.requireNew(record.drawId, in: db)
             try db.run("""
                 INSERT INTO draws (draw_id, room, status, created_at, finished_at, users_url, lottery_url,
@@ -108,12 +114,15 @@ extension SQLiteDrawStore {
     }
 
     @discardableResult
-    public func markRunningInterrupted(at: Double) throws(StorageError) -> Int {
-        try write("mark running draws interrupted") { db in
-            try db.run("UPDATE draws SET status = 'interrupted', finished_at = ? WHERE status = 'running'",
-                       [.real(at)])
-            return db.changes
-        }
+    func markRunningInterrupted(at: Double) throws(StorageError) -> Int {
+        try database.write("mark running draws interrupted") { db in try Self.interruptRunning(at: at, in: db) }
+    }
+
+    /// Marks every draw still `running` interrupted at `at`, inside the caller's write
+    /// transaction (the history outbox owes their lines in the same one); how many it marked.
+    static func interruptRunning(at: Double, in db: SQLiteConnection) throws -> Int {
+        try db.run("UPDATE draws SET status = 'interrupted', finished_at = ? WHERE status = 'running'", [.real(at)])
+        return db.changes
     }
 
     // MARK: Checks inside a write transaction
