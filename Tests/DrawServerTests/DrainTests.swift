@@ -8,7 +8,9 @@ extension RealSocketTests {
     /// `draining` (503), then the server stops by itself (docs/PROTOCOL.md §5.5).
     @Suite struct DrainTests {
         @Test func drainLetsTheRunningDrawFinishThenStops() throws {
-            let (running, ws, started) = try drawAtRound1(rounds: 6, intervalMs: 100, graceMs: 10_000)
+            // 3 s of rounds left: the health poll and the refused start must land while the draw
+            // still runs (with 0.6 s, a loaded machine saw the draw end and the server stop first).
+            let (running, ws, started) = try drawAtRound1(rounds: 10, intervalMs: 300, graceMs: 10_000)
             running.server.drain()
 
             let health = try waitForHealth(running.port, status: 503)
