@@ -172,9 +172,9 @@ def verify_document(draw, base=None, beacon_key=None, check_bls=False):
     """Everything a record (or a `finished` message) claims, checked; `ok` sums it up and
     `roundsChecked` says how many rounds that covered. A stopped draw has no outcome. A redraw
     (`redrawOf`) is also checked against `base`, the record of the draw it redraws. A seed that is
-    not hex fails the report (`seedOk`, `error`): nothing can be recomputed from it."""
-    if not is_hex_of(draw.get("seed")):
-        return {"seedOk": False, "error": f"the record's seed is not a hex string: {draw.get('seed')!r}",
+    not 32 bytes of hex (FAIRNESS.md section 2, as the page's verifier asks) fails the report (`seedOk`, `error`): nothing can be recomputed from it."""
+    if not is_hex_of(draw.get("seed"), 32):
+        return {"seedOk": False, "error": f"the record's seed is not 32 bytes of hex (section 2): {draw.get('seed')!r}",
                 "picks": [], "outcome": None, "roundsChecked": 0, "ok": False}
     rounds, claimed = claim_of(draw)
     each = reveals_each(draw)

@@ -165,15 +165,15 @@ def test_a_beacon_record_with_randomness_that_is_not_32_bytes_of_hex_is_reported
     assert report["beaconOk"] is False and report["ok"] is False, report
 
 
-@pytest.mark.parametrize("seed", ["zz" * 32, "0" * 63, 42, ["00"]])
+@pytest.mark.parametrize("seed", ["zz" * 32, "0" * 63, "00" * 31, "00" * 33, 42, ["00"]])
 def test_a_record_whose_seed_is_not_hex_is_reported_not_raised(seed, tmp_path):
-    """A record is a peer's document: a seed that is not hex (or not a string) fails the report with
-    a message saying so, on the command line as in the library, instead of a traceback."""
+    """A record is a peer's document: a seed that is not 32 bytes of hex (or not a string) fails the
+    report with a message saying so, as the page's verifier does, on the command line as in the library, instead of a traceback."""
     entrants = [{"userId": 1, "name": "a", "username": "a", "regDate": "2020-01-01", "void": False}]
     record = {"drawId": "d", "seed": seed, "entrants": entrants, "rounds": [], "status": "finished"}
     report = verify_draw.verify_document(record)
     assert report["seedOk"] is False and report["ok"] is False, report
-    assert "seed is not a hex string" in report["error"]
+    assert "seed is not 32 bytes of hex" in report["error"]
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     run = subprocess.run([sys.executable, str(TOOL), str(path)], capture_output=True, text=True, timeout=60)
