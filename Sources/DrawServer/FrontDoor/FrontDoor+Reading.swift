@@ -7,7 +7,7 @@ extension FrontDoor {
     func readable(_ fd: Int32) {
         if let r = requests[fd] {
             read(r)
-        } else if lingering[fd] != nil {
+        } else if lingering.contains(fd) {
             drainLinger(fd)
         }
     }
@@ -144,7 +144,7 @@ extension FrontDoor {
             body = r.body
             r.body = [] // the one reference left is the one handed over
         }
-        handOver(Ready(fd: r.fd, bytes: head.forwardedHead(), body: body, put: head.method == "PUT"))
+        handOver(HandOverLine.Ready(fd: r.fd, bytes: head.forwardedHead(), body: body, put: head.method == "PUT"))
     }
 
     /// Forgets a request without closing its descriptor (it goes to lws or into a linger).
@@ -188,12 +188,7 @@ extension FrontDoor {
             r.pace = pace
             if verdict != .onPace { refuse(r, .timeout) }
         }
-        while let (fd, id) = lingerOrder.first {
-            guard let l = lingering[fd], l.id == id else { _ = lingerOrder.pop(); continue }
-            guard now >= l.until else { break }
-            _ = lingerOrder.pop()
-            endLinger(fd)
-        }
+        for fd in lingering.expired(now: now) { closeLinger(fd) }
         if !requests.isEmpty || !lingering.isEmpty { armSweep() }
     }
 }

@@ -32,7 +32,7 @@ protocol FrontDoorHost: AnyObject {
 /// `headerTables` at a time; more wait here, in order. With TLS the front door cannot read: it
 /// hands connections over unread (limits and the EMFILE pause still apply), also at most
 /// `headerTables` at a time in lws' TLS handshake and request head, and one that is still there
-/// after `slowTLSNanos` stops counting (see `expireSlowTLS`).
+/// after `slowTLSNanos` stops counting (see `HandOverLine`).
 ///
 /// Why the bound under TLS too (issue 29): lws arms a timeout for each connection it adopts
 /// under TLS, and again when its TLS handshake is done, each inserted by walking its one sorted
@@ -65,8 +65,6 @@ final class FrontDoor {
     static let acceptBatch = 64
     static let sweepIntervalNanos: UInt64 = 100_000_000
     static let acceptPauseNanos: UInt64 = 100_000_000
-    static let lingerNanos: UInt64 = 2_000_000_000
-    static let lingerBytes = 64 * 1024
     static let readChunk = 4096
 
     let settings: Settings
@@ -77,10 +75,10 @@ final class FrontDoor {
     let logger: Logger
 
     var requests: [Int32: PendingRequest] = [:]
-    var lingering: [Int32: LingeringClose] = [:]
-    var lingerOrder = FIFO<(Int32, UInt64)>()
-    /// Complete requests waiting for an lws header table, in arrival order.
-    var waiting = FIFO<Ready>()
+    /// Connections answered here, closing gracefully.
+    var lingering = LingeringCloses()
+    /// Complete requests on their way to lws, and what lws is not given of them.
+    var line: HandOverLine
     /// Entrant list uploads read at once (bodies past `RequestLimits.maxBodyBytes`, up to
     /// `maxUploadBytes` each), in all, per address and per room; one more is answered `503 busy`
     /// (with `Retry-After`) before its body is read.
@@ -92,20 +90,7 @@ final class FrontDoor {
     weak var uploadGate: (any UploadGate)?
     /// Uploads whose body is being read, each holding a slot, by descriptor.
     var uploads: [Int32: PendingRequest] = [:]
-    /// Request bodies, by the lws connection they belong to, until the API takes them.
-    var bodies: [Connection: [UInt8]] = [:]
-    /// Connections whose request was a PUT, handed to lws as a POST (`RequestHead.forwardedHead`).
-    var puts = Set<Connection>()
-    /// The body of the request being handed over, for `lwsCreated`.
-    private var handingOverBody: [UInt8]?
-    private var handingOverPut = false
     var tracker: ArrivalTracker
-    /// Handed-over connections still in lws' parser (holding a table).
-    var handshakes = Set<Connection>()
-    /// With TLS: how long each connection in `handshakes` has been in lws' handshake.
-    private var tlsClock: TLSHandshakeClock
-    /// During a hand-over: whether the connection will hold a table, and the one lws created.
-    var adopting: (countsTable: Bool, created: Connection?)?
     var nextID: UInt64 = 0
     var listening = false
     var closed = false
@@ -128,7 +113,8 @@ final class FrontDoor {
         self.readiness = readiness
         self.clock = clock
         self.logger = logger
-        tlsClock = TLSHandshakeClock(limit: settings.slowTLSNanos)
+        line = HandOverLine(headerTables: settings.headerTables,
+                            slowTLSNanos: settings.readsHeads ? nil : settings.slowTLSNanos)
         tracker = ArrivalTracker(slowAfterNanos: settings.slowAfterNanos, timeoutNanos: settings.headTimeoutNanos,
                                  slowPerAddress: settings.slowPerAddress)
         sweepTimer = loop.timer { [unowned self] in self.sweep() }
@@ -138,7 +124,7 @@ final class FrontDoor {
     }
 
     /// Descriptors the front door holds: requests being read, waiting, or closing.
-    var heldCount: Int { requests.count + waiting.count + lingering.count }
+    var heldCount: Int { requests.count + line.waitingCount + lingering.count }
 
     /// Every connection open now, ours and lws'.
     var connectionCount: Int { heldCount + host.lwsConnectionCount }
@@ -158,8 +144,8 @@ final class FrontDoor {
         listening = false
         listener.close()
         for r in requests.values { drop(r) }
-        while let ready = waiting.pop() { Glibc.close(ready.fd) }
-        for fd in Array(lingering.keys) { endLinger(fd) }
+        for fd in line.abandonWaiting() { Glibc.close(fd) }
+        for fd in lingering.descriptors { endLinger(fd) }
         sweepTimer = nil
         resumeTimer = nil
         drainTimer = nil
@@ -194,7 +180,7 @@ final class FrontDoor {
         }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        guard settings.readsHeads else { return handOver(Ready(fd: fd, bytes: [], body: nil)) }
+        guard settings.readsHeads else { return handOver(HandOverLine.Ready(fd: fd, bytes: [], body: nil)) }
         nextID &+= 1
         let r = PendingRequest(fd: fd, id: nextID, peer: peer, limits: settings.limits)
         requests[fd] = r
@@ -233,98 +219,52 @@ final class FrontDoor {
 
     // MARK: handing over
 
-    /// A complete, accepted request on its way to lws: the head it gets, and the body it does
-    /// not (see `RequestHead.forwardedHead`).
-    struct Ready {
-        let fd: Int32
-        let bytes: [UInt8]
-        let body: [UInt8]?
-        /// A PUT, forwarded as a POST: the API asks `takeWasPut`.
-        var put = false
-    }
-
     /// lws' WSI_CREATE: a connection it creates during a hand-over of a request we read holds a
     /// header table (and may come with a body).
     func lwsCreated(_ wsi: Connection) {
-        guard let current = adopting else { return }
-        adopting = (current.countsTable, wsi)
-        guard current.countsTable else { return }
-        handshakes.insert(wsi)
-        if !settings.readsHeads { tlsClock.began(wsi, at: clock.monotonicNanos()) }
-        if let body = handingOverBody { bodies[wsi] = body }
-        if handingOverPut { puts.insert(wsi) }
+        line.created(wsi, now: clock.monotonicNanos())
     }
 
     /// lws' ESTABLISHED or WSI_DESTROY: the connection's header table is free again.
     func lwsSettled(_ wsi: Connection) {
-        bodies[wsi] = nil
-        puts.remove(wsi)
-        tlsClock.ended(wsi)
-        guard handshakes.remove(wsi) != nil, !waiting.isEmpty else { return }
+        guard line.settled(wsi) else { return }
         // Not from inside this callback, which may run within another hand-over.
         drainTimer?.schedule(afterNanos: 0)
     }
 
     /// The body the front door read for `wsi`'s request, once.
     func takeBody(_ wsi: Connection) -> [UInt8]? {
-        bodies.removeValue(forKey: wsi)
+        line.takeBody(wsi)
     }
 
     /// Whether `wsi`'s request was a PUT (lws was told POST), once.
     func takeWasPut(_ wsi: Connection) -> Bool {
-        puts.remove(wsi) != nil
+        line.takeWasPut(wsi)
     }
 
     /// A complete, accepted request: to lws now if it has a table free, else in line.
-    func handOver(_ ready: Ready) {
-        expireSlowTLS()
-        guard waiting.isEmpty, handshakes.count < settings.headerTables else {
-            waiting.push(ready)
-            armSlowTLS()
-            return
-        }
-        adopt(ready)
+    func handOver(_ ready: HandOverLine.Ready) {
+        guard let admitted = line.arrived(ready, now: clock.monotonicNanos()) else { return armSlowTLS() }
+        adopt(admitted)
     }
 
     private func drainWaiting() {
-        expireSlowTLS()
-        while handshakes.count < settings.headerTables, let ready = waiting.pop() { adopt(ready) }
-        if !waiting.isEmpty { armSlowTLS() }
-    }
-
-    /// With TLS: connections in lws' handshake for `slowTLSNanos` and more stop counting
-    /// against `headerTables` (they stay in lws until they finish or its timeout ends them).
-    private func expireSlowTLS() {
-        guard !settings.readsHeads else { return }
-        tlsClock.expire(now: clock.monotonicNanos()) { handshakes.remove($0) }
+        line.expireSlowTLS(now: clock.monotonicNanos())
+        while let ready = line.next() { adopt(ready) }
+        armSlowTLS()
     }
 
     /// With TLS, while connections wait: a drain when the oldest handshake in lws turns slow.
     private func armSlowTLS() {
-        guard !settings.readsHeads else { return }
-        guard let due = tlsClock.nextDue() else { return }
+        guard let due = line.slowTLSDue() else { return }
         let now = clock.monotonicNanos()
         slowTLSTimer?.schedule(afterNanos: due > now ? due - now : 0)
     }
 
-    private func adopt(_ ready: Ready, countsTable: Bool = true) {
-        adopting = (countsTable, nil)
-        handingOverBody = ready.body
-        handingOverPut = ready.put
+    private func adopt(_ ready: HandOverLine.Ready) {
+        line.beginAdoption(ready)
+        // lws' WSI_CREATE for it (`lwsCreated`) runs during this call.
         let kept = host.adopt(ready.fd, ready.bytes)
-        handingOverBody = nil
-        handingOverPut = false
-        let created = adopting?.created
-        adopting = nil
-        // lws closes a connection it is done with through WSI_DESTROY (lwsSettled), except when
-        // its adoption fails half-way (out of memory): then it frees the connection silently,
-        // and a table counted for it would stay taken for good.
-        if !kept, let wsi = created, handshakes.contains(wsi) || !countsTable {
-            handshakes.remove(wsi)
-            tlsClock.ended(wsi)
-            bodies[wsi] = nil
-            puts.remove(wsi)
-            host.forget(wsi)
-        }
+        if let lost = line.endAdoption(kept: kept) { host.forget(lost) }
     }
 }
