@@ -5,9 +5,10 @@ import Glibc
 extension FrontDoor {
     /// Answers a request the front door will not hand over, then closes: gracefully (see
     /// `LingeringCloses`), except after a 408, whose client is too slow to be worth the wait.
-    /// A HEAD's answer has no body, also when its head could not be parsed (`HEAD /%zz`).
-    func refuse(_ r: PendingRequest, _ why: HeadRejection, headOnly: Bool = false) {
-        let headOnly = headOnly || RequestHead.announcesHEAD(r.buffer)
+    /// A HEAD's answer has no body, also when its head could not be parsed (`HEAD /%zz`): told
+    /// from the head, which stays in `r.buffer` until it is accepted.
+    func refuse(_ r: PendingRequest, _ why: HeadRejection) {
+        let headOnly = RequestHead.announcesHEAD(r.buffer)
         answer(r, RawResponse.error(why.code, message: why.message, allow: why.allow, headOnly: headOnly),
                linger: why != .timeout)
     }

@@ -15,24 +15,22 @@ extension FrontDoor {
     /// Reads what has arrived (never more than the limits allow) and acts on it.
     func read(_ r: PendingRequest) {
         while requests[r.fd] === r, !r.checking {
-            let room: Int
+            let n: Int
             if r.head == nil {
-                // The head's limit bounds the buffer: at most one chunk past head and standard
-                // body (what may come in the same packets as the head).
-                let (cap, overflow) = (settings.limits.maxHeadBytes + settings.limits.maxBodyBytes)
-                    .addingReportingOverflow(Self.readChunk)
-                guard !overflow else { return refuse(r, .bodyTooLarge) }
-                room = cap - r.buffer.count
+                // The head's limit bounds the buffer (`headReadCap`).
+                guard let cap = headReadCap else { return refuse(r, .bodyTooLarge) }
+                let room = cap - r.buffer.count
                 guard room > 0 else { return refuse(r, .headersTooLarge) }
+                n = scratch.withUnsafeMutableBytes { recv(r.fd, $0.baseAddress, min($0.count, room), 0) }
+                if n > 0 { r.buffer.append(contentsOf: scratch[0..<n]) }
             } else {
                 // The body's own length (bounded by its route's limit when the head was parsed),
                 // read into its reserved buffer and never past it.
-                room = r.bodyLength - r.body.count
+                let room = r.bodyLength - r.body.count
                 guard room > 0 else { return advance(r) }
+                n = Self.receive(r.fd, into: &r.body, upTo: min(Self.readChunk, room))
             }
-            let n = scratch.withUnsafeMutableBytes { recv(r.fd, $0.baseAddress, min($0.count, room), 0) }
             if n > 0 {
-                if r.head == nil { r.buffer.append(contentsOf: scratch[0..<n]) } else { r.body.append(contentsOf: scratch[0..<n]) }
                 advance(r)
                 // Still incomplete: part of a request, which may make it a slow one (an upload
                 // admitted to its body no longer counts here: its pace does).
@@ -49,6 +47,21 @@ extension FrontDoor {
         }
     }
 
+    /// `recv` straight into the spare capacity of `body` (reserved to its length once the head
+    /// was parsed), not through `scratch`: an upload's 16 MiB are not copied 4 KiB at a time.
+    /// Returns what `recv` returned.
+    private static func receive(_ fd: Int32, into body: inout [UInt8], upTo count: Int) -> Int {
+        var n = 0
+        body.append(addingCapacity: count) { span in
+            n = span.withUnsafeMutableBufferPointer { free, filled in
+                let got = recv(fd, free.baseAddress.map { $0 + filled }, min(count, free.count - filled), 0)
+                if got > 0 { filled += got }
+                return got
+            }
+        }
+        return n
+    }
+
     /// Moves a request on with what its buffers hold now.
     private func advance(_ r: PendingRequest) {
         if r.head == nil {
@@ -62,7 +75,7 @@ extension FrontDoor {
                 case .failure(let why):
                     return refuse(r, why)
                 case .success(let head):
-                    if let why = head.refusal { return refuse(r, why, headOnly: head.method == "HEAD") }
+                    if let why = head.refusal { return refuse(r, why) } // a HEAD's answer: `refuse` sees it in the buffer
                     r.head = head
                     // Peer-supplied length, already bounded by its route's body limit.
                     r.bodyLength = head.contentLength ?? 0

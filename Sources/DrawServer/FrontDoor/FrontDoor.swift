@@ -102,7 +102,12 @@ final class FrontDoor {
     var sweepArmed = false
     var pauses = 0
     var lastPauseLog: UInt64?
-    /// One read buffer for every connection (one thread, one read at a time).
+    /// How much of a request is read before its head is complete: at most one chunk past head and
+    /// standard body (what may come in the same packets as the head). Nil when that overflows
+    /// (absurd limits): every request is then refused as too large.
+    let headReadCap: Int?
+    /// One read buffer for every connection's head and lingering input (one thread, one read at a
+    /// time); bodies are received into their own buffers.
     var scratch = [UInt8](repeating: 0, count: FrontDoor.readChunk)
 
     init(settings: Settings, listener: ListenSocket, host: FrontDoorHost, readiness: Readiness,
@@ -115,6 +120,9 @@ final class FrontDoor {
         self.logger = logger
         line = HandOverLine(headerTables: settings.headerTables,
                             slowTLSNanos: settings.readsHeads ? nil : settings.slowTLSNanos)
+        let (sum, sumOverflow) = settings.limits.maxHeadBytes.addingReportingOverflow(settings.limits.maxBodyBytes)
+        let (cap, capOverflow) = sum.addingReportingOverflow(Self.readChunk)
+        headReadCap = sumOverflow || capOverflow ? nil : cap
         tracker = ArrivalTracker(slowAfterNanos: settings.slowAfterNanos, timeoutNanos: settings.headTimeoutNanos,
                                  slowPerAddress: settings.slowPerAddress)
         sweepTimer = loop.timer { [unowned self] in self.sweep() }
