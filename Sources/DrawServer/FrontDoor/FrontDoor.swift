@@ -26,10 +26,11 @@ protocol FrontDoorHost: AnyObject {
 /// methods. Here slow heads cost a descriptor and a small buffer, never a table; per-address,
 /// deadline and size limits refuse them; and lws only ever receives complete, checked heads.
 ///
-/// Flow: accept (a bounded batch per wake; EMFILE pauses accepting) → read until the head and
-/// the body are in (`HeadScanner`, `RequestHeadParser`) → answer it ourselves (400/404/405/408/
-/// 413/414/431/503/505, then a lingering close) or hand it to lws with the bytes read, at most
-/// `headerTables` at a time; more wait here, in order. With TLS the front door cannot read: it
+/// Flow: accept (`Acceptor`: a bounded batch per wake; EMFILE pauses accepting) → read until
+/// the head and the body are in (`HeadScanner`, `RequestHeadParser`) → answer it ourselves (400/
+/// 404/405/408/413/414/431/503/505, then a lingering close, `LingeringCloses`) or hand it to lws
+/// with the bytes read, at most `headerTables` at a time; more wait here, in order
+/// (`HandOverLine`). With TLS the front door cannot read: it
 /// hands connections over unread (limits and the EMFILE pause still apply), also at most
 /// `headerTables` at a time in lws' TLS handshake and request head, and one that is still there
 /// after `slowTLSNanos` stops counting (see `HandOverLine`).
@@ -60,15 +61,12 @@ final class FrontDoor {
         var slowTLSNanos: UInt64 = 1_000_000_000
     }
 
-    /// Accepts per readiness wake: the rest wait in the backlog for the next turn, so a storm
-    /// does not hold up lws' own connections.
-    static let acceptBatch = 64
     static let sweepIntervalNanos: UInt64 = 100_000_000
-    static let acceptPauseNanos: UInt64 = 100_000_000
     static let readChunk = 4096
 
     let settings: Settings
-    let listener: ListenSocket
+    /// The listening socket, and the pause when out of descriptors.
+    let acceptor: Acceptor
     unowned let host: FrontDoorHost
     let readiness: Readiness
     let clock: any DrawClock
@@ -92,16 +90,12 @@ final class FrontDoor {
     var uploads: [Int32: PendingRequest] = [:]
     var tracker: ArrivalTracker
     var nextID: UInt64 = 0
-    var listening = false
     var closed = false
     var sweepTimer: LoopTimer?
-    var resumeTimer: LoopTimer?
     var drainTimer: LoopTimer?
     /// With TLS: drains the line when the oldest handshake in lws turns slow.
     var slowTLSTimer: LoopTimer?
     var sweepArmed = false
-    var pauses = 0
-    var lastPauseLog: UInt64?
     /// How much of a request is read before its head is complete: at most one chunk past head and
     /// standard body (what may come in the same packets as the head). Nil when that overflows
     /// (absurd limits): every request is then refused as too large.
@@ -113,7 +107,7 @@ final class FrontDoor {
     init(settings: Settings, listener: ListenSocket, host: FrontDoorHost, readiness: Readiness,
          loop: ServiceLoop, clock: any DrawClock, logger: Logger) {
         self.settings = settings
-        self.listener = listener
+        acceptor = Acceptor(listener: listener, readiness: readiness, loop: loop, clock: clock, logger: logger)
         self.host = host
         self.readiness = readiness
         self.clock = clock
@@ -126,7 +120,6 @@ final class FrontDoor {
         tracker = ArrivalTracker(slowAfterNanos: settings.slowAfterNanos, timeoutNanos: settings.headTimeoutNanos,
                                  slowPerAddress: settings.slowPerAddress)
         sweepTimer = loop.timer { [unowned self] in self.sweep() }
-        resumeTimer = loop.timer { [unowned self] in self.resumeAccepting() }
         drainTimer = loop.timer { [unowned self] in self.drainWaiting() }
         slowTLSTimer = loop.timer { [unowned self] in self.drainWaiting() }
     }
@@ -139,8 +132,8 @@ final class FrontDoor {
 
     /// Starts accepting. False when the listening socket cannot be watched.
     func start() -> Bool {
-        listening = readiness.watch(listener.fd, for: .readable) { [unowned self] _ in self.acceptReady() }
-        return listening
+        acceptor.start(openCount: { [unowned self] in connectionCount },
+                       accepted: { [unowned self] fd, peer in accepted(fd, peer: peer) })
     }
 
     /// Stops for good: closes the listening socket and every connection not yet handed over.
@@ -148,37 +141,16 @@ final class FrontDoor {
     func close() {
         guard !closed else { return }
         closed = true
-        if listening { readiness.unwatch(listener.fd) }
-        listening = false
-        listener.close()
+        acceptor.close()
         for r in requests.values { drop(r) }
         for fd in line.abandonWaiting() { Glibc.close(fd) }
         for fd in lingering.descriptors { endLinger(fd) }
         sweepTimer = nil
-        resumeTimer = nil
         drainTimer = nil
         slowTLSTimer = nil
     }
 
-    // MARK: accepting
-
-    private func acceptReady() {
-        for _ in 0..<Self.acceptBatch {
-            var storage = sockaddr_storage()
-            let fd = listener.accept(peer: &storage)
-            if fd < 0 {
-                switch errno {
-                case EAGAIN, EWOULDBLOCK: return
-                case EINTR, ECONNABORTED, EPROTO, EPERM: continue // this connection only
-                default:
-                    // EMFILE, ENFILE, ENOBUFS, ENOMEM: out of something that frees up later.
-                    pauseAccepting(errno)
-                    return
-                }
-            }
-            accepted(fd, peer: PeerAddress(storage))
-        }
-    }
+    // MARK: accepted connections
 
     private func accepted(_ fd: Int32, peer: PeerAddress?) {
         // The hard limit: refused before anything is spent on it, as lws' filter did.
@@ -201,28 +173,6 @@ final class FrontDoor {
         guard !r.checking, !r.watched else { return }
         r.watched = readiness.watch(fd, for: .readable) { [unowned self] _ in self.readable(fd) }
         if !r.watched { drop(r) }
-    }
-
-    /// Out of descriptors (or kernel memory): stop watching the listening socket for a moment
-    /// instead of failing the same accept again and again. Pending connections wait in the
-    /// kernel's backlog meanwhile. Logged at most once per 10 s, with how often it happened.
-    private func pauseAccepting(_ error: Int32) {
-        if listening { readiness.unwatch(listener.fd) }
-        listening = false
-        resumeTimer?.schedule(afterNanos: Self.acceptPauseNanos)
-        pauses += 1
-        let now = clock.monotonicNanos()
-        if let last = lastPauseLog, now &- last < 10_000_000_000 { return }
-        lastPauseLog = now
-        logger.warning("cannot accept connections: \(String(cString: strerror(error))); pausing accept for 100 ms",
-                       metadata: ["pauses": "\(pauses)", "open": "\(connectionCount)"])
-        pauses = 0
-    }
-
-    private func resumeAccepting() {
-        guard !closed, !listening else { return }
-        listening = readiness.watch(listener.fd, for: .readable) { [unowned self] _ in self.acceptReady() }
-        if !listening { resumeTimer?.schedule(afterNanos: Self.acceptPauseNanos) }
     }
 
     // MARK: handing over
