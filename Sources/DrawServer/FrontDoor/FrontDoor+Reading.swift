@@ -119,15 +119,13 @@ extension FrontDoor {
     /// An upload that may send its body: a slot if it needs one, `100 Continue`, then its body.
     private func admitUpload(_ r: PendingRequest, _ head: RequestHead) {
         if r.bodyLength > settings.limits.maxBodyBytes {
-            let reading = uploads.values.map { (peer: $0.peer, room: $0.uploadRoom ?? "") }
-            guard Self.uploadSlots.admits(peer: r.peer, room: r.uploadRoom ?? "", beside: reading) else {
+            guard uploads.admit(r.fd, id: r.id, peer: r.peer, room: r.uploadRoom ?? "", bytes: r.body.count,
+                                at: clock.monotonicNanos()) else {
                 return refuse(r, code: .busy, message: "Too many uploads are being read now (from this address, to this room, or in all); try again shortly.",
-                              retryAfter: Self.uploadRetryAfterSeconds)
+                              retryAfter: UploadReads.retryAfterSeconds)
             }
-            uploads[r.fd] = r
             // From now on its deadline follows its progress (finding 5), not the 5 s of a head.
             tracker.finished(r.ticket)
-            r.pace = UploadPace(bytes: r.body.count, at: clock.monotonicNanos())
         }
         if r.body.count < r.bodyLength, head.expectsContinue { send(r.fd, RawResponse.continueHead) }
         if !r.watched {
@@ -163,7 +161,7 @@ extension FrontDoor {
     /// Forgets a request without closing its descriptor (it goes to lws or into a linger).
     func release(_ r: PendingRequest) {
         requests[r.fd] = nil
-        if uploads[r.fd] === r { uploads[r.fd] = nil }
+        uploads.ended(r.fd, id: r.id)
         tracker.finished(r.ticket)
         if r.watched { readiness.unwatch(r.fd) }
         r.watched = false
@@ -195,11 +193,8 @@ extension FrontDoor {
             refuse(r, .timeout)
         }
         // Uploads' bodies: each must keep its pace (finding 5).
-        for r in Array(uploads.values) {
-            guard var pace = r.pace else { continue }
-            let verdict = pace.check(bytes: r.body.count, at: now)
-            r.pace = pace
-            if verdict != .onPace { refuse(r, .timeout) }
+        for fd in uploads.offPace(at: now, bytes: { requests[$0]?.body.count }) {
+            if let r = requests[fd] { refuse(r, .timeout) }
         }
         for fd in lingering.expired(now: now) { closeLinger(fd) }
         if !requests.isEmpty || !lingering.isEmpty { armSweep() }

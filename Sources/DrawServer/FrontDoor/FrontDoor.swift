@@ -77,17 +77,13 @@ final class FrontDoor {
     var lingering = LingeringCloses()
     /// Complete requests on their way to lws, and what lws is not given of them.
     var line: HandOverLine
-    /// Entrant list uploads read at once (bodies past `RequestLimits.maxBodyBytes`, up to
-    /// `maxUploadBytes` each), in all, per address and per room; one more is answered `503 busy`
-    /// (with `Retry-After`) before its body is read.
-    static let uploadSlots = UploadSlots()
-    /// Seconds a client refused an upload slot is asked to wait (`Retry-After`).
-    static let uploadRetryAfterSeconds = 5
     /// Checks an upload's room, key and type before its body is read; set once by the server.
     /// Without one (tests of the front door alone) every upload is admitted.
     weak var uploadGate: (any UploadGate)?
-    /// Uploads whose body is being read, each holding a slot, by descriptor.
-    var uploads: [Int32: PendingRequest] = [:]
+    /// Entrant list uploads whose body is being read (bodies past `RequestLimits.maxBodyBytes`,
+    /// up to `maxUploadBytes` each), each holding one of the slots; one more is answered
+    /// `503 busy` (with `Retry-After`) before its body is read.
+    var uploads = UploadReads()
     var tracker: ArrivalTracker
     var nextID: UInt64 = 0
     var closed = false

@@ -20,9 +20,6 @@ final class PendingRequest {
     var uploadRoom: String?
     /// Waiting for the `UploadGate`'s verdict: nothing more is read meanwhile.
     var checking = false
-    /// Its body may pass the API's usual limit: it holds one of the front door's `UploadSlots`,
-    /// and its deadline is its pace (`UploadPace`) instead of the arrival tracker's.
-    var pace: UploadPace?
     /// Whether `fd` is in the readiness set.
     var watched = false
 
