@@ -4,10 +4,11 @@ import Glibc
 /// The front door's own answers and the lingering close after them. Service thread only.
 extension FrontDoor {
     /// Answers a request the front door will not hand over, then closes: gracefully (see
-    /// `LingeringClose`), except after a 408, whose client is too slow to be worth the wait.
-    /// A HEAD's answer has no body, also when its head could not be parsed (`HEAD /%zz`).
-    func refuse(_ r: PendingRequest, _ why: HeadRejection, headOnly: Bool = false) {
-        let headOnly = headOnly || RequestHead.announcesHEAD(r.buffer)
+    /// `LingeringCloses`), except after a 408, whose client is too slow to be worth the wait.
+    /// A HEAD's answer has no body, also when its head could not be parsed (`HEAD /%zz`): told
+    /// from the head, which stays in `r.buffer` until it is accepted.
+    func refuse(_ r: PendingRequest, _ why: HeadRejection) {
+        let headOnly = RequestHead.announcesHEAD(r.buffer)
         answer(r, RawResponse.error(why.code, message: why.message, allow: why.allow, headOnly: headOnly),
                linger: why != .timeout)
     }
@@ -25,8 +26,7 @@ extension FrontDoor {
             Glibc.close(r.fd)
             return
         }
-        lingering[r.fd] = LingeringClose(id: r.id, until: clock.monotonicNanos() &+ Self.lingerNanos, budget: Self.lingerBytes)
-        lingerOrder.push((r.fd, r.id))
+        lingering.begin(r.fd, id: r.id, at: clock.monotonicNanos())
         if !readiness.watch(r.fd, for: .readable, handler: { [unowned self] _ in self.readable(r.fd) }) {
             endLinger(r.fd)
             return
@@ -45,25 +45,27 @@ extension FrontDoor {
     /// Reads and drops what a closing client still sends; closes at its end of file, on an
     /// error, or past the byte budget.
     func drainLinger(_ fd: Int32) {
-        guard var l = lingering[fd] else { return }
+        guard lingering.contains(fd) else { return }
         while true {
             let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n > 0 {
-                l.budget -= n
-                if l.budget <= 0 { return endLinger(fd) }
+                if !lingering.drained(n, from: fd) { return endLinger(fd) }
                 continue
             }
             if n < 0, errno == EINTR { continue }
-            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                lingering[fd] = l
-                return
-            }
+            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK { return }
             return endLinger(fd)
         }
     }
 
+    /// Ends a lingering close early (or at the server's close).
     func endLinger(_ fd: Int32) {
-        guard lingering.removeValue(forKey: fd) != nil else { return }
+        guard lingering.end(fd) else { return }
+        closeLinger(fd)
+    }
+
+    /// Closes a descriptor that `lingering` no longer holds.
+    func closeLinger(_ fd: Int32) {
         readiness.unwatch(fd)
         Glibc.close(fd)
     }

@@ -7,7 +7,7 @@ extension FrontDoor {
     func readable(_ fd: Int32) {
         if let r = requests[fd] {
             read(r)
-        } else if lingering[fd] != nil {
+        } else if lingering.contains(fd) {
             drainLinger(fd)
         }
     }
@@ -15,24 +15,22 @@ extension FrontDoor {
     /// Reads what has arrived (never more than the limits allow) and acts on it.
     func read(_ r: PendingRequest) {
         while requests[r.fd] === r, !r.checking {
-            let room: Int
+            let n: Int
             if r.head == nil {
-                // The head's limit bounds the buffer: at most one chunk past head and standard
-                // body (what may come in the same packets as the head).
-                let (cap, overflow) = (settings.limits.maxHeadBytes + settings.limits.maxBodyBytes)
-                    .addingReportingOverflow(Self.readChunk)
-                guard !overflow else { return refuse(r, .bodyTooLarge) }
-                room = cap - r.buffer.count
+                // The head's limit bounds the buffer (`headReadCap`).
+                guard let cap = headReadCap else { return refuse(r, .bodyTooLarge) }
+                let room = cap - r.buffer.count
                 guard room > 0 else { return refuse(r, .headersTooLarge) }
+                n = scratch.withUnsafeMutableBytes { recv(r.fd, $0.baseAddress, min($0.count, room), 0) }
+                if n > 0 { r.buffer.append(contentsOf: scratch[0..<n]) }
             } else {
                 // The body's own length (bounded by its route's limit when the head was parsed),
                 // read into its reserved buffer and never past it.
-                room = r.bodyLength - r.body.count
+                let room = r.bodyLength - r.body.count
                 guard room > 0 else { return advance(r) }
+                n = Self.receive(r.fd, into: &r.body, upTo: min(Self.readChunk, room))
             }
-            let n = scratch.withUnsafeMutableBytes { recv(r.fd, $0.baseAddress, min($0.count, room), 0) }
             if n > 0 {
-                if r.head == nil { r.buffer.append(contentsOf: scratch[0..<n]) } else { r.body.append(contentsOf: scratch[0..<n]) }
                 advance(r)
                 // Still incomplete: part of a request, which may make it a slow one (an upload
                 // admitted to its body no longer counts here: its pace does).
@@ -49,6 +47,21 @@ extension FrontDoor {
         }
     }
 
+    /// `recv` straight into the spare capacity of `body` (reserved to its length once the head
+    /// was parsed), not through `scratch`: an upload's 16 MiB are not copied 4 KiB at a time.
+    /// Returns what `recv` returned.
+    private static func receive(_ fd: Int32, into body: inout [UInt8], upTo count: Int) -> Int {
+        var n = 0
+        body.append(addingCapacity: count) { span in
+            n = span.withUnsafeMutableBufferPointer { free, filled in
+                let got = recv(fd, free.baseAddress.map { $0 + filled }, min(count, free.count - filled), 0)
+                if got > 0 { filled += got }
+                return got
+            }
+        }
+        return n
+    }
+
     /// Moves a request on with what its buffers hold now.
     private func advance(_ r: PendingRequest) {
         if r.head == nil {
@@ -62,7 +75,7 @@ extension FrontDoor {
                 case .failure(let why):
                     return refuse(r, why)
                 case .success(let head):
-                    if let why = head.refusal { return refuse(r, why, headOnly: head.method == "HEAD") }
+                    if let why = head.refusal { return refuse(r, why) } // a HEAD's answer: `refuse` sees it in the buffer
                     r.head = head
                     // Peer-supplied length, already bounded by its route's body limit.
                     r.bodyLength = head.contentLength ?? 0
@@ -106,15 +119,13 @@ extension FrontDoor {
     /// An upload that may send its body: a slot if it needs one, `100 Continue`, then its body.
     private func admitUpload(_ r: PendingRequest, _ head: RequestHead) {
         if r.bodyLength > settings.limits.maxBodyBytes {
-            let reading = uploads.values.map { (peer: $0.peer, room: $0.uploadRoom ?? "") }
-            guard Self.uploadSlots.admits(peer: r.peer, room: r.uploadRoom ?? "", beside: reading) else {
+            guard uploads.admit(r.fd, id: r.id, peer: r.peer, room: r.uploadRoom ?? "", bytes: r.body.count,
+                                at: clock.monotonicNanos()) else {
                 return refuse(r, code: .busy, message: "Too many uploads are being read now (from this address, to this room, or in all); try again shortly.",
-                              retryAfter: Self.uploadRetryAfterSeconds)
+                              retryAfter: UploadReads.retryAfterSeconds)
             }
-            uploads[r.fd] = r
             // From now on its deadline follows its progress (finding 5), not the 5 s of a head.
             tracker.finished(r.ticket)
-            r.pace = UploadPace(bytes: r.body.count, at: clock.monotonicNanos())
         }
         if r.body.count < r.bodyLength, head.expectsContinue { send(r.fd, RawResponse.continueHead) }
         if !r.watched {
@@ -144,13 +155,13 @@ extension FrontDoor {
             body = r.body
             r.body = [] // the one reference left is the one handed over
         }
-        handOver(Ready(fd: r.fd, bytes: head.forwardedHead(), body: body, put: head.method == "PUT"))
+        handOver(HandOverLine.Ready(fd: r.fd, bytes: head.forwardedHead(), body: body, put: head.method == "PUT"))
     }
 
     /// Forgets a request without closing its descriptor (it goes to lws or into a linger).
     func release(_ r: PendingRequest) {
         requests[r.fd] = nil
-        if uploads[r.fd] === r { uploads[r.fd] = nil }
+        uploads.ended(r.fd, id: r.id)
         tracker.finished(r.ticket)
         if r.watched { readiness.unwatch(r.fd) }
         r.watched = false
@@ -182,18 +193,10 @@ extension FrontDoor {
             refuse(r, .timeout)
         }
         // Uploads' bodies: each must keep its pace (finding 5).
-        for r in Array(uploads.values) {
-            guard var pace = r.pace else { continue }
-            let verdict = pace.check(bytes: r.body.count, at: now)
-            r.pace = pace
-            if verdict != .onPace { refuse(r, .timeout) }
+        for fd in uploads.offPace(at: now, bytes: { requests[$0]?.body.count }) {
+            if let r = requests[fd] { refuse(r, .timeout) }
         }
-        while let (fd, id) = lingerOrder.first {
-            guard let l = lingering[fd], l.id == id else { _ = lingerOrder.pop(); continue }
-            guard now >= l.until else { break }
-            _ = lingerOrder.pop()
-            endLinger(fd)
-        }
+        for fd in lingering.expired(now: now) { closeLinger(fd) }
         if !requests.isEmpty || !lingering.isEmpty { armSweep() }
     }
 }

@@ -26,13 +26,14 @@ protocol FrontDoorHost: AnyObject {
 /// methods. Here slow heads cost a descriptor and a small buffer, never a table; per-address,
 /// deadline and size limits refuse them; and lws only ever receives complete, checked heads.
 ///
-/// Flow: accept (a bounded batch per wake; EMFILE pauses accepting) → read until the head and
-/// the body are in (`HeadScanner`, `RequestHeadParser`) → answer it ourselves (400/404/405/408/
-/// 413/414/431/503/505, then a lingering close) or hand it to lws with the bytes read, at most
-/// `headerTables` at a time; more wait here, in order. With TLS the front door cannot read: it
+/// Flow: accept (`Acceptor`: a bounded batch per wake; EMFILE pauses accepting) → read until
+/// the head and the body are in (`HeadScanner`, `RequestHeadParser`) → answer it ourselves (400/
+/// 404/405/408/413/414/431/503/505, then a lingering close, `LingeringCloses`) or hand it to lws
+/// with the bytes read, at most `headerTables` at a time; more wait here, in order
+/// (`HandOverLine`). With TLS the front door cannot read: it
 /// hands connections over unread (limits and the EMFILE pause still apply), also at most
 /// `headerTables` at a time in lws' TLS handshake and request head, and one that is still there
-/// after `slowTLSNanos` stops counting (see `expireSlowTLS`).
+/// after `slowTLSNanos` stops counting (see `HandOverLine`).
 ///
 /// Why the bound under TLS too (issue 29): lws arms a timeout for each connection it adopts
 /// under TLS, and again when its TLS handshake is done, each inserted by walking its one sorted
@@ -60,93 +61,75 @@ final class FrontDoor {
         var slowTLSNanos: UInt64 = 1_000_000_000
     }
 
-    /// Accepts per readiness wake: the rest wait in the backlog for the next turn, so a storm
-    /// does not hold up lws' own connections.
-    static let acceptBatch = 64
     static let sweepIntervalNanos: UInt64 = 100_000_000
-    static let acceptPauseNanos: UInt64 = 100_000_000
-    static let lingerNanos: UInt64 = 2_000_000_000
-    static let lingerBytes = 64 * 1024
     static let readChunk = 4096
 
     let settings: Settings
-    let listener: ListenSocket
+    /// The listening socket, and the pause when out of descriptors.
+    let acceptor: Acceptor
     unowned let host: FrontDoorHost
     let readiness: Readiness
     let clock: any DrawClock
     let logger: Logger
 
     var requests: [Int32: PendingRequest] = [:]
-    var lingering: [Int32: LingeringClose] = [:]
-    var lingerOrder = FIFO<(Int32, UInt64)>()
-    /// Complete requests waiting for an lws header table, in arrival order.
-    var waiting = FIFO<Ready>()
-    /// Entrant list uploads read at once (bodies past `RequestLimits.maxBodyBytes`, up to
-    /// `maxUploadBytes` each), in all, per address and per room; one more is answered `503 busy`
-    /// (with `Retry-After`) before its body is read.
-    static let uploadSlots = UploadSlots()
-    /// Seconds a client refused an upload slot is asked to wait (`Retry-After`).
-    static let uploadRetryAfterSeconds = 5
+    /// Connections answered here, closing gracefully.
+    var lingering = LingeringCloses()
+    /// Complete requests on their way to lws, and what lws is not given of them.
+    var line: HandOverLine
     /// Checks an upload's room, key and type before its body is read; set once by the server.
     /// Without one (tests of the front door alone) every upload is admitted.
     weak var uploadGate: (any UploadGate)?
-    /// Uploads whose body is being read, each holding a slot, by descriptor.
-    var uploads: [Int32: PendingRequest] = [:]
-    /// Request bodies, by the lws connection they belong to, until the API takes them.
-    var bodies: [Connection: [UInt8]] = [:]
-    /// Connections whose request was a PUT, handed to lws as a POST (`RequestHead.forwardedHead`).
-    var puts = Set<Connection>()
-    /// The body of the request being handed over, for `lwsCreated`.
-    private var handingOverBody: [UInt8]?
-    private var handingOverPut = false
+    /// Entrant list uploads whose body is being read (bodies past `RequestLimits.maxBodyBytes`,
+    /// up to `maxUploadBytes` each), each holding one of the slots; one more is answered
+    /// `503 busy` (with `Retry-After`) before its body is read.
+    var uploads = UploadReads()
     var tracker: ArrivalTracker
-    /// Handed-over connections still in lws' parser (holding a table).
-    var handshakes = Set<Connection>()
-    /// With TLS: how long each connection in `handshakes` has been in lws' handshake.
-    private var tlsClock: TLSHandshakeClock
-    /// During a hand-over: whether the connection will hold a table, and the one lws created.
-    var adopting: (countsTable: Bool, created: Connection?)?
     var nextID: UInt64 = 0
-    var listening = false
     var closed = false
     var sweepTimer: LoopTimer?
-    var resumeTimer: LoopTimer?
     var drainTimer: LoopTimer?
     /// With TLS: drains the line when the oldest handshake in lws turns slow.
     var slowTLSTimer: LoopTimer?
     var sweepArmed = false
-    var pauses = 0
-    var lastPauseLog: UInt64?
-    /// One read buffer for every connection (one thread, one read at a time).
+    /// How much of a request is read before its head is complete: at most one chunk past head and
+    /// standard body (what may come in the same packets as the head). Nil when that overflows
+    /// (absurd limits): every request is then refused as too large.
+    let headReadCap: Int?
+    /// One read buffer for every connection's head and lingering input (one thread, one read at a
+    /// time); bodies are received into their own buffers.
     var scratch = [UInt8](repeating: 0, count: FrontDoor.readChunk)
 
     init(settings: Settings, listener: ListenSocket, host: FrontDoorHost, readiness: Readiness,
          loop: ServiceLoop, clock: any DrawClock, logger: Logger) {
         self.settings = settings
-        self.listener = listener
+        acceptor = Acceptor(listener: listener, readiness: readiness, loop: loop, clock: clock, logger: logger)
         self.host = host
         self.readiness = readiness
         self.clock = clock
         self.logger = logger
-        tlsClock = TLSHandshakeClock(limit: settings.slowTLSNanos)
+        line = HandOverLine(headerTables: settings.headerTables,
+                            slowTLSNanos: settings.readsHeads ? nil : settings.slowTLSNanos)
+        let (sum, sumOverflow) = settings.limits.maxHeadBytes.addingReportingOverflow(settings.limits.maxBodyBytes)
+        let (cap, capOverflow) = sum.addingReportingOverflow(Self.readChunk)
+        headReadCap = sumOverflow || capOverflow ? nil : cap
         tracker = ArrivalTracker(slowAfterNanos: settings.slowAfterNanos, timeoutNanos: settings.headTimeoutNanos,
                                  slowPerAddress: settings.slowPerAddress)
         sweepTimer = loop.timer { [unowned self] in self.sweep() }
-        resumeTimer = loop.timer { [unowned self] in self.resumeAccepting() }
         drainTimer = loop.timer { [unowned self] in self.drainWaiting() }
         slowTLSTimer = loop.timer { [unowned self] in self.drainWaiting() }
     }
 
     /// Descriptors the front door holds: requests being read, waiting, or closing.
-    var heldCount: Int { requests.count + waiting.count + lingering.count }
+    var heldCount: Int { requests.count + line.waitingCount + lingering.count }
 
     /// Every connection open now, ours and lws'.
     var connectionCount: Int { heldCount + host.lwsConnectionCount }
 
     /// Starts accepting. False when the listening socket cannot be watched.
     func start() -> Bool {
-        listening = readiness.watch(listener.fd, for: .readable) { [unowned self] _ in self.acceptReady() }
-        return listening
+        acceptor.start(openCount: { [unowned self] in connectionCount },
+                       accepted: { [unowned self] fd, peer in accepted(fd, peer: peer) })
     }
 
     /// Stops for good: closes the listening socket and every connection not yet handed over.
@@ -154,37 +137,16 @@ final class FrontDoor {
     func close() {
         guard !closed else { return }
         closed = true
-        if listening { readiness.unwatch(listener.fd) }
-        listening = false
-        listener.close()
+        acceptor.close()
         for r in requests.values { drop(r) }
-        while let ready = waiting.pop() { Glibc.close(ready.fd) }
-        for fd in Array(lingering.keys) { endLinger(fd) }
+        for fd in line.abandonWaiting() { Glibc.close(fd) }
+        for fd in lingering.descriptors { endLinger(fd) }
         sweepTimer = nil
-        resumeTimer = nil
         drainTimer = nil
         slowTLSTimer = nil
     }
 
-    // MARK: accepting
-
-    private func acceptReady() {
-        for _ in 0..<Self.acceptBatch {
-            var storage = sockaddr_storage()
-            let fd = listener.accept(peer: &storage)
-            if fd < 0 {
-                switch errno {
-                case EAGAIN, EWOULDBLOCK: return
-                case EINTR, ECONNABORTED, EPROTO, EPERM: continue // this connection only
-                default:
-                    // EMFILE, ENFILE, ENOBUFS, ENOMEM: out of something that frees up later.
-                    pauseAccepting(errno)
-                    return
-                }
-            }
-            accepted(fd, peer: PeerAddress(storage))
-        }
-    }
+    // MARK: accepted connections
 
     private func accepted(_ fd: Int32, peer: PeerAddress?) {
         // The hard limit: refused before anything is spent on it, as lws' filter did.
@@ -194,7 +156,7 @@ final class FrontDoor {
         }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        guard settings.readsHeads else { return handOver(Ready(fd: fd, bytes: [], body: nil)) }
+        guard settings.readsHeads else { return handOver(HandOverLine.Ready(fd: fd, bytes: [], body: nil)) }
         nextID &+= 1
         let r = PendingRequest(fd: fd, id: nextID, peer: peer, limits: settings.limits)
         requests[fd] = r
@@ -209,122 +171,54 @@ final class FrontDoor {
         if !r.watched { drop(r) }
     }
 
-    /// Out of descriptors (or kernel memory): stop watching the listening socket for a moment
-    /// instead of failing the same accept again and again. Pending connections wait in the
-    /// kernel's backlog meanwhile. Logged at most once per 10 s, with how often it happened.
-    private func pauseAccepting(_ error: Int32) {
-        if listening { readiness.unwatch(listener.fd) }
-        listening = false
-        resumeTimer?.schedule(afterNanos: Self.acceptPauseNanos)
-        pauses += 1
-        let now = clock.monotonicNanos()
-        if let last = lastPauseLog, now &- last < 10_000_000_000 { return }
-        lastPauseLog = now
-        logger.warning("cannot accept connections: \(String(cString: strerror(error))); pausing accept for 100 ms",
-                       metadata: ["pauses": "\(pauses)", "open": "\(connectionCount)"])
-        pauses = 0
-    }
-
-    private func resumeAccepting() {
-        guard !closed, !listening else { return }
-        listening = readiness.watch(listener.fd, for: .readable) { [unowned self] _ in self.acceptReady() }
-        if !listening { resumeTimer?.schedule(afterNanos: Self.acceptPauseNanos) }
-    }
-
     // MARK: handing over
-
-    /// A complete, accepted request on its way to lws: the head it gets, and the body it does
-    /// not (see `RequestHead.forwardedHead`).
-    struct Ready {
-        let fd: Int32
-        let bytes: [UInt8]
-        let body: [UInt8]?
-        /// A PUT, forwarded as a POST: the API asks `takeWasPut`.
-        var put = false
-    }
 
     /// lws' WSI_CREATE: a connection it creates during a hand-over of a request we read holds a
     /// header table (and may come with a body).
     func lwsCreated(_ wsi: Connection) {
-        guard let current = adopting else { return }
-        adopting = (current.countsTable, wsi)
-        guard current.countsTable else { return }
-        handshakes.insert(wsi)
-        if !settings.readsHeads { tlsClock.began(wsi, at: clock.monotonicNanos()) }
-        if let body = handingOverBody { bodies[wsi] = body }
-        if handingOverPut { puts.insert(wsi) }
+        line.created(wsi, now: clock.monotonicNanos())
     }
 
     /// lws' ESTABLISHED or WSI_DESTROY: the connection's header table is free again.
     func lwsSettled(_ wsi: Connection) {
-        bodies[wsi] = nil
-        puts.remove(wsi)
-        tlsClock.ended(wsi)
-        guard handshakes.remove(wsi) != nil, !waiting.isEmpty else { return }
+        guard line.settled(wsi) else { return }
         // Not from inside this callback, which may run within another hand-over.
         drainTimer?.schedule(afterNanos: 0)
     }
 
     /// The body the front door read for `wsi`'s request, once.
     func takeBody(_ wsi: Connection) -> [UInt8]? {
-        bodies.removeValue(forKey: wsi)
+        line.takeBody(wsi)
     }
 
     /// Whether `wsi`'s request was a PUT (lws was told POST), once.
     func takeWasPut(_ wsi: Connection) -> Bool {
-        puts.remove(wsi) != nil
+        line.takeWasPut(wsi)
     }
 
     /// A complete, accepted request: to lws now if it has a table free, else in line.
-    func handOver(_ ready: Ready) {
-        expireSlowTLS()
-        guard waiting.isEmpty, handshakes.count < settings.headerTables else {
-            waiting.push(ready)
-            armSlowTLS()
-            return
-        }
-        adopt(ready)
+    func handOver(_ ready: HandOverLine.Ready) {
+        guard let admitted = line.arrived(ready, now: clock.monotonicNanos()) else { return armSlowTLS() }
+        adopt(admitted)
     }
 
     private func drainWaiting() {
-        expireSlowTLS()
-        while handshakes.count < settings.headerTables, let ready = waiting.pop() { adopt(ready) }
-        if !waiting.isEmpty { armSlowTLS() }
-    }
-
-    /// With TLS: connections in lws' handshake for `slowTLSNanos` and more stop counting
-    /// against `headerTables` (they stay in lws until they finish or its timeout ends them).
-    private func expireSlowTLS() {
-        guard !settings.readsHeads else { return }
-        tlsClock.expire(now: clock.monotonicNanos()) { handshakes.remove($0) }
+        line.expireSlowTLS(now: clock.monotonicNanos())
+        while let ready = line.next() { adopt(ready) }
+        armSlowTLS()
     }
 
     /// With TLS, while connections wait: a drain when the oldest handshake in lws turns slow.
     private func armSlowTLS() {
-        guard !settings.readsHeads else { return }
-        guard let due = tlsClock.nextDue() else { return }
+        guard let due = line.slowTLSDue() else { return }
         let now = clock.monotonicNanos()
         slowTLSTimer?.schedule(afterNanos: due > now ? due - now : 0)
     }
 
-    private func adopt(_ ready: Ready, countsTable: Bool = true) {
-        adopting = (countsTable, nil)
-        handingOverBody = ready.body
-        handingOverPut = ready.put
+    private func adopt(_ ready: HandOverLine.Ready) {
+        line.beginAdoption(ready)
+        // lws' WSI_CREATE for it (`lwsCreated`) runs during this call.
         let kept = host.adopt(ready.fd, ready.bytes)
-        handingOverBody = nil
-        handingOverPut = false
-        let created = adopting?.created
-        adopting = nil
-        // lws closes a connection it is done with through WSI_DESTROY (lwsSettled), except when
-        // its adoption fails half-way (out of memory): then it frees the connection silently,
-        // and a table counted for it would stay taken for good.
-        if !kept, let wsi = created, handshakes.contains(wsi) || !countsTable {
-            handshakes.remove(wsi)
-            tlsClock.ended(wsi)
-            bodies[wsi] = nil
-            puts.remove(wsi)
-            host.forget(wsi)
-        }
+        if let lost = line.endAdoption(kept: kept) { host.forget(lost) }
     }
 }

@@ -20,9 +20,6 @@ final class PendingRequest {
     var uploadRoom: String?
     /// Waiting for the `UploadGate`'s verdict: nothing more is read meanwhile.
     var checking = false
-    /// Its body may pass the API's usual limit: it holds one of the front door's `UploadSlots`,
-    /// and its deadline is its pace (`UploadPace`) instead of the arrival tracker's.
-    var pace: UploadPace?
     /// Whether `fd` is in the readiness set.
     var watched = false
 
@@ -34,14 +31,4 @@ final class PendingRequest {
     }
 
     var ticket: ArrivalTracker.Ticket { ArrivalTracker.Ticket(fd: fd, id: id) }
-}
-
-/// A connection the front door answered itself and is closing gracefully: its answer is sent
-/// and its sending side shut, and what the client still sends is read and dropped until it
-/// closes too (or the time or byte budget runs out). Closing at once with unread input would
-/// make the kernel answer with a reset, which can destroy the answer before the client reads it.
-struct LingeringClose {
-    let id: UInt64
-    let until: UInt64
-    var budget: Int
 }

@@ -1,7 +1,7 @@
 import DrawTransport
 
 /// With TLS: when each connection the front door handed to lws began its handshake, so that one
-/// still in it after `limit` stops holding one of the `headerTables` places (`FrontDoor`,
+/// still in it after `limit` stops holding one of the `headerTables` places (`HandOverLine`,
 /// `expireSlowTLS`). Service thread only.
 struct TLSHandshakeClock {
     let limit: UInt64
