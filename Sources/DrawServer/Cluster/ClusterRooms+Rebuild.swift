@@ -90,36 +90,15 @@ extension ClusterRooms {
     }
 
     /// Reads the view of every room this node shows another node's draw in, or has viewers in,
-    /// and catches its viewers up (`resync`).
+    /// and catches its viewers up (`ClusterEventReceiver.resync`).
     private func resyncWatchedRooms(_ cluster: ClusterNode) {
         guard let views = cluster.services.views else { return }
         for name in cluster.subscribed {
             guard let room = directory[name], room.viewers > 0, !room.isBusy else { continue }
             _ = storage.roomJob({ _ throws(StorageError) in try? views.view(room: name) }) { [weak self] result in
                 guard let self, case .success(let view?) = result, let room = directory[name] else { return }
-                resync(room, with: view)
+                receiver.resync(room, with: view)
             }
         }
-    }
-
-    /// A view read after a reconnect: adopted, and sent to the room's viewers as a `snapshot`,
-    /// when it differs from what this node showed. An empty view (Redis restarted empty and
-    /// knows nothing of the draw) changes nothing unless `emptyToo`: the takeover check ends a
-    /// draw left running, with `emptyToo`, once its lease is free.
-    func resync(_ room: Room, with view: StoredRoomView, emptyToo: Bool = false) {
-        guard !room.isBusy, !showsEnded(view, in: room) else { return }
-        let fresh = RemoteRoomView(stored: view)
-        guard emptyToo || fresh != RemoteRoomView(), fresh != room.remote else { return }
-        room.remote = fresh
-        node.metrics.resynced()
-        broadcaster.broadcast(broadcaster.snapshot(of: room, asMessage: true), in: room)
-    }
-
-    /// Whether `view` shows a draw running that this node knows has ended (its own, whose last
-    /// entries are still on their way to Redis; or one it saw end): such a view is older than
-    /// what the viewers here were shown, and never replaces it.
-    func showsEnded(_ view: StoredRoomView, in room: Room) -> Bool {
-        guard view.head != nil, let id = view.drawId else { return false }
-        return hasEnded(id, in: room.name)
     }
 }
