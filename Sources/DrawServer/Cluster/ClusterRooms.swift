@@ -10,11 +10,10 @@ import Logging
 /// are shown here by `ClusterEventReceiver`; this node's own go out through `ClusterEventBus`
 /// and `FencedDraws`. Service thread only; the blocking calls run on the `ClusterNode`'s worker
 /// (or the rooms' thread, where Redis is read) and come back as service-thread jobs.
-final class ClusterRooms: DrawStartGate, SharedRooms {
+final class ClusterRooms: SharedRooms {
     let node: ClusterNode
     let clock: any DrawClock
     let logger: Logger
-    private unowned let loop: any RoomLoop
     unowned let storage: ServerStorage
     private let entrantLists: EntrantLists
     /// The owners this one works with, set once they exist (`attach`).
@@ -30,6 +29,8 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     /// Other nodes' draws as this node shows them: their events, the draws seen ending, the
     /// views read back.
     let receiver: ClusterEventReceiver
+    /// The lease gate for starts (the room owners' `DrawStartGate`).
+    let gate: ClusterStartGate
     /// The rooms this node last reported viewers in (so it reports 0 once).
     private var reportedPresence: [String: Int] = [:]
 
@@ -38,12 +39,12 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         self.node = node
         self.clock = clock
         self.logger = logger
-        self.loop = loop
         self.storage = storage
         self.entrantLists = entrantLists
         subscriptions = SubscriptionWaits(loop: loop)
         ownDraws = FencedDraws(node: node, clock: clock, logger: logger, entrantLists: entrantLists)
         receiver = ClusterEventReceiver(node: node, clock: clock, logger: logger, entrantLists: entrantLists)
+        gate = ClusterStartGate(node: node, clock: clock, logger: logger, loop: loop, receiver: receiver, ownDraws: ownDraws)
         history = HistoryOutbox.make(node: node, storage: storage, loop: loop, clock: clock, logger: logger)
     }
 
@@ -52,10 +53,12 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     func attach(directory: RoomDirectory, broadcaster: RoomBroadcaster) {
         self.directory = directory
         self.broadcaster = broadcaster
-        receiver.attach(directory: directory, broadcaster: broadcaster) { [unowned self] room, done in
-            refresh(room, forViewer: false, then: done)
+        // Both read a room's record again before they go on: another node may have changed it.
+        let refresh = { [unowned self] (room: Room, done: @escaping (ClientErrorCode?) -> Void) in
+            self.refresh(room, forViewer: false, then: done)
         }
-        node.endPublished = { [unowned self] name in if let room = registry[name] { activity(in: room) } }
+        receiver.attach(directory: directory, broadcaster: broadcaster, refresh: refresh)
+        gate.attach(directory: directory, refresh: refresh)
         let receiver = self.receiver
         ownDraws.attach(directory: directory, ended: { [unowned receiver] room, drawId in receiver.ownEnded(drawId, in: room) }) {
             [unowned receiver] room, drawId, end in receiver.showClusterEnd(of: drawId, end, in: room)
@@ -68,7 +71,6 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         }
     }
 
-    private var phase: ServerPhase { loop.phase }
     private var registry: RoomRegistry { directory.registry }
 
     // MARK: SharedRooms, the simple answers
@@ -101,46 +103,6 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         case .finish, .failed:
             history?.owe(drawId: write.drawId, room: room, token: ownDraws.ended(drawId: write.drawId) ?? 0, final: true)
         case .round, .beacon: break  // the end carries the picks and the beacon round
-        }
-    }
-
-    // MARK: DrawStartGate
-
-    /// A start in cluster mode: the room's record is read again first (its key may have been
-    /// rotated, or the room deleted, through another node), then the key is checked, then the
-    /// room's lease is taken on the worker; only then does the runner start. Another node's
-    /// running draw holds the lease, so the answer is `draw_running` there too.
-    func admit(_ room: Room, refusal: @escaping () -> ClientErrorCode?, start: @escaping () -> ClientErrorCode?,
-               then answer: @escaping (ClientErrorCode?) -> Void) {
-        let cluster = node
-        guard cluster.linkUp, cluster.startsAllowed(nowMs: clock.epochMillis()) else { return answer(.clusterUnavailable) }
-        refresh(room, forViewer: false) { [unowned self, unowned room] why in
-            if let why { return answer(why) }
-            if let why = refusal() { return answer(why) }
-            guard !room.leasePending, room.runner?.session.canStart ?? true else { return answer(.drawRunning) }
-            room.awaitLease(true)
-            cluster.leases.acquire(room.name) { [unowned self, unowned room] result in
-                room.awaitLease(false)
-                defer { directory.roomActivity(room) }
-                switch result {
-                case .acquired(let token, let leftover):
-                    receiver.saw(token, in: room.name)
-                    // A draw its holder never ended (it is gone, and no takeover came yet): ended
-                    // first, under this lease, so one draw runs at a time (the worker keeps order).
-                    if let leftover { ownDraws.endLeftover(leftover, in: room.name, token: token) }
-                    let why: ClientErrorCode? = phase.shuttingDown ? .shuttingDown : room.deleting ? .drawRunning : start()
-                    guard why == nil else {
-                        cluster.leases.release(room.name)
-                        return answer(phase.shuttingDown ? .shuttingDown : why)
-                    }
-                    answer(nil)
-                case .heldElsewhere:
-                    answer(.drawRunning)
-                case .unavailable(let reason):
-                    logger.warning("could not take a room's draw lease", metadata: ["room": "\(room.name)", "error": "\(reason)"])
-                    answer(.clusterUnavailable)
-                }
-            }
         }
     }
 
@@ -251,20 +213,6 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         return Room.SnapshotParts(draw: room.remote.draw,
                                   lastResult: room.remote.lastResult ?? WireMessages.snapshotLastResult(room.lastResult))
     }
-
-    /// After any activity: a lease whose draw is over (finished, failed, aborted, recorded) is
-    /// given back.
-    func activity(in room: Room) {
-        // Kept while the draw's end is owed to the cluster (Redis was away when it ended): the
-        // lease is taken back at the next renewal once Redis returns, so no other node starts
-        // the next draw before that end reached everyone.
-        guard node.leases.holds(room.name), !room.leasePending, !room.isBusy,
-              node.unpublishedEnds[room.name] == nil else { return }
-        node.leases.release(room.name)
-    }
-
-    func mayShow(_ room: String) -> Bool { node.leases.mayShow(room) }
-    func awaitShow(_ room: String, then: @escaping (Bool) -> Void) { node.leases.awaitShow(room, then: then) }
 
     /// Housekeeping, once a second: the link state for `/metrics`; the leases of the rooms whose
     /// running draw is another node's, so a dead node's draw is ended (`checkOrphans`).
