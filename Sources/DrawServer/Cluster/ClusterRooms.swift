@@ -12,9 +12,9 @@ import Logging
 /// (or the rooms' thread, where Redis is read) and come back as service-thread jobs.
 final class ClusterRooms: SharedRooms {
     let node: ClusterNode
-    let clock: any DrawClock
-    let logger: Logger
-    unowned let storage: ServerStorage
+    private let clock: any DrawClock
+    private let logger: Logger
+    private unowned let storage: ServerStorage
     private let entrantLists: EntrantLists
     /// The owners this one works with, set once they exist (`attach`).
     private(set) unowned(unsafe) var directory: RoomDirectory!
@@ -31,6 +31,8 @@ final class ClusterRooms: SharedRooms {
     let receiver: ClusterEventReceiver
     /// The lease gate for starts (the room owners' `DrawStartGate`).
     let gate: ClusterStartGate
+    /// What this node holds, written back once Redis came back after an outage.
+    private let rebuild: ClusterRebuild
     /// The rooms this node last reported viewers in (so it reports 0 once).
     private var reportedPresence: [String: Int] = [:]
 
@@ -46,6 +48,8 @@ final class ClusterRooms: SharedRooms {
         receiver = ClusterEventReceiver(node: node, clock: clock, logger: logger, entrantLists: entrantLists)
         gate = ClusterStartGate(node: node, clock: clock, logger: logger, loop: loop, receiver: receiver, ownDraws: ownDraws)
         history = HistoryOutbox.make(node: node, storage: storage, loop: loop, clock: clock, logger: logger)
+        rebuild = ClusterRebuild(node: node, clock: clock, logger: logger, storage: storage, history: history,
+                                 receiver: receiver)
     }
 
     /// Wires the owners in (they are made after this one, which they are handed) and starts
@@ -59,6 +63,7 @@ final class ClusterRooms: SharedRooms {
         }
         receiver.attach(directory: directory, broadcaster: broadcaster, refresh: refresh)
         gate.attach(directory: directory, refresh: refresh)
+        rebuild.attach(directory: directory)
         let receiver = self.receiver
         ownDraws.attach(directory: directory, ended: { [unowned receiver] room, drawId in receiver.ownEnded(drawId, in: room) }) {
             [unowned receiver] room, drawId, end in receiver.showClusterEnd(of: drawId, end, in: room)
@@ -220,7 +225,7 @@ final class ClusterRooms: SharedRooms {
         let cluster = node, up = cluster.linkUp, now = clock.monotonicNanos()
         cluster.metrics.link(up: up)
         cluster.noteLink(up: up, nowNanos: now)
-        rebuildAfterReconnect(cluster)
+        rebuild.rebuildIfReconnected()
         let watched = cluster.subscribed.filter { registry[$0]?.remote.isActive == true }
         if cluster.takeoversAllowed(nowMs: clock.epochMillis(), nowNanos: now) {
             cluster.checkOrphans(Array(watched), clock: clock)

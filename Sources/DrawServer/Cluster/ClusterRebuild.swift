@@ -1,5 +1,6 @@
 import DrawCore
 import DrawPresentation
+import Logging
 
 /// Cluster mode: Redis came back after an outage, perhaps restarted empty (no persistence, or a
 /// failover to a replica that had not caught up). What each node holds in memory is written
@@ -12,10 +13,38 @@ import DrawPresentation
 /// And the viewers here of a draw that runs on another node missed its events while the link
 /// was down: each such room's view is read again, and if it says more than this node knew (more
 /// rounds, or the draw's end), its viewers get a fresh `snapshot` (docs/PROTOCOL.md).
-extension ClusterRooms {
+///
+/// Nothing of its own to keep (the link's ups it last saw are the node's, which its catch-up
+/// reads too): an owner for one moment, checked on `ClusterRooms`' tick. Service thread only;
+/// the writes run on the rooms' thread and the node's worker.
+final class ClusterRebuild {
+    private let node: ClusterNode
+    private let clock: any DrawClock
+    private let logger: Logger
+    private unowned let storage: ServerStorage
+    /// The history lines owed, sent again (Redis may have lost what it acknowledged).
+    private let history: HistoryOutbox?
+    /// Catches up the viewers of other nodes' draws (`ClusterEventReceiver.resync`).
+    private unowned let receiver: ClusterEventReceiver
+    /// The rooms in memory, set once it exists (`attach`).
+    private unowned(unsafe) var directory: RoomDirectory!
+
+    init(node: ClusterNode, clock: any DrawClock, logger: Logger, storage: ServerStorage, history: HistoryOutbox?,
+         receiver: ClusterEventReceiver) {
+        self.node = node
+        self.clock = clock
+        self.logger = logger
+        self.storage = storage
+        self.history = history
+        self.receiver = receiver
+    }
+
+    func attach(directory: RoomDirectory) { self.directory = directory }
+
     /// Housekeeping (once a second): when the link has come up again since the last tick, the
     /// rooms in memory (but the lobby, which is each node's own) are written back.
-    func rebuildAfterReconnect(_ cluster: ClusterNode) {
+    func rebuildIfReconnected() {
+        let cluster = node
         let ups = cluster.services.linkUps()
         guard ups != cluster.seenLinkUps else { return }
         // Up more than once: it reconnected since the last tick (the first up is the start).
