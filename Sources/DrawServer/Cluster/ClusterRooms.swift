@@ -3,13 +3,16 @@ import Foundation
 import DrawPresentation
 import Logging
 
-/// Cluster mode behind the room owners' seams (docs/SCALING.md): the lease gate for starts
-/// (`DrawStartGate`), and what rooms share beyond draw events (`SharedRooms`): records read again
-/// where another node may have changed them, viewers' subscriptions, snapshots of other nodes'
-/// draws, records shared with every node, deletions and changes announced. Other nodes' events
-/// are shown here by `ClusterEventReceiver`; this node's own go out through `ClusterEventBus`
-/// and `FencedDraws`. Service thread only; the blocking calls run on the `ClusterNode`'s worker
-/// (or the rooms' thread, where Redis is read) and come back as service-thread jobs.
+/// Cluster mode behind the room owners' seams (docs/SCALING.md), and the composition of the
+/// cluster's owners: the lease gate for starts (`ClusterStartGate`, the rooms' `DrawStartGate`),
+/// other nodes' draws shown here (`ClusterEventReceiver`), this node's own going out
+/// (`FencedDraws`, through `ClusterEventBus`), the history lines owed (`HistoryOutbox`), the
+/// write-back once Redis came back (`ClusterRebuild`). What it answers itself is what rooms
+/// share beyond draw events (`SharedRooms`): records read again where another node may have
+/// changed them, viewers' subscriptions, snapshots of other nodes' draws, records shared with
+/// every node, deletions and changes announced, presence reported. Service thread only; the
+/// blocking calls run on the `ClusterNode`'s worker (or the rooms' thread, where Redis is read)
+/// and come back as service-thread jobs.
 final class ClusterRooms: SharedRooms {
     let node: ClusterNode
     private let clock: any DrawClock
@@ -17,15 +20,15 @@ final class ClusterRooms: SharedRooms {
     private unowned let storage: ServerStorage
     private let entrantLists: EntrantLists
     /// The owners this one works with, set once they exist (`attach`).
-    private(set) unowned(unsafe) var directory: RoomDirectory!
-    private(set) unowned(unsafe) var broadcaster: RoomBroadcaster!
+    private unowned(unsafe) var directory: RoomDirectory!
+    private unowned(unsafe) var broadcaster: RoomBroadcaster!
     /// Viewers' lookups waiting for their room's subscription (`prepareViewer`).
     private let subscriptions: SubscriptionWaits
     /// This node's own draws as they go out to the cluster, fenced (and stopped when refused).
     let ownDraws: FencedDraws
     /// The history lines this node owes the shared history (`nil` without one, or without a
     /// draw store).
-    let history: HistoryOutbox?
+    private let history: HistoryOutbox?
     /// Other nodes' draws as this node shows them: their events, the draws seen ending, the
     /// views read back.
     let receiver: ClusterEventReceiver
@@ -46,7 +49,8 @@ final class ClusterRooms: SharedRooms {
         subscriptions = SubscriptionWaits(loop: loop)
         ownDraws = FencedDraws(node: node, clock: clock, logger: logger, entrantLists: entrantLists)
         receiver = ClusterEventReceiver(node: node, clock: clock, logger: logger, entrantLists: entrantLists)
-        gate = ClusterStartGate(node: node, clock: clock, logger: logger, loop: loop, receiver: receiver, ownDraws: ownDraws)
+        gate = ClusterStartGate(node: node, clock: clock, logger: logger, loop: loop, receiver: receiver,
+                                ownDraws: ownDraws)
         history = HistoryOutbox.make(node: node, storage: storage, loop: loop, clock: clock, logger: logger)
         rebuild = ClusterRebuild(node: node, clock: clock, logger: logger, storage: storage, history: history,
                                  receiver: receiver)
@@ -65,7 +69,8 @@ final class ClusterRooms: SharedRooms {
         gate.attach(directory: directory, refresh: refresh)
         rebuild.attach(directory: directory)
         let receiver = self.receiver
-        ownDraws.attach(directory: directory, ended: { [unowned receiver] room, drawId in receiver.ownEnded(drawId, in: room) }) {
+        ownDraws.attach(directory: directory,
+                        ended: { [unowned receiver] room, drawId in receiver.ownEnded(drawId, in: room) }) {
             [unowned receiver] room, drawId, end in receiver.showClusterEnd(of: drawId, end, in: room)
         }
         node.subscriptionConfirmed = { [unowned self] room in subscriptions.confirmed(room) }

@@ -37,7 +37,7 @@ final class ClusterStartGate: DrawStartGate {
                 refresh: @escaping (_ room: Room, _ done: @escaping (ClientErrorCode?) -> Void) -> Void) {
         self.directory = directory
         self.refresh = refresh
-        node.endPublished = { [unowned self] name in if let room = directory.registry[name] { activity(in: room) } }
+        node.endPublished = { [unowned self] name in if let room = self.directory.registry[name] { activity(in: room) } }
     }
 
     private var phase: ServerPhase { loop.phase }
