@@ -44,7 +44,7 @@ public struct FencedEntry: Sendable, Hashable {
     /// whose own entry is refused, so its viewers see the same end as everyone else's.
     public var endWire: [UInt8]?
     /// What is published on the room's channel (the sealed envelope); empty: nothing is (a view
-    /// written back after Redis restarted empty, `ClusterRooms+Rebuild`).
+    /// written back after Redis restarted empty, `ClusterRebuild`).
     public var payload: [UInt8]
 
     public init(room: String, token: UInt64, kind: String, drawId: String?, index: Int?, viewPart: [UInt8],

@@ -3,7 +3,7 @@ import DrawCore
 /// The room event bus of cluster mode: the in-process bus for this node's own viewers, and
 /// Redis for the others. Each event of a draw running here is relayed on the room's channel with
 /// its wire bytes, the view and escrow changes it makes (`FencedDraws.publish`); other
-/// nodes' events come in through the channel (`ClusterRooms`). Service thread only.
+/// nodes' events come in through the channel (`ClusterEventReceiver`). Service thread only.
 final class ClusterEventBus: RoomEventBus {
     private let local = InProcessRoomEventBus()
     private unowned let rooms: ClusterRooms

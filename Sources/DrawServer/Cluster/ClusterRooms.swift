@@ -3,51 +3,57 @@ import Foundation
 import DrawPresentation
 import Logging
 
-/// Cluster mode behind the room owners' seams (docs/SCALING.md): the lease gate for starts
-/// (`DrawStartGate`), and what rooms share beyond draw events (`SharedRooms`): records read again
-/// where another node may have changed them, viewers' subscriptions, snapshots of other nodes'
-/// draws, records shared with every node, deletions and changes announced, and the events of
-/// other nodes' draws shown here (`clusterEvent`). Events of this node's draws go out through
-/// `ClusterEventBus`. Service thread only; the blocking calls run on the `ClusterNode`'s worker
-/// (or the rooms' thread, where Redis is read) and come back as service-thread jobs.
-final class ClusterRooms: DrawStartGate, SharedRooms {
+/// Cluster mode behind the room owners' seams (docs/SCALING.md), and the composition of the
+/// cluster's owners: the lease gate for starts (`ClusterStartGate`, the rooms' `DrawStartGate`),
+/// other nodes' draws shown here (`ClusterEventReceiver`), this node's own going out
+/// (`FencedDraws`, through `ClusterEventBus`), the history lines owed (`HistoryOutbox`), the
+/// write-back once Redis came back (`ClusterRebuild`). What it answers itself is what rooms
+/// share beyond draw events (`SharedRooms`): records read again where another node may have
+/// changed them, viewers' subscriptions, snapshots of other nodes' draws, records shared with
+/// every node, deletions and changes announced, presence reported. Service thread only; the
+/// blocking calls run on the `ClusterNode`'s worker (or the rooms' thread, where Redis is read)
+/// and come back as service-thread jobs.
+final class ClusterRooms: SharedRooms {
     let node: ClusterNode
-    let clock: any DrawClock
-    let logger: Logger
-    private unowned let loop: any RoomLoop
-    unowned let storage: ServerStorage
+    private let clock: any DrawClock
+    private let logger: Logger
+    private unowned let storage: ServerStorage
     private let entrantLists: EntrantLists
     /// The owners this one works with, set once they exist (`attach`).
-    private(set) unowned(unsafe) var directory: RoomDirectory!
-    private(set) unowned(unsafe) var broadcaster: RoomBroadcaster!
-    /// The draws seen ending in each room: nothing of them is shown after (`clusterEvent`).
-    private var tombstones = DrawTombstones()
+    private unowned(unsafe) var directory: RoomDirectory!
+    private unowned(unsafe) var broadcaster: RoomBroadcaster!
     /// Viewers' lookups waiting for their room's subscription (`prepareViewer`).
     private let subscriptions: SubscriptionWaits
     /// This node's own draws as they go out to the cluster, fenced (and stopped when refused).
     let ownDraws: FencedDraws
     /// The history lines this node owes the shared history (`nil` without one, or without a
     /// draw store).
-    let history: HistoryOutbox?
+    private let history: HistoryOutbox?
+    /// Other nodes' draws as this node shows them: their events, the draws seen ending, the
+    /// views read back.
+    let receiver: ClusterEventReceiver
+    /// The lease gate for starts (the room owners' `DrawStartGate`).
+    let gate: ClusterStartGate
+    /// What this node holds, written back once Redis came back after an outage.
+    private let rebuild: ClusterRebuild
     /// The rooms this node last reported viewers in (so it reports 0 once).
     private var reportedPresence: [String: Int] = [:]
-    /// Envelopes dropped since the last warning, and when that was (monotonic ns): one line per
-    /// `dropLogIntervalNanos` at most, whatever a publisher to Redis floods the channel with.
-    private var droppedSinceLog = 0
-    private var lastDropLog: UInt64?
-    static let dropLogIntervalNanos: UInt64 = 10_000_000_000
 
     init(node: ClusterNode, clock: any DrawClock, logger: Logger, loop: any RoomLoop, storage: ServerStorage,
          entrantLists: EntrantLists) {
         self.node = node
         self.clock = clock
         self.logger = logger
-        self.loop = loop
         self.storage = storage
         self.entrantLists = entrantLists
         subscriptions = SubscriptionWaits(loop: loop)
         ownDraws = FencedDraws(node: node, clock: clock, logger: logger, entrantLists: entrantLists)
+        receiver = ClusterEventReceiver(node: node, clock: clock, logger: logger, entrantLists: entrantLists)
+        gate = ClusterStartGate(node: node, clock: clock, logger: logger, loop: loop, receiver: receiver,
+                                ownDraws: ownDraws)
         history = HistoryOutbox.make(node: node, storage: storage, loop: loop, clock: clock, logger: logger)
+        rebuild = ClusterRebuild(node: node, clock: clock, logger: logger, storage: storage, history: history,
+                                 receiver: receiver)
     }
 
     /// Wires the owners in (they are made after this one, which they are handed) and starts
@@ -55,12 +61,17 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     func attach(directory: RoomDirectory, broadcaster: RoomBroadcaster) {
         self.directory = directory
         self.broadcaster = broadcaster
-        node.eventArrived = { [unowned self] room, payload in clusterEvent(room: room, payload) }
-        node.eventDropped = { [unowned self] room, why in dropped(room: room, why) }
-        node.viewArrived = { [unowned self] room, view in clusterView(room: room, view) }
-        node.endPublished = { [unowned self] name in if let room = registry[name] { activity(in: room) } }
-        ownDraws.attach(directory: directory, ended: { [unowned self] room, drawId in tombstones.end(drawId, in: room) }) {
-            [unowned self] room, drawId, end in showClusterEnd(of: drawId, end, in: room)
+        // Both read a room's record again before they go on: another node may have changed it.
+        let refresh = { [unowned self] (room: Room, done: @escaping (ClientErrorCode?) -> Void) in
+            self.refresh(room, forViewer: false, then: done)
+        }
+        receiver.attach(directory: directory, broadcaster: broadcaster, refresh: refresh)
+        gate.attach(directory: directory, refresh: refresh)
+        rebuild.attach(directory: directory)
+        let receiver = self.receiver
+        ownDraws.attach(directory: directory,
+                        ended: { [unowned receiver] room, drawId in receiver.ownEnded(drawId, in: room) }) {
+            [unowned receiver] room, drawId, end in receiver.showClusterEnd(of: drawId, end, in: room)
         }
         node.subscriptionConfirmed = { [unowned self] room in subscriptions.confirmed(room) }
         history?.resume()
@@ -70,7 +81,6 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         }
     }
 
-    private var phase: ServerPhase { loop.phase }
     private var registry: RoomRegistry { directory.registry }
 
     // MARK: SharedRooms, the simple answers
@@ -83,7 +93,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
     func viewersChanged(_ room: Room) { node.watch(room: room.name, viewers: room.viewers) }
     func evicted(_ room: String) {
         node.forget(room: room)
-        tombstones.forget(room)
+        receiver.forget(room)
     }
     func close() {
         history?.close()
@@ -103,46 +113,6 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         case .finish, .failed:
             history?.owe(drawId: write.drawId, room: room, token: ownDraws.ended(drawId: write.drawId) ?? 0, final: true)
         case .round, .beacon: break  // the end carries the picks and the beacon round
-        }
-    }
-
-    // MARK: DrawStartGate
-
-    /// A start in cluster mode: the room's record is read again first (its key may have been
-    /// rotated, or the room deleted, through another node), then the key is checked, then the
-    /// room's lease is taken on the worker; only then does the runner start. Another node's
-    /// running draw holds the lease, so the answer is `draw_running` there too.
-    func admit(_ room: Room, refusal: @escaping () -> ClientErrorCode?, start: @escaping () -> ClientErrorCode?,
-               then answer: @escaping (ClientErrorCode?) -> Void) {
-        let cluster = node
-        guard cluster.linkUp, cluster.startsAllowed(nowMs: clock.epochMillis()) else { return answer(.clusterUnavailable) }
-        refresh(room, forViewer: false) { [unowned self, unowned room] why in
-            if let why { return answer(why) }
-            if let why = refusal() { return answer(why) }
-            guard !room.leasePending, room.runner?.session.canStart ?? true else { return answer(.drawRunning) }
-            room.awaitLease(true)
-            cluster.leases.acquire(room.name) { [unowned self, unowned room] result in
-                room.awaitLease(false)
-                defer { directory.roomActivity(room) }
-                switch result {
-                case .acquired(let token, let leftover):
-                    tombstones.saw(token, in: room.name)
-                    // A draw its holder never ended (it is gone, and no takeover came yet): ended
-                    // first, under this lease, so one draw runs at a time (the worker keeps order).
-                    if let leftover { ownDraws.endLeftover(leftover, in: room.name, token: token) }
-                    let why: ClientErrorCode? = phase.shuttingDown ? .shuttingDown : room.deleting ? .drawRunning : start()
-                    guard why == nil else {
-                        cluster.leases.release(room.name)
-                        return answer(phase.shuttingDown ? .shuttingDown : why)
-                    }
-                    answer(nil)
-                case .heldElsewhere:
-                    answer(.drawRunning)
-                case .unavailable(let reason):
-                    logger.warning("could not take a room's draw lease", metadata: ["room": "\(room.name)", "error": "\(reason)"])
-                    answer(.clusterUnavailable)
-                }
-            }
         }
     }
 
@@ -170,7 +140,7 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
             case .success(let (record, view)?):
                 // Changed through another node meanwhile? Not under a change of this node's.
                 room.adopt(record)
-                if let view { adoptView(view, in: room) }
+                if let view { receiver.adoptView(view, in: room) }
                 done(nil)
             case .success(nil) where node.reconnectedNotCaughtUp:
                 // Redis came back (maybe empty) and this node has not written its rooms back yet
@@ -230,17 +200,6 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
         node.watch(room: name, viewers: registry[name]?.viewers ?? 0)
     }
 
-    /// Takes the cluster's stored view of the room as what its snapshot shows, unless a draw of
-    /// this node's own is what it shows. A view whose running draw is another than the one this
-    /// node's viewers were shown (it missed that draw's start) is not taken silently: they get it
-    /// as a snapshot (`resync`), or the rounds that follow would reach them without their draw.
-    func adoptView(_ view: StoredRoomView, in room: Room) {
-        guard !room.isBusy, !showsEnded(view, in: room) else { return }
-        let fresh = RemoteRoomView(stored: view)
-        if room.viewers > 0, fresh.drawId != nil, fresh.drawId != room.remote.drawId { return resync(room, with: view) }
-        room.remote = fresh
-    }
-
     /// Tells the other nodes with viewers in the room that it was deleted here, so they close
     /// theirs as this node did.
     func deleted(_ room: Room) {
@@ -257,82 +216,6 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
                         room: room.name)
     }
 
-    /// A message on a room's channel (a job from the subscriber's thread): another node's draw event. Shown to
-    /// this node's viewers as it came, and folded into the room's snapshot.
-    private func clusterEvent(room name: String, _ payload: [UInt8]) {
-        let cluster = node
-        guard let envelope = ClusterEnvelope.decode(payload) else { return dropped(room: name, .malformed) }
-        guard envelope.node != cluster.nodeId, let room = registry[name] else { return }
-        // One draw, one end: once this node saw a draw end (a takeover's `interrupted` included),
-        // a node that wakes up after a pause past its lease cannot show more of it here; nor
-        // anything under a lease older than the newest this node saw for the room; nor a round
-        // of a draw other than the one the room shows.
-        if tombstones.isStale(envelope, showing: room.remote.drawId, in: name) {
-            cluster.metrics.staleEventDropped()
-            logger.debug("dropped a stale event of another node: its draw ended, its lease is older, or it is not the draw shown", metadata: [
-                "room": "\(name)", "drawId": "\(envelope.drawId ?? "-")", "kind": "\(envelope.kind.rawValue)",
-                "node": "\(envelope.node)", "token": "\(envelope.token.map(String.init) ?? "-")",
-            ])
-            return
-        }
-        if envelope.kind == .deleted {
-            if !room.deleting, !room.hasWork { directory.finishDeletion(of: room) }
-            return
-        }
-        if envelope.kind == .room {
-            // The list or settings changed through another node: read the room's record again
-            // (so this node's snapshots agree), then show the change as it was sent.
-            return refresh(room, forViewer: false) { [unowned self, unowned room] refusal in
-                if refusal == nil { broadcaster.broadcast(envelope.wire, in: room) }
-            }
-        }
-        guard !room.isBusy else { return }
-        if envelope.kind == .round, let index = envelope.index {
-            // A round of a draw this node's viewers were never shown the start of (it missed
-            // `started`: paused, or busy with its own draw the cluster then refused): not shown
-            // bare; the view is read and the viewers get the draw as a snapshot, rounds so far
-            // included. A round the room already holds (from such a snapshot) is not shown twice.
-            if room.remote.drawId == nil {
-                cluster.metrics.staleEventDropped()
-                return cluster.readView(room: name) { [weak self, weak room] view in
-                    if let self, let room { resync(room, with: view) }
-                }
-            }
-            if index < room.remote.rounds.count { return }
-        }
-        if let token = envelope.token { tombstones.saw(token, in: name) }
-        if let id = envelope.drawId, let hash = envelope.entrantsHash, !envelope.entrants.isEmpty {
-            entrantLists.keep(EntrantList(hash: hash, json: envelope.entrants), drawId: id)
-        }
-        cluster.metrics.receivedEvent(latenessMs: envelope.kind == .round ? clock.epochMillis() - envelope.plannedAt : 0)
-        tombstones.note(envelope.kind, drawId: envelope.drawId, showing: room.remote.drawId, in: name)
-        room.remote.apply(envelope)
-        if envelope.kind == .round, let index = envelope.index, room.remote.rounds.count <= index {
-            // A round this node's view lacks one before (it joined the draw late, or the link
-            // dropped a message): read the view again so later snapshots are whole.
-            cluster.readView(room: name) { [weak self, weak room] view in
-                if let self, let room { self.adoptView(view, in: room) }
-            }
-        }
-        broadcaster.show(envelope.wire, loading: envelope.kind == .loading, in: room)
-        directory.roomActivity(room)
-    }
-
-    /// A message on a room's channel that is not a node's envelope (a wrong or missing MAC, or
-    /// one that does not decode): counted, shown to nobody, and logged at most once per
-    /// `dropLogIntervalNanos` with how many were dropped since.
-    private func dropped(room: String, _ why: DroppedEnvelope) {
-        node.metrics.droppedEvent(why)
-        droppedSinceLog += 1
-        let now = clock.monotonicNanos()
-        if let last = lastDropLog, now &- last < Self.dropLogIntervalNanos { return }
-        lastDropLog = now
-        logger.warning("dropped a message on a room's cluster channel that no node sent", metadata: [
-            "room": "\(room)", "reason": "\(why.rawValue)", "dropped": "\(droppedSinceLog)",
-        ])
-        droppedSinceLog = 0
-    }
-
     /// The snapshot's `draw` and `lastResult` when another node's draw is what this room shows
     /// (`nil`: the room's own view is the whole truth).
     func snapshotParts(of room: Room) -> Room.SnapshotParts? {
@@ -341,62 +224,13 @@ final class ClusterRooms: DrawStartGate, SharedRooms {
                                   lastResult: room.remote.lastResult ?? WireMessages.snapshotLastResult(room.lastResult))
     }
 
-    /// After any activity: a lease whose draw is over (finished, failed, aborted, recorded) is
-    /// given back.
-    func activity(in room: Room) {
-        // Kept while the draw's end is owed to the cluster (Redis was away when it ended): the
-        // lease is taken back at the next renewal once Redis returns, so no other node starts
-        // the next draw before that end reached everyone.
-        guard node.leases.holds(room.name), !room.leasePending, !room.isBusy,
-              node.unpublishedEnds[room.name] == nil else { return }
-        node.leases.release(room.name)
-    }
-
-    func mayShow(_ room: String) -> Bool { node.leases.mayShow(room) }
-
-
-    func awaitShow(_ room: String, then: @escaping (Bool) -> Void) { node.leases.awaitShow(room, then: then) }
-
-    /// This node's draw `drawId` in the room was stopped because the cluster refused it: its
-    /// viewers get the end the cluster recorded (`end`, or the view's) — the same one every other
-    /// node's viewers got — or, if it recorded none of this draw, a fresh snapshot. Once.
-    private func showClusterEnd(of drawId: String, _ end: StoredDrawEnd?, in room: Room) {
-        let name = room.name
-        guard !tombstones.hasEnded(drawId, in: name) else { return }
-        if let end, end.drawId == drawId { return showEnd(end, in: room) }
-        node.readView(room: name) { [weak self, weak room] view in
-            guard let self, let room, !tombstones.hasEnded(drawId, in: name) else { return }
-            if let end = view.lastEnd, end.drawId == drawId { return showEnd(end, in: room) }
-            // The cluster recorded no end of it: the draw is over here all the same, and the
-            // viewers get what the view holds now (never that draw as running).
-            tombstones.end(drawId, in: name)
-            resync(room, with: view, emptyToo: true)
-        }
-    }
-
-    /// Whether draw `drawId` ended in `room` as far as this node knows (its own or another's).
-    func hasEnded(_ drawId: String, in room: String) -> Bool { tombstones.hasEnded(drawId, in: room) }
-
-    /// Shows this node's viewers the end the cluster recorded for the draw they were watching.
-    private func showEnd(_ end: StoredDrawEnd, in room: Room) {
-        tombstones.end(end.drawId, in: room.name)
-        broadcaster.broadcast(end.wire, in: room)
-    }
-
-    /// A room's view read back after a takeover found nothing to end.
-    private func clusterView(room name: String, _ view: StoredRoomView) {
-        // The draw is over (its lease was free, nothing escrowed): whatever the view says, even
-        // nothing (Redis restarted empty), and the viewers here are told.
-        if let room = registry[name] { resync(room, with: view, emptyToo: true) }
-    }
-
     /// Housekeeping, once a second: the link state for `/metrics`; the leases of the rooms whose
     /// running draw is another node's, so a dead node's draw is ended (`checkOrphans`).
     func tick() {
         let cluster = node, up = cluster.linkUp, now = clock.monotonicNanos()
         cluster.metrics.link(up: up)
         cluster.noteLink(up: up, nowNanos: now)
-        rebuildAfterReconnect(cluster)
+        rebuild.rebuildIfReconnected()
         let watched = cluster.subscribed.filter { registry[$0]?.remote.isActive == true }
         if cluster.takeoversAllowed(nowMs: clock.epochMillis(), nowNanos: now) {
             cluster.checkOrphans(Array(watched), clock: clock)

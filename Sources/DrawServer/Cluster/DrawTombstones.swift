@@ -6,8 +6,9 @@ import DrawPresentation
 /// So a node that was paused past its lease and wakes up cannot put its rounds or its own end in
 /// front of other nodes' viewers after the cluster ended its draw, nor into a later draw.
 ///
-/// A pure value (tested without Redis); `ClusterRooms` keeps one on the service thread. Bounded:
-/// the last `perRoom` ended draws of each room, and a room is forgotten when it leaves memory.
+/// A pure value (tested without Redis); `ClusterEventReceiver` keeps one on the service thread.
+/// Bounded: the last `perRoom` ended draws of each room, and a room is forgotten when it leaves
+/// memory.
 struct DrawTombstones {
     /// Ended draws remembered per room: a woken node's stale events concern the draw it was running
     /// (one), and a few more cover draws that ended while this node was away.

@@ -7,15 +7,15 @@ import Logging
 /// that token is kept until the draw's end is owed to the history (`token(ofDraw:)`), and when
 /// the cluster refuses an entry or the lease, the draw stops here at once, shows nothing more of
 /// its own, and its viewers are handed the end the cluster recorded (`fencedOut`). The other
-/// direction — other nodes' events shown here — is `ClusterRooms`'. Service thread only.
+/// direction — other nodes' events shown here — is `ClusterEventReceiver`'s. Service thread only.
 final class FencedDraws {
     private let node: ClusterNode
     private let clock: any DrawClock
     private let logger: Logger
     private let entrantLists: EntrantLists
     private unowned(unsafe) var directory: RoomDirectory!
-    /// Shows a stopped draw's viewers the cluster's end of it (`ClusterRooms`, which knows what
-    /// they were shown of other nodes).
+    /// Shows a stopped draw's viewers the cluster's end of it (`ClusterEventReceiver`, which
+    /// knows what they were shown of other nodes).
     private var showClusterEnd: (_ room: Room, _ drawId: String, _ end: StoredDrawEnd?) -> Void = { _, _, _ in }
     /// The lease token each draw running here was started under, until its end is owed.
     private var drawTokens: [String: UInt64] = [:]

@@ -1,5 +1,6 @@
 import DrawCore
 import DrawPresentation
+import Logging
 
 /// Cluster mode: Redis came back after an outage, perhaps restarted empty (no persistence, or a
 /// failover to a replica that had not caught up). What each node holds in memory is written
@@ -12,10 +13,38 @@ import DrawPresentation
 /// And the viewers here of a draw that runs on another node missed its events while the link
 /// was down: each such room's view is read again, and if it says more than this node knew (more
 /// rounds, or the draw's end), its viewers get a fresh `snapshot` (docs/PROTOCOL.md).
-extension ClusterRooms {
+///
+/// Nothing of its own to keep (the link's ups it last saw are the node's, which its catch-up
+/// reads too): an owner for one moment, checked on `ClusterRooms`' tick. Service thread only;
+/// the writes run on the rooms' thread and the node's worker.
+final class ClusterRebuild {
+    private let node: ClusterNode
+    private let clock: any DrawClock
+    private let logger: Logger
+    private unowned let storage: ServerStorage
+    /// The history lines owed, sent again (Redis may have lost what it acknowledged).
+    private let history: HistoryOutbox?
+    /// Catches up the viewers of other nodes' draws (`ClusterEventReceiver.resync`).
+    private unowned let receiver: ClusterEventReceiver
+    /// The rooms in memory, set once it exists (`attach`).
+    private unowned(unsafe) var directory: RoomDirectory!
+
+    init(node: ClusterNode, clock: any DrawClock, logger: Logger, storage: ServerStorage, history: HistoryOutbox?,
+         receiver: ClusterEventReceiver) {
+        self.node = node
+        self.clock = clock
+        self.logger = logger
+        self.storage = storage
+        self.history = history
+        self.receiver = receiver
+    }
+
+    func attach(directory: RoomDirectory) { self.directory = directory }
+
     /// Housekeeping (once a second): when the link has come up again since the last tick, the
     /// rooms in memory (but the lobby, which is each node's own) are written back.
-    func rebuildAfterReconnect(_ cluster: ClusterNode) {
+    func rebuildIfReconnected() {
+        let cluster = node
         let ups = cluster.services.linkUps()
         guard ups != cluster.seenLinkUps else { return }
         // Up more than once: it reconnected since the last tick (the first up is the start).
@@ -90,36 +119,15 @@ extension ClusterRooms {
     }
 
     /// Reads the view of every room this node shows another node's draw in, or has viewers in,
-    /// and catches its viewers up (`resync`).
+    /// and catches its viewers up (`ClusterEventReceiver.resync`).
     private func resyncWatchedRooms(_ cluster: ClusterNode) {
         guard let views = cluster.services.views else { return }
         for name in cluster.subscribed {
             guard let room = directory[name], room.viewers > 0, !room.isBusy else { continue }
             _ = storage.roomJob({ _ throws(StorageError) in try? views.view(room: name) }) { [weak self] result in
                 guard let self, case .success(let view?) = result, let room = directory[name] else { return }
-                resync(room, with: view)
+                receiver.resync(room, with: view)
             }
         }
-    }
-
-    /// A view read after a reconnect: adopted, and sent to the room's viewers as a `snapshot`,
-    /// when it differs from what this node showed. An empty view (Redis restarted empty and
-    /// knows nothing of the draw) changes nothing unless `emptyToo`: the takeover check ends a
-    /// draw left running, with `emptyToo`, once its lease is free.
-    func resync(_ room: Room, with view: StoredRoomView, emptyToo: Bool = false) {
-        guard !room.isBusy, !showsEnded(view, in: room) else { return }
-        let fresh = RemoteRoomView(stored: view)
-        guard emptyToo || fresh != RemoteRoomView(), fresh != room.remote else { return }
-        room.remote = fresh
-        node.metrics.resynced()
-        broadcaster.broadcast(broadcaster.snapshot(of: room, asMessage: true), in: room)
-    }
-
-    /// Whether `view` shows a draw running that this node knows has ended (its own, whose last
-    /// entries are still on their way to Redis; or one it saw end): such a view is older than
-    /// what the viewers here were shown, and never replaces it.
-    func showsEnded(_ view: StoredRoomView, in room: Room) -> Bool {
-        guard view.head != nil, let id = view.drawId else { return false }
-        return hasEnded(id, in: room.name)
     }
 }

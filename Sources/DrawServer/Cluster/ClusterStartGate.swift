@@ -1,0 +1,97 @@
+import DrawCore
+import DrawPresentation
+import Logging
+
+/// The lease gate of cluster mode (`DrawStartGate`, docs/SCALING.md "Fencing"): a draw starts
+/// only under its room's lease, taken after the room's record was read again; the draw's steps
+/// are shown only while this node can prove it still holds that lease; and the lease is given
+/// back once the draw is over and its end reached the cluster. Service thread only; the lease
+/// calls run on the `ClusterNode`'s worker and come back as service-thread jobs.
+final class ClusterStartGate: DrawStartGate {
+    private let node: ClusterNode
+    private let clock: any DrawClock
+    private let logger: Logger
+    private unowned let loop: any RoomLoop
+    /// What a granted lease tells: its token (events under older ones are stale from then on).
+    private unowned let receiver: ClusterEventReceiver
+    /// Ends a draw a gone holder left in the room, under the lease just granted.
+    private unowned let ownDraws: FencedDraws
+    /// The owners this one works with, set once they exist (`attach`).
+    private unowned(unsafe) var directory: RoomDirectory!
+    /// Reads a room's record again before a start (`ClusterRooms.refresh`): its key may have
+    /// been rotated, or the room deleted, through another node. `done` gets `nil` to go on.
+    private var refresh: (_ room: Room, _ done: @escaping (ClientErrorCode?) -> Void) -> Void = { _, done in done(nil) }
+
+    init(node: ClusterNode, clock: any DrawClock, logger: Logger, loop: any RoomLoop,
+         receiver: ClusterEventReceiver, ownDraws: FencedDraws) {
+        self.node = node
+        self.clock = clock
+        self.logger = logger
+        self.loop = loop
+        self.receiver = receiver
+        self.ownDraws = ownDraws
+    }
+
+    /// Wires the registry in, and gives leases back once an end owed to the cluster got through.
+    func attach(directory: RoomDirectory,
+                refresh: @escaping (_ room: Room, _ done: @escaping (ClientErrorCode?) -> Void) -> Void) {
+        self.directory = directory
+        self.refresh = refresh
+        node.endPublished = { [unowned self] name in if let room = self.directory.registry[name] { activity(in: room) } }
+    }
+
+    private var phase: ServerPhase { loop.phase }
+
+    /// A start in cluster mode: the room's record is read again first (its key may have been
+    /// rotated, or the room deleted, through another node), then the key is checked, then the
+    /// room's lease is taken on the worker; only then does the runner start. Another node's
+    /// running draw holds the lease, so the answer is `draw_running` there too.
+    func admit(_ room: Room, refusal: @escaping () -> ClientErrorCode?, start: @escaping () -> ClientErrorCode?,
+               then answer: @escaping (ClientErrorCode?) -> Void) {
+        let cluster = node
+        guard cluster.linkUp, cluster.startsAllowed(nowMs: clock.epochMillis()) else { return answer(.clusterUnavailable) }
+        refresh(room) { [unowned self, unowned room] why in
+            if let why { return answer(why) }
+            if let why = refusal() { return answer(why) }
+            guard !room.leasePending, room.runner?.session.canStart ?? true else { return answer(.drawRunning) }
+            room.awaitLease(true)
+            cluster.leases.acquire(room.name) { [unowned self, unowned room] result in
+                room.awaitLease(false)
+                defer { directory.roomActivity(room) }
+                switch result {
+                case .acquired(let token, let leftover):
+                    receiver.saw(token, in: room.name)
+                    // A draw its holder never ended (it is gone, and no takeover came yet): ended
+                    // first, under this lease, so one draw runs at a time (the worker keeps order).
+                    if let leftover { ownDraws.endLeftover(leftover, in: room.name, token: token) }
+                    let why: ClientErrorCode? = phase.shuttingDown ? .shuttingDown : room.deleting ? .drawRunning : start()
+                    guard why == nil else {
+                        cluster.leases.release(room.name)
+                        return answer(phase.shuttingDown ? .shuttingDown : why)
+                    }
+                    answer(nil)
+                case .heldElsewhere:
+                    answer(.drawRunning)
+                case .unavailable(let reason):
+                    logger.warning("could not take a room's draw lease", metadata: ["room": "\(room.name)", "error": "\(reason)"])
+                    answer(.clusterUnavailable)
+                }
+            }
+        }
+    }
+
+    /// After any activity: a lease whose draw is over (finished, failed, aborted, recorded) is
+    /// given back.
+    func activity(in room: Room) {
+        // Kept while the draw's end is owed to the cluster (Redis was away when it ended): the
+        // lease is taken back at the next renewal once Redis returns, so no other node starts
+        // the next draw before that end reached everyone.
+        guard node.leases.holds(room.name), !room.leasePending, !room.isBusy,
+              node.unpublishedEnds[room.name] == nil else { return }
+        node.leases.release(room.name)
+    }
+
+    func mayShow(_ room: String) -> Bool { node.leases.mayShow(room) }
+
+    func awaitShow(_ room: String, then: @escaping (Bool) -> Void) { node.leases.awaitShow(room, then: then) }
+}
