@@ -5,6 +5,8 @@ waits for the host gets the same `progress` as on the running node (the winners 
 folds it from the events it forwards (it has viewers); and a host redraws a no-show through the
 node that did not run the draw, from the record in the shared history.
 """
+import json
+
 from helpers import http
 from helpers.redis import wait_until
 from helpers.rooms import put_entrants, put_settings, room_snapshot, wait_idle
@@ -41,7 +43,7 @@ async def _joiner_progress(node, room: str, name: str) -> dict:
         await joiner.close()
 
 
-def test_a_joiner_on_the_other_node_sees_the_reveals_so_far_and_the_host_redraws_there(nodes):
+def test_a_joiner_on_the_other_node_sees_the_reveals_so_far_and_the_host_redraws_there(nodes, redis):
     a, b = nodes
     room, key = _room(a)
 
@@ -87,7 +89,24 @@ def test_a_joiner_on_the_other_node_sees_the_reveals_so_far_and_the_host_redraws
 
     # Winner 2 does not show up: the host's page is on B, which never held the draw's plan; the
     # record B redraws from is the shared history's.
-    wait_until(lambda: http.api(b, "GET", f"/api/draws/{first_id}")[0] == 200, 10, "the shared record")
+    def shared_status():
+        status, record = http.api(b, "GET", f"/api/draws/{first_id}")
+        return status == 200 and record["status"]
+    wait_until(lambda: shared_status() == "finished", 10, "the shared record")
+
+    # B shows the result before the shared history has its end (A's final line is still on its
+    # way, the started line says running): the host is told to try again (503), not that the
+    # draw cannot be redrawn (409). The lag is made by putting the running line back.
+    record_key = f"live-draw:draw:{first_id}"
+    ended = redis.get(record_key)
+    behind = json.loads(ended)
+    behind["status"] = "running"
+    del behind["seed"]  # a running record keeps its seed secret
+    assert redis.command("SET", record_key, json.dumps(behind)) == "+OK"
+    status, body = http.api(b, "POST", f"/api/rooms/{room}/redraws", body={"drawId": first_id, "userId": winners[1]},
+                            key=key)
+    assert status == 503 and body["error"]["code"] == "cluster_unavailable", (status, body)
+    assert redis.command("SET", record_key, ended.decode()) == "+OK"
     status, body = http.api(b, "POST", f"/api/rooms/{room}/redraws", body={"drawId": first_id, "userId": winners[1]},
                             key=key)
     assert status == 202, body

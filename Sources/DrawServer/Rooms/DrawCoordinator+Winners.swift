@@ -50,6 +50,10 @@ extension DrawCoordinator {
             if let last = room.lastResult, last.plan.drawId == drawId {
                 decision = RedrawLink.make(redrawing: last.plan, removing: userId)
             } else if let record, record.drawId == drawId, record.room == room.name {
+                // The room shows this draw as its last result, so it ended; a record still
+                // `running` is the shared history catching up (the running node's end line is on
+                // its way): try again shortly, not "cannot be redrawn".
+                if record.status == .running { return .clusterUnavailable }
                 decision = RedrawLink.make(redrawing: record, removing: userId)
             } else {
                 // Another node's draw whose record is not in the shared history yet (its line is

@@ -85,6 +85,21 @@ class RedisServer:
             s.sendall("".join(parts).encode())
             return s.recv(65536).decode("utf-8", "replace").split("\r\n")[0]
 
+    def get(self, key: str) -> bytes | None:
+        """GET of a whole value (a bulk reply, however long), `None` for a missing key."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=2) as s:
+            s.sendall(f"*2\r\n$3\r\nGET\r\n${len(key.encode())}\r\n{key}\r\n".encode())
+            data = b""
+            while b"\r\n" not in data:
+                data += s.recv(65536)
+            head, _, rest = data.partition(b"\r\n")
+            if head == b"$-1":
+                return None
+            size = int(head[1:])
+            while len(rest) < size + 2:
+                rest += s.recv(65536)
+            return rest[:size]
+
     def pause(self) -> None:
         """SIGSTOP: connections stay open, nothing is answered (until resume())."""
         if self.proc and self.proc.poll() is None:
