@@ -25,6 +25,10 @@ final class ClusterEventReceiver {
     private var tombstones = DrawTombstones()
     /// Messages no node sent, counted between the warnings that report them.
     private var droppedLog = DroppedEnvelopeLog()
+    /// Other nodes' messages held back in a room whose viewers still wait for the cluster's end
+    /// of this node's refused draw (`showClusterEnd` reading the view): a newer draw's `loading`
+    /// or `started` must not reach them before that end (`HeldEvents`).
+    private var held: [String: HeldEvents] = [:]
 
     init(node: ClusterNode, clock: any DrawClock, logger: Logger, entrantLists: EntrantLists) {
         self.node = node
@@ -61,13 +65,21 @@ final class ClusterEventReceiver {
     func hasEnded(_ drawId: String, in room: String) -> Bool { tombstones.hasEnded(drawId, in: room) }
 
     /// `room` left memory: what was kept for it goes.
-    func forget(_ room: String) { tombstones.forget(room) }
+    func forget(_ room: String) {
+        tombstones.forget(room)
+        held[room] = nil
+    }
 
     // MARK: The channel's messages
 
     /// A message on a room's channel (a job from the subscriber's thread): another node's draw event. Shown to
     /// this node's viewers as it came, and folded into the room's snapshot.
     private func received(room name: String, _ payload: [UInt8]) {
+        if held[name] != nil {
+            if held[name]?.hold(payload, nowNanos: clock.monotonicNanos()) == true { return }
+            // The view read did not answer in time: what was held goes on, in its order.
+            release(name)
+        }
         let cluster = node
         guard let envelope = ClusterEnvelope.decode(payload) else { return dropped(room: name, .malformed) }
         guard envelope.node != cluster.nodeId, let room = registry[name] else { return }
@@ -94,7 +106,7 @@ final class ClusterEventReceiver {
                 if refusal == nil { broadcaster.broadcast(envelope.wire, in: room) }
             }
         }
-        guard !room.isBusy else { return }
+        guard !room.isBusy else { return takenOver(room, by: envelope) }
         if envelope.kind == .round, let index = envelope.index {
             // A round of a draw this node's viewers were never shown the start of (it missed
             // `started`: paused, or busy with its own draw the cluster then refused): not shown
@@ -137,6 +149,25 @@ final class ClusterEventReceiver {
         ])
     }
 
+    /// Another node's message while this node runs a draw in the room. Dropped, unless it is
+    /// the end of that very draw under a newer lease: a takeover ended it while this node was
+    /// paused or cut off past its lease. Then the draw stops here at once and its viewers get
+    /// that end, the one every other node's viewers got, before anything of a newer draw that
+    /// follows it on the channel (waiting for this node's own refused write or lost lease would
+    /// let those through first).
+    private func takenOver(_ room: Room, by envelope: ClusterEnvelope) {
+        guard [.finished, .failed, .aborted].contains(envelope.kind), let drawId = envelope.drawId,
+              room.runner?.session.visible.drawId == drawId, let token = envelope.token else { return }
+        if let mine = node.leases.token(of: room.name), token <= mine { return }
+        node.fencedOut(room.name, drawId, StoredDrawEnd(drawId: drawId, wire: envelope.wire))
+    }
+
+    /// Lets what was held for `room` go on, in the order it came.
+    private func release(_ room: String) {
+        guard let events = held.removeValue(forKey: room) else { return }
+        for payload in events.payloads { received(room: room, payload) }
+    }
+
     // MARK: Views read from the cluster
 
     /// Takes the cluster's stored view of the room as what its snapshot shows, unless a draw of
@@ -154,10 +185,10 @@ final class ClusterEventReceiver {
     /// when it differs from what this node showed. An empty view (Redis restarted empty and
     /// knows nothing of the draw) changes nothing unless `emptyToo`: the takeover check ends a
     /// draw left running, with `emptyToo`, once its lease is free.
-    func resync(_ room: Room, with view: StoredRoomView, emptyToo: Bool = false) {
+    func resync(_ room: Room, with view: StoredRoomView, emptyToo: Bool = false, always: Bool = false) {
         guard !room.isBusy, !showsEnded(view, in: room) else { return }
         let fresh = RemoteRoomView(stored: view)
-        guard emptyToo || fresh != RemoteRoomView(), fresh != room.remote else { return }
+        guard always || (emptyToo || fresh != RemoteRoomView()) && fresh != room.remote else { return }
         room.remote = fresh
         node.metrics.resynced()
         broadcaster.broadcast(broadcaster.snapshot(of: room, asMessage: true), in: room)
@@ -187,13 +218,19 @@ final class ClusterEventReceiver {
         let name = room.name
         guard !tombstones.hasEnded(drawId, in: name) else { return }
         if let end, end.drawId == drawId { return showEnd(end, in: room) }
+        if held[name] == nil { held[name] = HeldEvents(sinceNanos: clock.monotonicNanos()) }
         node.readView(room: name) { [weak self, weak room] view in
-            guard let self, let room, !tombstones.hasEnded(drawId, in: name) else { return }
+            guard let self else { return }
+            defer { release(name) }
+            guard let room, !tombstones.hasEnded(drawId, in: name) else { return }
             if let end = view.lastEnd, end.drawId == drawId { return showEnd(end, in: room) }
-            // The cluster recorded no end of it: the draw is over here all the same, and the
-            // viewers get what the view holds now (never that draw as running).
+            // The cluster recorded no end of it (a newer draw ended since): the draw is over here
+            // all the same, and the viewers get what the view holds now, never that draw as
+            // running, even if this node's picture of the room already matches the view. What
+            // the view shows ended is over too: nothing of it held back is shown after.
             tombstones.end(drawId, in: name)
-            resync(room, with: view, emptyToo: true)
+            if let newer = view.lastEnd?.drawId { tombstones.end(newer, in: name) }
+            resync(room, with: view, emptyToo: true, always: true)
         }
     }
 

@@ -15,6 +15,9 @@ import Testing
         let node: ClusterNode
         let receiver: ClusterEventReceiver
         let room: Room
+        let hostKey: String
+        /// What the receiver told the node to fence out: room, draw, the end's bytes.
+        var fenced: [(room: String, drawId: String?, end: [UInt8]?)] = []
 
         init() throws {
             let services = ClusterServices(nodeId: "node-here", lease: ClusterLeasesTests.ScriptedLease(),
@@ -27,8 +30,19 @@ import Testing
                                makeTimer: { loop.makeTimer($0) })
             receiver = ClusterEventReceiver(node: node, clock: owners.clock, logger: logger, entrantLists: EntrantLists())
             receiver.attach(directory: owners.directory, broadcaster: owners.broadcaster) { _, done in done(nil) }
-            _ = try #require(owners.createRoom("quiz"))
+            hostKey = try #require(owners.createRoom("quiz"))
             room = try #require(owners.directory["quiz"])
+            node.fencedOut = { [unowned self] room, drawId, end in fenced.append((room, drawId, end?.wire)) }
+        }
+
+        /// Starts a draw of this node's own in the room and returns its id (its players in, its
+        /// first step shown).
+        func startOwnDraw() throws -> String {
+            RoomOwnersTests.giveList(to: room)
+            owners.draws.startDraw(in: room, hostKey: hostKey) { _ in }
+            _ = owners.loop.runJobs()
+            #expect(room.isBusy)
+            return try #require(room.runner?.session.visible.drawId)
         }
 
         deinit { node.close() }
@@ -89,5 +103,48 @@ import Testing
         #expect(f.receiver.showsEnded(stale, in: f.room))
         f.receiver.resync(f.room, with: stale, emptyToo: true)
         #expect(f.shown.isEmpty && f.room.remote.drawId == nil)
+    }
+
+    /// Issue 27's pause fault, as found by the fault suite (CHAOS_SEED=543297913 and 390520682):
+    /// this node wakes up running a draw that a takeover ended. The takeover's end of that draw,
+    /// first on the channel, stops it at once and is what its viewers get; waiting for its own
+    /// refused write let the next draw's `loading` reach them before any end.
+    @Test func aTakeoversEndOfTheDrawRunningHereFencesItOutAtOnce() throws {
+        let f = try Fixture()
+        let drawId = try f.startOwnDraw()
+        f.arrive(.loading, draw: nil, token: 9)
+        f.arrive(.aborted, draw: "another", token: 9)   // another draw's end: not this node's
+        f.arrive(.aborted, draw: drawId, token: nil)     // no lease named: proves nothing
+        #expect(f.fenced.isEmpty)
+        f.arrive(.aborted, draw: drawId, token: 9)
+        #expect(f.fenced.map(\.drawId) == [drawId])
+        #expect(f.fenced.first?.end == Array(#"{"type":"aborted"}"#.utf8), "the end the other nodes' viewers got")
+    }
+
+    /// While the viewers wait for the cluster's end of a refused draw (the view being read),
+    /// other nodes' messages wait too, then go on in their order, minus what the end made stale.
+    @Test func messagesWaitForTheClusterEndOfARefusedDrawThenGoOn() throws {
+        let f = try Fixture()
+        f.arrive(.started, draw: "mine", token: 3)   // as if it were the draw shown here
+        f.receiver.showClusterEnd(of: "mine", nil, in: f.room)   // no view store: the read never answers
+        f.arrive(.aborted, draw: "mine", token: 4)
+        f.arrive(.loading, draw: nil, token: 5)
+        f.arrive(.started, draw: "next", token: 5)
+        #expect(f.shown == ["started"], "held while the end is read")
+        f.owners.clock.nanos += HeldEvents.limitNanos
+        f.arrive(.round, draw: "next", index: 0, token: 5)
+        #expect(f.shown == ["started", "aborted", "loading", "started", "round"],
+                "past the limit, in their order: the end first")
+    }
+
+    @Test func heldMessagesAreBoundedInTimeAndCount() {
+        var held = HeldEvents(sinceNanos: 100)
+        var taken = 0
+        while held.hold([1], nowNanos: 100), taken <= HeldEvents.maxHeld { taken += 1 }
+        #expect(taken == HeldEvents.maxHeld, "held up to the count, refused one past it")
+        var young = HeldEvents(sinceNanos: 100)
+        let justBefore = young.hold([1], nowNanos: 100 + HeldEvents.limitNanos - 1)
+        let atTheLimit = young.hold([1], nowNanos: 100 + HeldEvents.limitNanos)
+        #expect(justBefore && !atTheLimit)
     }
 }
