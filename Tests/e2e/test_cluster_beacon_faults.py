@@ -14,6 +14,10 @@ The draw is provably waiting for R when the fault comes: the relay was asked for
   cannot prove its lease, so it holds the wait; its renewal is refused, so it never asks the
   relay for R again, never shows a round, and shows its viewer the takeover's end, the same bytes
   the other node's viewer got; both nodes' histories say `interrupted` with the seed.
+
+Both records keep the beacon (R, no randomness) and no pick: the seed was never used. And the
+other side of the wait: kill -9 after R was fetched, mid-rounds: the takeover's record has R's
+randomness and the picks keyed by it, the ones the viewer saw.
 """
 import asyncio
 import json
@@ -22,7 +26,7 @@ import time
 
 from helpers import draw, http
 from helpers.fakedrand import CHAIN_HASH, randomness_of, drand  # noqa: F401 (a fixture)
-from helpers.redis import history_says, launch_node, start_when_watched, wait_until
+from helpers.redis import history_says, killed_at_round, launch_node, start_when_watched, wait_until
 from helpers.wsclient import WSClient, close_all, run
 
 MARGIN_MS = 1000        # R is 1-2 s after the start on the relay's 1 s chain
@@ -87,6 +91,7 @@ def _assert_record(node, started, seed):
     assert beacon["randomness"] is None and beacon["signature"] is None, "R was never fetched"
     rep = draw.verify_draw.verify_document(record)
     assert rep["ok"] and rep["seedUsed"] is False and rep["roundsChecked"] == 0, rep
+    assert record["verified"] is True, "the server's own check agrees"
     return record
 
 
@@ -190,3 +195,24 @@ def test_a_node_woken_after_a_takeover_of_its_beacon_draw_never_fetches_the_roun
     for node in (a, b):
         wait_until(lambda: history_says(node, room, draw_id, "interrupted", seed), 15, "the history to say interrupted")
         _assert_record(node, started, seed)
+
+
+def test_kill_9_after_the_round_was_fetched_records_the_picks_keyed_by_it(launch, redis, drand, tmp_path):
+    """The other side of the wait: R fetched, rounds shown, then kill -9. The takeover's record
+    keeps R's randomness, and its picks are the ones the viewer saw (keyed by R, not the seed's)."""
+    a, b, room, key = _beacon_nodes(launch, redis, drand, tmp_path)
+    drand.lag_seconds = 0.0
+    started, end, rounds, _ = run(killed_at_round(redis, room, b, a, key, at_round=3), timeout=40)
+    aborted = end[-1]
+    assert aborted.type == "aborted" and aborted["reason"] == "interrupted", aborted.raw
+    seed, draw_id = aborted["seed"], started["drawId"]
+    draw.assert_seed_matches(seed, started["commitment"])
+    wait_until(lambda: history_says(b, room, draw_id, "interrupted", seed), 15, "B's history to say interrupted")
+    _, record = http.api(b, "GET", f"/api/draws/{draw_id}")
+    r = started["beacon"]["round"]
+    assert record["beacon"]["round"] == r and record["beacon"]["randomness"] == randomness_of(r).hex(), record["beacon"]
+    assert record["roundsShown"] == aborted["roundsShown"] >= 3
+    assert [x["index"] for x in rounds] == record["picks"][:len(rounds)], "the record's picks are not the ones shown"
+    rep = draw.verify_draw.verify_document(record)
+    assert rep["ok"] and rep["beaconOk"] and rep["roundsChecked"] == record["roundsShown"], rep
+    assert record["verified"] is True
