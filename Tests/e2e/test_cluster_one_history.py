@@ -14,22 +14,12 @@ node's `GET /api/draws/ID` and the room's listing agree after a fault:
 import time
 
 from helpers import draw, http
-from helpers.redis import killed_at_round, launch_node, redis_stopped_at_round, wait_until
+from helpers.redis import history_says, killed_at_round, launch_node, redis_stopped_at_round, wait_until
 from helpers.wsclient import run
 
 # docs/SCALING.md, "One history".
 TAKEOVER_BOUND_S = 3.0 + 3.0 + 2.0 + 1.0
 REDIS_BACK_BOUND_S = 5.0 + 1.0 + 2.0
-
-
-def _says(node, room: str, draw_id: str, status: str, seed: str = None) -> bool:
-    """Whether `node`'s record and the room's listing both say `status` (and the record `seed`)."""
-    code, record = http.api(node, "GET", f"/api/draws/{draw_id}")
-    if code != 200 or record["status"] != status or (seed is not None and record["seed"] != seed):
-        return False
-    code, page = http.api(node, "GET", f"/api/rooms/{room}/draws")
-    lines = [d for d in page.get("draws", []) if d["drawId"] == draw_id] if code == 200 else []
-    return len(lines) == 1 and lines[0]["status"] == status
 
 
 def test_kill_9_mid_draw_every_node_records_it_interrupted_with_the_seed(launch, redis):
@@ -46,7 +36,7 @@ def test_kill_9_mid_draw_every_node_records_it_interrupted_with_the_seed(launch,
     draw.assert_seed_matches(seed, started["commitment"])
 
     for node in (b, c):
-        wait_until(lambda: _says(node, room, draw_id, "interrupted", seed), 15, "the interrupted record on every node")
+        wait_until(lambda: history_says(node, room, draw_id, "interrupted", seed), 15, "the interrupted record on every node")
     took = time.monotonic() - killed_at
     print(f"one history: every live node says interrupted {took:.2f} s after kill -9")
     assert took <= TAKEOVER_BOUND_S, f"took {took:.2f} s"
@@ -60,9 +50,9 @@ def test_kill_9_mid_draw_every_node_records_it_interrupted_with_the_seed(launch,
     wait_until(lambda: http.api(a, "GET", "/healthz")[1].get("cluster") == "up", 15, "A's Redis link")
     wait_until(lambda: "the cluster already recorded another end for this draw" in a.log_text(), 15,
                "A's reconciled record refused")
-    assert _says(a, room, draw_id, "interrupted", seed)
+    assert history_says(a, room, draw_id, "interrupted", seed)
     assert http.request(c, "GET", f"/api/draws/{draw_id}").body == taken_over
-    assert _says(b, room, draw_id, "interrupted", seed)
+    assert history_says(b, room, draw_id, "interrupted", seed)
 
 
 def test_a_draw_that_ended_while_redis_was_away_is_finished_on_every_node(launch, redis):
@@ -81,7 +71,7 @@ def test_a_draw_that_ended_while_redis_was_away_is_finished_on_every_node(launch
     redis.start()
     back_at = time.monotonic()
     for node in (a, b):
-        wait_until(lambda: _says(node, room, draw_id, "finished", finished["seed"]), 20, "the finished record on every node")
+        wait_until(lambda: history_says(node, room, draw_id, "finished", finished["seed"]), 20, "the finished record on every node")
     took = time.monotonic() - back_at
     print(f"one history: every node says finished {took:.2f} s after Redis was back")
     assert took <= REDIS_BACK_BOUND_S, f"took {took:.2f} s"

@@ -18,14 +18,6 @@ from helpers.wsclient import close_all, run
 DRAW_TYPES = {"loading", "started", "round", "finished", "failed", "aborted"}
 
 
-def _metric(node, name: str) -> float:
-    text = http.request(node, "GET", "/metrics").body.decode()
-    for line in text.splitlines():
-        if line.startswith(name):
-            return float(line.split()[-1])
-    return 0.0
-
-
 def test_a_node_woken_after_a_takeover_shows_everyone_the_takeovers_end_and_nothing_more(launch, redis):
     a = launch_node(launch, redis, round_interval_ms=300, rounds=20)
     b = launch_node(launch, redis, round_interval_ms=300, rounds=20)
@@ -47,7 +39,7 @@ def test_a_node_woken_after_a_takeover_shows_everyone_the_takeovers_end_and_noth
             assert resp.status == 202, resp.body
             await on_b.wait_for(lambda m: m.type == "finished", 20)
             await on_a.wait_for(lambda m: m.type == "finished", 10)
-            await asyncio.to_thread(wait_until, lambda: _metric(a, "livedraw_cluster_fenced_out_total") >= 1, 10,
+            await asyncio.to_thread(wait_until, lambda: http.metric(a, "livedraw_cluster_fenced_out_total") >= 1, 10,
                                     "the woken node to have been refused")
             await on_a.barrier()
             await on_b.barrier()
@@ -74,4 +66,4 @@ def test_a_node_woken_after_a_takeover_shows_everyone_the_takeovers_end_and_noth
         new = [m for m in events[events.index(ends[0]) + 1:]]
         assert [m.type for m in new][0] in ("loading", "started") and new[-1].type == "finished", [m.type for m in new]
         assert len({m.get("drawId") for m in new if m.get("drawId")}) == 1
-    print(f"woken node refused {_metric(a, 'livedraw_cluster_fenced_out_total'):.0f} time(s)")
+    print(f"woken node refused {http.metric(a, 'livedraw_cluster_fenced_out_total'):.0f} time(s)")

@@ -5,7 +5,7 @@ extension DrawRecord {
     /// Why: viewers were told `aborted` with the seed, but the store could not take that write
     /// yet (a full disk). Until it can, the history serves this instead of a `running` record
     /// that contradicts what everybody saw. Recomputing the rounds is exact: a plan is a pure
-    /// function of (entrants, seed, draw id, schedule).
+    /// function of (entrants, seed, draw id, schedule, and a beacon draw's round R once fetched).
     ///
     /// `nil` unless the record is `running` and `seed` matches its commitment, so this can never
     /// reveal anything but the seed the draw committed to.
@@ -18,13 +18,19 @@ extension DrawRecord {
     /// This record ended with `status` at `finishedAt`: the seed revealed and every planned round
     /// recomputed from it, `sentAt` giving the rounds shown. `nil` unless the record is `running`
     /// and `seed` matches its commitment.
+    ///
+    /// A beacon draw (FAIRNESS.md §9) keeps its beacon: with round `R` fetched, the rounds are
+    /// keyed by it as they were shown; still waiting for `R`, nothing was picked, so the record
+    /// has no rounds and no outcome (never picks from the seed alone), and `nil` if it says a
+    /// round was shown.
     func ended(as status: DrawStatus, reason: String?, finishedAt: Double, seed: Seed,
                sentAt: [Int: Double]) -> DrawRecord? {
         guard self.status == .running, let schedule, !entrants.isEmpty, seed.commitment == commitment else { return nil }
         guard DrawPlan.isValidWinnerCount(winners, entrants: entrants.count) else { return nil }
         let plan = DrawPlan.make(drawId: drawId, entrants: entrants, warnings: warnings, seed: seed,
                                  schedule: schedule, winners: winners, revealEachWinner: revealsEachWinner,
-                                 redrawOf: redrawOf)
+                                 redrawOf: redrawOf, beacon: beacon)
+        guard !plan.isAwaitingBeacon || sentAt.isEmpty else { return nil }
         let planned = plan.rounds.map {
             RecordedRound(round: $0.round, offsetMs: $0.offsetMs, pickIndex: $0.pickIndex, player: $0.player,
                           sentAt: sentAt[$0.round], slot: $0.slot, flip: $0.flip)
@@ -32,9 +38,9 @@ extension DrawRecord {
         return DrawRecord(drawId: drawId, room: room, status: status, createdAt: createdAt, startedAt: startedAt,
                           finishedAt: finishedAt, sources: sources, entrants: entrants, warnings: warnings,
                           commitment: commitment, entrantsHash: entrantsHash, schedule: schedule,
-                          plannedRounds: planned, plannedDrawn: plan.outcome.drawn, storedSeed: seed,
-                          failure: nil, abortReason: reason, winners: winners,
-                          revealsEachWinner: revealsEachWinner, redrawOf: redrawOf)
+                          plannedRounds: planned, plannedDrawn: plan.isAwaitingBeacon ? nil : plan.outcome.drawn,
+                          storedSeed: seed, failure: nil, abortReason: reason, winners: winners,
+                          revealsEachWinner: revealsEachWinner, redrawOf: redrawOf, beacon: beacon)
     }
 }
 

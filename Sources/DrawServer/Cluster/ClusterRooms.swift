@@ -108,11 +108,14 @@ final class ClusterRooms: SharedRooms {
         // The token of the lease the draw ran under: its own end claimed it (`FencedDrawLog`), so
         // its line is accepted (the lease itself may be given back by now); 0 for a draw that
         // never held one here.
-        case .started, .startedAt:
+        // A beacon draw's round R once fetched, too: a node that takes the draw over makes its
+        // record from this line, and without R's randomness it could not recompute the picks
+        // its viewers were shown (FAIRNESS.md §9: they are keyed by R, never the seed's alone).
+        case .started, .startedAt, .beacon:
             history?.owe(drawId: write.drawId, room: room, token: ownDraws.token(ofDraw: write.drawId) ?? 0, final: false)
         case .finish, .failed:
             history?.owe(drawId: write.drawId, room: room, token: ownDraws.ended(drawId: write.drawId) ?? 0, final: true)
-        case .round, .beacon: break  // the end carries the picks and the beacon round
+        case .round: break  // the end carries the picks
         }
     }
 

@@ -41,4 +41,31 @@ struct DrawRecordInterruptedTests {
                 "a seed that does not match the commitment is never revealed")
         #expect(R.record(.finished, shown: 10).interrupted(finishedAt: 3, seed: R.plan.seed, roundsShown: 1) == nil)
     }
+
+    /// A beacon draw (FAIRNESS.md §9) keeps its beacon, and its picks are never the seed's alone.
+    static func beaconPlan(resolved: Bool) -> DrawPlan {
+        let plan = DrawPlan.make(drawId: Fixtures.exampleDrawId, entrants: Fixtures.samplePlayers,
+                                 seed: Fixtures.exampleSeed, schedule: .original, beacon: BeaconDerivationTests.beacon)
+        return resolved ? plan.resolved(with: BeaconDerivationTests.round)! : plan
+    }
+
+    @Test func aBeaconDrawStillWaitingForItsRoundRevealsTheSeedAndNoPick() throws {
+        let plan = Self.beaconPlan(resolved: false)
+        let shared = R.record(.running, shown: 0, plan: plan)
+        let ended = try #require(shared.interrupted(finishedAt: 3, seed: plan.seed, roundsShown: 0))
+        #expect(ended.status == .interrupted && ended.seed == plan.seed && ended.beacon == plan.beacon)
+        #expect(ended.rounds.isEmpty && ended.roundsShown == 0 && ended.outcome == nil && ended.winnerPicks.isEmpty)
+        #expect(shared.interrupted(finishedAt: 3, seed: plan.seed, roundsShown: 1) == nil,
+                "no round can have been shown before R was fetched")
+    }
+
+    @Test func aBeaconDrawWithItsRoundRevealsThePicksKeyedByIt() throws {
+        let plan = Self.beaconPlan(resolved: true)
+        let ended = try #require(R.record(.running, shown: 0, plan: plan)
+            .interrupted(finishedAt: 3, seed: plan.seed, roundsShown: 4))
+        #expect(ended.beacon == plan.beacon && ended.roundsShown == 4)
+        #expect(ended.rounds.map(\.pickIndex) == plan.rounds.map(\.pickIndex))
+        #expect(ended.rounds.map(\.pickIndex) != R.plan.rounds.map(\.pickIndex), "not the seed's picks alone")
+        #expect(ended.verify()?.isValid == true)
+    }
 }

@@ -19,7 +19,8 @@ struct DrawRecordTests {
                                      player: $0.player, sentAt: $0.round <= shown ? Double($0.round) : nil)
                    },
                    plannedDrawn: plan.outcome.drawn, storedSeed: plan.seed, failure: nil, abortReason: nil,
-                   winners: winners ?? plan.winners, plannedWinnerPicks: slots ?? plan.winnerPicks)
+                   winners: winners ?? plan.winners, plannedWinnerPicks: slots ?? plan.winnerPicks,
+                   beacon: plan.beacon)
     }
 
     @Test func runningRecordNeverHoldsTheSeedTheFutureRoundsOrTheOutcome() {

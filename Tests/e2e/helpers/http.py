@@ -145,3 +145,12 @@ def status_of(raw: bytes) -> Optional[int]:
         return int(raw.split(b" ", 2)[1])
     except (IndexError, ValueError):
         return None
+
+
+def metric(server, name: str) -> float:
+    """The value of the first `/metrics` line starting with `name` (0 when there is none)."""
+    text = request(server, "GET", "/metrics").body.decode()
+    for line in text.splitlines():
+        if line.startswith(name):
+            return float(line.split()[-1])
+    return 0.0

@@ -161,6 +161,18 @@ def wait_until(predicate, timeout=15.0, what="condition"):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def history_says(node, room: str, draw_id: str, status: str, seed: str = None) -> bool:
+    """Whether `node`'s record of the draw and the room's listing both say `status` (and the
+    record `seed`): the shared history as that node answers it (docs/SCALING.md "One history")."""
+    from . import http
+    code, record = http.api(node, "GET", f"/api/draws/{draw_id}")
+    if code != 200 or record["status"] != status or (seed is not None and record["seed"] != seed):
+        return False
+    code, page = http.api(node, "GET", f"/api/rooms/{room}/draws")
+    lines = [d for d in page.get("draws", []) if d["drawId"] == draw_id] if code == 200 else []
+    return len(lines) == 1 and lines[0]["status"] == status
+
+
 def launch_node(launch, redis, **opts):
     """A live-draw node on `redis`, once its link to Redis is up: a node answers before its
     subscriber has connected, and refuses new rooms (503 cluster_unavailable) until then."""
