@@ -131,7 +131,7 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .httpVersionNotSupported: return "Only HTTP/1.0 and HTTP/1.1 are supported."
         case .busy: return "The server is busy loading rooms; try again shortly."
         case .roomDeleted: return "This room was deleted by its host."
-        case .clusterUnavailable: return "The cluster's shared store is unreachable; try again shortly."
+        case .clusterUnavailable: return "The cluster's shared store is unreachable or still catching up; try again in a few seconds."
         case .listTooLarge: return "The entrant list is larger than this server accepts."
         case .listNotUTF8: return "The entrant list is not UTF-8 text."
         case .tooManyEntrants: return "The entrant list has more entrants than a room may have."
