@@ -43,6 +43,17 @@ async def _joiner_progress(node, room: str, name: str) -> dict:
         await joiner.close()
 
 
+async def _waiting_after_winner_1(viewer, starter, room: str, key: str) -> dict:
+    """`viewer` has its snapshot; a 3-winner draw started through `starter` with the host revealing
+    each winner, up to winner 1 and the wait for the host: that `winner` message."""
+    await viewer.expect("snapshot")
+    status, body = http.api(starter, "POST", f"/api/rooms/{room}/draws", body={"reveal": "host"}, key=key)
+    assert status == 202, body
+    first = await _until_reveal(viewer, 1)
+    assert first["next"] == "host"
+    return first
+
+
 def test_a_joiner_on_the_other_node_sees_the_reveals_so_far_and_the_host_redraws_there(nodes, redis):
     a, b = nodes
     room, key = _room(a)
@@ -50,11 +61,7 @@ def test_a_joiner_on_the_other_node_sees_the_reveals_so_far_and_the_host_redraws
     async def scenario():
         viewer = await WSClient.open(a.ws_url(room), name="viewer-a", subprotocols=(SUBPROTOCOL,))
         try:
-            await viewer.expect("snapshot")
-            status, body = http.api(a, "POST", f"/api/rooms/{room}/draws", body={"reveal": "host"}, key=key)
-            assert status == 202, body
-            first = await _until_reveal(viewer, 1)
-            assert first["next"] == "host"
+            first = await _waiting_after_winner_1(viewer, a, room, key)
             on_a = _progress(a, room)
             assert on_a["awaitingHost"] is True and [p["index"] for p in on_a["revealed"]] == [first["index"]]
             # B has no viewer in the room: its first joiner's snapshot is read from Redis.
@@ -136,11 +143,7 @@ def test_kill_9_of_the_node_waiting_for_the_host_ends_the_draw_on_the_other_and_
     async def scenario():
         watcher = await WSClient.open(b.ws_url(room), name="watcher-b", subprotocols=(SUBPROTOCOL,))
         try:
-            await watcher.expect("snapshot")
-            status, body = http.api(a, "POST", f"/api/rooms/{room}/draws", body={"reveal": "host"}, key=key)
-            assert status == 202, body
-            first = await _until_reveal(watcher, 1)
-            assert first["next"] == "host"
+            first = await _waiting_after_winner_1(watcher, a, room, key)
             a.kill()
             end, _ = await watcher.wait_for(lambda m: m.type in ("aborted", "finished", "failed"), timeout=15)
             joiner = await WSClient.open(b.ws_url(room), name="late-b", subprotocols=(SUBPROTOCOL,))

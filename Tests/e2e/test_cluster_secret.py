@@ -9,7 +9,6 @@ UTF-8) is dropped too.
 import asyncio
 import json
 import os
-import re
 
 from helpers import http
 from helpers.redis import launch_node, publish_raw, start_when_watched
@@ -31,9 +30,7 @@ def _forgeries(room: str) -> list:
 
 
 def _dropped(node, reason: str) -> int:
-    text = http.request(node, "GET", "/metrics").body.decode()
-    m = re.search(r'livedraw_cluster_events_dropped_total\{reason="%s"\} (\d+)' % reason, text)
-    return int(m.group(1)) if m else 0
+    return int(http.metric(node, f'livedraw_cluster_events_dropped_total{{reason="{reason}"}}'))
 
 
 def _forge_then_draw_twice(a, b, redis, forgeries):

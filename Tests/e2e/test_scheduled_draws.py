@@ -8,7 +8,6 @@ exactly once, also when the node it was scheduled through died. docs/PROTOCOL.md
 import asyncio
 import hashlib
 import json
-import re
 import signal
 import subprocess
 import sys
@@ -188,9 +187,8 @@ def test_bad_schedules_get_clear_errors(server):
 
 def _claims(node) -> dict:
     """The node's scheduled-draw claims the store answered, by outcome (`/metrics`)."""
-    text = http.request(node, "GET", "/metrics").body.decode()
-    found = re.findall(r'^livedraw_scheduled_claims_total\{outcome="(\w+)"\} (\d+)', text, re.MULTILINE)
-    return {outcome: int(n) for outcome, n in found}
+    prefix = 'livedraw_scheduled_claims_total{outcome="'
+    return {series[len(prefix):-2]: int(n) for series, n in http.metrics(node).items() if series.startswith(prefix)}
 
 
 def _claims_settled(claimers) -> dict:

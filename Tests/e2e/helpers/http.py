@@ -147,10 +147,17 @@ def status_of(raw: bytes) -> Optional[int]:
         return None
 
 
-def metric(server, name: str) -> float:
-    """The value of the first `/metrics` line starting with `name` (0 when there is none)."""
+def metrics(server) -> dict:
+    """Every series `/metrics` lists, as it names it (`name` or `name{label="value",...}`) → value."""
     text = request(server, "GET", "/metrics").body.decode()
+    out = {}
     for line in text.splitlines():
-        if line.startswith(name):
-            return float(line.split()[-1])
-    return 0.0
+        if line and not line.startswith("#"):
+            series, _, value = line.rpartition(" ")
+            out[series] = float(value)
+    return out
+
+
+def metric(server, series: str) -> float:
+    """One series' value, exactly as `/metrics` names it (0 when it is not listed yet)."""
+    return metrics(server).get(series, 0.0)

@@ -78,21 +78,30 @@ class RedisServer:
         except OSError:
             return False
 
+    def _ask(self, *args: str) -> tuple:
+        """Sends one command over RESP; (the reply's first line, the socket, what came after it)."""
+        parts = [f"*{len(args)}\r\n"] + [f"${len(a.encode())}\r\n{a}\r\n" for a in args]
+        s = socket.create_connection(("127.0.0.1", self.port), timeout=2)
+        s.sendall("".join(parts).encode())
+        data = b""
+        while b"\r\n" not in data:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        head, _, rest = data.partition(b"\r\n")
+        return head, s, rest
+
     def command(self, *args: str) -> str:
         """One command over RESP; the first reply line (enough for the tests' checks)."""
-        parts = [f"*{len(args)}\r\n"] + [f"${len(a.encode())}\r\n{a}\r\n" for a in args]
-        with socket.create_connection(("127.0.0.1", self.port), timeout=2) as s:
-            s.sendall("".join(parts).encode())
-            return s.recv(65536).decode("utf-8", "replace").split("\r\n")[0]
+        head, s, _ = self._ask(*args)
+        s.close()
+        return head.decode("utf-8", "replace")
 
     def get(self, key: str) -> bytes | None:
         """GET of a whole value (a bulk reply, however long), `None` for a missing key."""
-        with socket.create_connection(("127.0.0.1", self.port), timeout=2) as s:
-            s.sendall(f"*2\r\n$3\r\nGET\r\n${len(key.encode())}\r\n{key}\r\n".encode())
-            data = b""
-            while b"\r\n" not in data:
-                data += s.recv(65536)
-            head, _, rest = data.partition(b"\r\n")
+        head, s, rest = self._ask("GET", key)
+        with s:
             if head == b"$-1":
                 return None
             size = int(head[1:])
