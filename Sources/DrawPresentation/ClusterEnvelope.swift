@@ -40,6 +40,14 @@ public struct ClusterEnvelope: Sendable, Hashable {
         /// The room's list or settings changed through the sending node; `wire` is the `room`
         /// message. Not a draw event: it leaves the stored view alone.
         case room
+
+        /// Whether it ends a draw (`finished`, `failed`, `aborted`).
+        public var endsDraw: Bool {
+            switch self {
+            case .finished, .failed, .aborted: return true
+            case .loading, .started, .round, .deleted, .room: return false
+            }
+        }
     }
 
     public var node: String

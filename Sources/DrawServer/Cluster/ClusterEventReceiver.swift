@@ -156,8 +156,8 @@ final class ClusterEventReceiver {
     /// follows it on the channel (waiting for this node's own refused write or lost lease would
     /// let those through first).
     private func takenOver(_ room: Room, by envelope: ClusterEnvelope) {
-        guard [.finished, .failed, .aborted].contains(envelope.kind), let drawId = envelope.drawId,
-              room.runner?.session.visible.drawId == drawId, let token = envelope.token else { return }
+        guard envelope.kind.endsDraw, let drawId = envelope.drawId, room.runner?.session.visible.drawId == drawId,
+              let token = envelope.token else { return }
         if let mine = node.leases.token(of: room.name), token <= mine { return }
         node.fencedOut(room.name, drawId, StoredDrawEnd(drawId: drawId, wire: envelope.wire))
     }

@@ -152,10 +152,7 @@ final class ClusterNode {
     }
 
     private func publishFailed(_ room: String, _ reason: String, _ envelope: ClusterEnvelope, _ change: FencedEntry.EscrowChange) {
-        switch envelope.kind {
-        case .finished, .failed, .aborted: unpublishedEnds[room] = (envelope, change)
-        case .loading, .started, .round, .deleted, .room: break
-        }
+        if envelope.kind.endsDraw { unpublishedEnds[room] = (envelope, change) }
         metrics.publishFailed()
         logger.warning("could not publish a draw event to the cluster", metadata: ["room": "\(room)", "error": "\(reason)"])
     }
