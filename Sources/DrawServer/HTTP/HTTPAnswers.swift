@@ -43,7 +43,6 @@ final class HTTPAnswers {
     /// `nil` to lws, is fine too.
     func later(_ exchange: HTTPExchange, _ wsi: Connection) -> (HTTPResponse) -> Void {
         let number = wait(exchange, wsi)
-        wsi.waitForAnswer(seconds: Self.answerTimeoutSeconds)
         return { [unowned self] response in answered(request: number, response) }
     }
 
@@ -64,8 +63,11 @@ final class HTTPAnswers {
         }
     }
 
-    /// Keeps `exchange` waiting under a new request number.
+    /// Keeps `exchange` waiting under a new request number, with the connection's lws timeout
+    /// moved out to `answerTimeoutSeconds`: every answer that comes later (a history read on a
+    /// store's thread too, which a slow Redis can hold past lws' 10 s) arrives.
     private func wait(_ exchange: HTTPExchange, _ wsi: Connection) -> UInt64 {
+        wsi.waitForAnswer(seconds: Self.answerTimeoutSeconds)
         lastNumber += 1
         pending[lastNumber] = PendingRead(connection: wsi, exchange: exchange)
         return lastNumber

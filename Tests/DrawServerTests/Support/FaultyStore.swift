@@ -36,6 +36,14 @@ final class FaultyStore: DrawRecordStore, @unchecked Sendable {
         set { lock.withLock { full = newValue } }
     }
 
+    /// How long every history read (`list`, `record`) takes, as a store on a stalled disk or a
+    /// slow Redis does (guarded by `lock`).
+    var readDelay: TimeInterval {
+        get { lock.withLock { delay } }
+        set { lock.withLock { delay = newValue } }
+    }
+    private var delay: TimeInterval = 0
+
     /// How many groups have committed so far.
     var groupsCommitted: Int { lock.withLock { committedGroups } }
 
@@ -91,9 +99,15 @@ final class FaultyStore: DrawRecordStore, @unchecked Sendable {
 
     func markRunningInterrupted(at: Double) throws(StorageError) -> Int { try inner.markRunningInterrupted(at: at) }
 
-    func list(room: String, page: DrawPageRequest) throws(StorageError) -> DrawPage { try inner.list(room: room, page: page) }
+    func list(room: String, page: DrawPageRequest) throws(StorageError) -> DrawPage {
+        Thread.sleep(forTimeInterval: readDelay) // the slow read a test asked for
+        return try inner.list(room: room, page: page)
+    }
 
-    func record(id: String) throws(StorageError) -> DrawRecord? { try inner.record(id: id) }
+    func record(id: String) throws(StorageError) -> DrawRecord? {
+        Thread.sleep(forTimeInterval: readDelay)
+        return try inner.record(id: id)
+    }
 
     func close() { inner.close() }
 }

@@ -42,5 +42,21 @@ extension RealSocketTests {
             #expect(info?["entrants"] as? Int == RunningServer.players.count, "the list the answer announced is the room's: \(room.text)")
             #expect(server.stop())
         }
+
+        /// The same for a history read on the store's thread: it waited under lws' timeout, so a
+        /// read held past it (a stalled disk, a slow Redis in cluster mode) lost its answer.
+        @Test func aHistoryReadSlowerThanLwsTimeoutArrives() throws {
+            let dir = try TestDataDirectory()
+            let slow = FaultyStore(try dir.open(), failing: [])
+            let server = try RunningServer(configure: { $0.transportRoundTripSeconds = 1 }, store: slow)
+            slow.readDelay = 2.5
+            let started = Date()
+            let page = try TestHTTP.getJSON(port: server.port, "/api/rooms/lobby/draws")
+            let took = Date().timeIntervalSince(started)
+            #expect(page.status == 200, "the answer came after \(took) s")
+            #expect(took >= 2.5, "the read's time is in the answer")
+            #expect(page.json["draws"] as? [[String: Any]] != nil)
+            #expect(server.stop())
+        }
     }
 }
