@@ -129,7 +129,7 @@ public final class LiveDrawServer: @unchecked Sendable {
             let node = ClusterNode(services: cluster, executor: loop.executor, clock: clock, logger: logger,
                                    makeTimer: { [unowned loop] action in loop.makeTimer(action) })
             let shared = ClusterRooms(node: node, clock: clock, logger: logger, loop: loop, storage: storage, entrantLists: lists)
-            seams = RoomOwners.Seams(gate: shared.gate, shared: shared, bus: ClusterEventBus(rooms: shared))
+            seams = RoomOwners.Seams(gate: shared.gate, shared: shared, steps: shared.ownDraws)
         } else {
             seams = .singleNode()
         }

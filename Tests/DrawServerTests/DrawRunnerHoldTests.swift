@@ -2,10 +2,10 @@ import DrawCore
 @testable import DrawServer
 import Testing
 
-/// A draw whose node cannot show its next step now (cluster mode: it cannot prove it still holds
-/// the room's lease, issue 27) holds it: nothing is published until the gate answers; then the
-/// held step goes out at that time and the draw goes on a full gap later, or, refused, the draw
-/// is aborted as `interrupted` and nothing of it is shown.
+/// A draw whose last step is not durable yet (cluster mode: Redis has not acknowledged its fenced
+/// entry, issue 36) holds its next one: nothing is published until the step log answers; then
+/// the held step goes out at that time and the draw goes on a full gap later, or, refused, the
+/// draw is aborted as `interrupted` and nothing of it is shown.
 @Suite struct DrawRunnerHoldTests {
     static let ms = DrawRunnerPacingTests.ms
     let clock = DrawRunnerPacingTests.ManualClock()

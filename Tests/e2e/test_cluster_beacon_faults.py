@@ -11,9 +11,10 @@ The draw is provably waiting for R when the fault comes: the relay was asked for
   say `interrupted` with the seed; a new draw runs; the killed node, restarted on its data
   directory, says the same.
 - SIGSTOP of the running node past its lease, the takeover, R published, SIGCONT: the woken node
-  cannot prove its lease, so it holds the wait; its renewal is refused, so it never asks the
-  relay for R again, never shows a round, and shows its viewer the takeover's end, the same bytes
-  the other node's viewer got; both nodes' histories say `interrupted` with the seed.
+  may ask the relay for R (that shows nothing), but its first round is refused by the cluster's
+  record before any viewer sees it (issue 36, durable before visible), so it never shows a round
+  and shows its viewer the takeover's end, the same bytes the other node's viewer got; both
+  nodes' histories say `interrupted` with the seed, and no record gets R's randomness.
 
 Both records keep the beacon (R, no randomness) and no pick: the seed was never used. And the
 other side of the wait: kill -9 after R was fetched, mid-rounds: the takeover's record has R's
@@ -165,8 +166,8 @@ def test_a_node_woken_after_a_takeover_of_its_beacon_draw_never_fetches_the_roun
             a.signal(signal.SIGSTOP)
             try:
                 end_b, _ = await on_b.wait_for(lambda m: m.type in ENDS, 15)
-                # R is published while A sleeps; from here A must never ask for it.
-                asked_before = len(drand.round_fetches())
+                # R is published while A sleeps: A may fetch it when it wakes, but nothing of it
+                # may reach a viewer or the cluster's record.
                 drand.lag_seconds = 0.0
             finally:
                 a.signal(signal.SIGCONT)
@@ -179,18 +180,17 @@ def test_a_node_woken_after_a_takeover_of_its_beacon_draw_never_fetches_the_roun
                                     .get("status") == "interrupted", 10, "A's record to say interrupted")
             await on_a.barrier()
             await on_b.barrier()
-            return started, end_a, end_b, list(on_a.log), list(on_b.log), drand.round_fetches()[asked_before:]
+            return started, end_a, end_b, list(on_a.log), list(on_b.log)
         finally:
             await close_all([on_a, on_b])
 
-    started, end_a, end_b, log_a, log_b, asked_after = run(scenario(), timeout=45)
+    started, end_a, end_b, log_a, log_b = run(scenario(), timeout=45)
     draw_id = started["drawId"]
     _assert_takeover_end(end_b, started)
     assert end_a.raw == end_b.raw, "the woken node's viewer saw another end than the other node's"
     for name, log in (("A", log_a), ("B", log_b)):
         assert _one_end_and_no_round(name, log, draw_id).raw == end_b.raw
         assert not [m for m in log if m.type == "round"], f"{name}'s viewer saw a round"
-    assert asked_after == [], f"the woken node asked the relay for {asked_after} after R was published"
     seed = end_b["seed"]
     for node in (a, b):
         wait_until(lambda: history_says(node, room, draw_id, "interrupted", seed), 15, "the history to say interrupted")

@@ -46,9 +46,14 @@ public struct FencedEntry: Sendable, Hashable {
     /// What is published on the room's channel (the sealed envelope); empty: nothing is (a view
     /// written back after Redis restarted empty, `ClusterRebuild`).
     public var payload: [UInt8]
+    /// The entry's place among its node's entries under `token` (1, 2, …), or `nil` for a
+    /// one-off entry (a takeover's, a write-back). A node retries an entry whose answer it did not
+    /// get (a timeout, a cut link): the log applies an entry with a sequence at most once, and
+    /// acknowledges the retry of one it already applied without applying or publishing it again.
+    public var sequence: UInt64?
 
     public init(room: String, token: UInt64, kind: String, drawId: String?, index: Int?, viewPart: [UInt8],
-                escrow: EscrowChange, endWire: [UInt8]?, payload: [UInt8]) {
+                escrow: EscrowChange, endWire: [UInt8]?, payload: [UInt8], sequence: UInt64? = nil) {
         self.room = room
         self.token = token
         self.kind = kind
@@ -58,6 +63,7 @@ public struct FencedEntry: Sendable, Hashable {
         self.escrow = escrow
         self.endWire = endWire
         self.payload = payload
+        self.sequence = sequence
     }
 }
 

@@ -21,8 +21,9 @@ public protocol SharedDrawRecords: Sendable {
     /// claim. A write whose line is already kept byte for byte is `.kept` whatever its token (a
     /// retry whose first answer was lost). The draw keeps the history position its first
     /// accepted keep gave it.
-    /// - Returns: `.kept`, or `.refused` when the cluster already recorded another end (final, not
-    ///   an error: trying again cannot change it).
+    /// - Returns: `.kept`, `.refused` when the cluster already recorded another end (final, not
+    ///   an error: trying again cannot change it), or `.held` for an end without a lease of a draw
+    ///   still escrowed in `room` (try again once it was taken over).
     @discardableResult
     func keep(drawId: String, room: String, summary: [UInt8], body: [UInt8], token: UInt64,
               final: Bool) throws(CoordinationError) -> SharedKeepOutcome
@@ -63,4 +64,10 @@ public enum SharedKeepOutcome: Sendable, Hashable {
     /// Not written: the cluster recorded another end of the draw (another token claimed it), or
     /// a `running` line came after its end.
     case refused
+    /// Not written yet: an end without a lease (token 0: a restarted node's reconciled record)
+    /// of a draw the room's escrow still holds. The cluster has not ended that draw: a takeover
+    /// will, fenced and published to every node's viewers, and its end is the one recorded; until
+    /// then this line may not claim the end (issue 36: a restarted node never claims an end the
+    /// cluster has not published). Try again later.
+    case held
 }

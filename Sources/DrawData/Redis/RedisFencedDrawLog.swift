@@ -17,7 +17,10 @@ public struct RedisFencedDrawLog: FencedDrawLog {
 
     /// KEYS: fence, view, view rounds, escrow, draw end. ARGV: token, kind, drawId, index, view
     /// part, escrow change (keep, deposit, clear, take), seed, rounds shown, node, channel,
-    /// payload ('' publishes nothing), end wire ('' when the entry is no end). Answers {1, receivers} applied,
+    /// payload ('' publishes nothing), end wire ('' when the entry is no end), sequence ('' for a
+    /// one-off entry; else the view's `applied` field, `token:sequence`, marks the last entry
+    /// applied, so a retry of it is acknowledged, {1, 0}, without a second fold or publish).
+    /// Answers {1, receivers} applied,
     /// {0, newest token, end drawId, end wire} refused, {2, 0, end drawId, end wire} already ended.
     /// The view follows `RemoteRoomView.apply`'s rules: a `round` without an index (-1), a
     /// per-winner event, keeps its view part as the draw's `progress`.
@@ -30,6 +33,10 @@ public struct RedisFencedDrawLog: FencedDrawLog {
           return {0, fence, e[1], e[2]}
         end
         if fence < token then redis.call('SET', KEYS[1], ARGV[1]) end
+        if ARGV[13] ~= '' then
+          local mark = ARGV[1] .. ':' .. ARGV[13]
+          if redis.call('HGET', KEYS[2], 'applied') == mark then return {1, 0} end
+        end
         local kind, drawId = ARGV[2], ARGV[3]
         if ARGV[6] == 'take' and redis.call('HGET', KEYS[4], 'drawId') ~= drawId then
           local e = lastEnd()
@@ -64,6 +71,7 @@ public struct RedisFencedDrawLog: FencedDrawLog {
         elseif ARGV[6] == 'clear' or ARGV[6] == 'take' then
           redis.call('DEL', KEYS[4])
         end
+        if ARGV[13] ~= '' then redis.call('HSET', KEYS[2], 'applied', ARGV[1] .. ':' .. ARGV[13]) end
         if ARGV[11] == '' then return {1, 0} end
         return {1, redis.call('PUBLISH', ARGV[10], ARGV[11])}
         """
@@ -89,7 +97,7 @@ public struct RedisFencedDrawLog: FencedDrawLog {
         arguments += [String(entry.token), entry.kind, drawId, String(entry.index ?? -1)].map { Array($0.utf8) }
         arguments.append(entry.viewPart)
         arguments += [change, seed, shown, node, keyspace.eventChannel(room: room)].map { Array($0.utf8) }
-        arguments += [entry.payload, entry.endWire ?? []]
+        arguments += [entry.payload, entry.endWire ?? [], Array((entry.sequence.map { String($0) } ?? "").utf8)]
         return try Self.answer(connection.coordinate(arguments))
     }
 

@@ -16,8 +16,9 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
         self.keyspace = keyspace
     }
 
-    /// KEYS: history, lines, draw, sequence, the draw's end claim. ARGV: drawId, summary, body,
-    /// token (decimal), final (`1`/`0`). Answers 1 when kept, 0 when refused
+    /// KEYS: history, lines, draw, sequence, the draw's end claim, the room's seed escrow. ARGV:
+    /// drawId, summary, body, token (decimal), final (`1`/`0`). Answers 1 when kept, 0 when
+    /// refused, 2 when held (an unclaimed end with token 0 of the draw the escrow still holds)
     /// (`SharedDrawRecords.keep` has the rules): an end is claimed by the first final write and
     /// only the same non-zero token writes after it; a line already kept byte for byte is
     /// answered 1 without a write (a retry whose answer was lost). A draw keeps the position its
@@ -30,6 +31,7 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
             return 0
           end
         elseif ARGV[5] == '1' then
+          if ARGV[4] == '0' and redis.call('HGET', KEYS[6], 'drawId') == ARGV[1] then return 2 end
           redis.call('SET', KEYS[5], ARGV[4])
         end
         if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then
@@ -69,15 +71,16 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
     public func keep(drawId: String, room: String, summary: [UInt8], body: [UInt8], token: UInt64,
                      final: Bool) throws(CoordinationError) -> SharedKeepOutcome {
         let reply = try connection.coordinate([
-            Array("EVAL".utf8), Array(Self.keepScript.utf8), Array("5".utf8),
+            Array("EVAL".utf8), Array(Self.keepScript.utf8), Array("6".utf8),
             Array(keyspace.historyKey(room: room).utf8), Array(keyspace.historyLinesKey(room: room).utf8),
             Array(keyspace.drawKey(drawId: drawId).utf8), Array(keyspace.historySequenceKey.utf8),
-            Array(keyspace.drawEndKey(drawId: drawId).utf8),
+            Array(keyspace.drawEndKey(drawId: drawId).utf8), Array(keyspace.escrowKey(room: room).utf8),
             Array(drawId.utf8), summary, body, Array(String(token).utf8), Array((final ? "1" : "0").utf8),
         ])
         switch reply {
         case .integer(1): return .kept
         case .integer(0): return .refused
+        case .integer(2): return .held
         default: throw .unexpectedReply("keeping draw \(drawId) answered \(reply)")
         }
     }

@@ -67,6 +67,7 @@ extension ClusterNode {
     private func takeOver(_ room: String, clock: any DrawClock) {
         let lease = services.lease, ttl = services.leaseTTLMs, node = nodeId, publisher = self.publisher
         let log = services.log, views = services.views, logger = self.logger, back = self.back
+        orphanSuspects.remove(room)
         worker.submit {
             let owner = "\(node)/takeover"
             guard let token = try? lease.acquire(room: room, owner: owner, ttlMs: ttl) else { return }

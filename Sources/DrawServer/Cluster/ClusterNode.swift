@@ -21,17 +21,10 @@ final class ClusterNode {
     let leases: ClusterLeases
     /// `services.linkUps()` as the last housekeeping tick saw it (`rebuildAfterReconnect`).
     var seenLinkUps = 0
-    /// The end of a draw of this node (`finished`, `failed`, `aborted`) that could not be
-    /// published (Redis away), by room: published again once the link is back, so the other
-    /// nodes' viewers get the outcome (and the escrow is cleared) after all.
-    var unpublishedEnds: [String: (envelope: ClusterEnvelope, change: FencedEntry.EscrowChange)] = [:]
     /// No takeover and no new draw before this (epoch ms): after a reconnect, a node that ran a
     /// draw through the outage must get its chance to take its lease back and publish the end
     /// first (`catchUp`).
     var catchingUpUntilMs: Double = 0
-    /// An end owed to the cluster got through (`unpublishedEnds`): the room's lease, kept for it,
-    /// may go. Service thread.
-    var endPublished: (_ room: String) -> Void = { _ in }
     /// An entry of this node's draw in `room` was refused: a newer lease holds the room (the
     /// cluster ended the draw, or started another). `end`: the last end the cluster recorded
     /// there. Service thread.
@@ -42,6 +35,11 @@ final class ClusterNode {
     /// Rooms whose lease was seen free, and since when (monotonic ns): a takeover waits until it
     /// has been free a full TTL (`ClusterNode+Takeover`).
     var leaseFreeSince: [String: UInt64] = [:]
+    /// Rooms whose escrow still holds a draw this node reconciled after a restart (its history
+    /// line was held, `HistoryOutbox.heldByEscrow`): their leases are watched like those of rooms
+    /// with viewers here, so the draw is taken over and its end published even when no node
+    /// has viewers there (`ClusterNode+Takeover`).
+    var orphanSuspects: Set<String> = []
 
     /// A message on a room's channel (another node's event), on the service thread.
     var eventArrived: (_ room: String, _ payload: [UInt8]) -> Void {
@@ -77,7 +75,7 @@ final class ClusterNode {
         self.services = services
         self.executor = executor
         self.logger = logger
-        leases = ClusterLeases(services: services, worker: worker, executor: executor, clock: clock, logger: logger,
+        leases = ClusterLeases(services: services, worker: worker, executor: executor, logger: logger,
                                makeTimer: makeTimer)
         // The channel's thread checks each message's MAC (off the service thread) and hands it
         // over to the service thread (rule 2).
@@ -113,48 +111,59 @@ final class ClusterNode {
 
     // MARK: events
 
-    /// Publishes one event of a draw running here to the other nodes (in order, off this thread):
-    /// a draw event as one fenced entry with its lease's token (view, escrow, end and publish in
-    /// one step, `FencedDrawLog`); a `room` or `deleted` notice, which is no draw's, plainly.
-    func publish(_ envelope: ClusterEnvelope, room: String, escrow change: FencedEntry.EscrowChange = .keep,
-                 entrants: (drawId: String, list: SharedEntrantList)? = nil) {
-        let publisher = self.publisher, back = self.back, log = services.log, records = services.records
+    /// Publishes a `room` or `deleted` notice, which is no draw's, plainly (in order, off this
+    /// thread). A draw's events go out as fenced entries instead (`append`).
+    func publish(_ envelope: ClusterEnvelope, room: String) {
+        let publisher = self.publisher, back = self.back
         let queued = worker.submit {
             do throws(CoordinationError) {
-                // The list before the event: a node that hears `started` can serve it.
-                if let entrants { try records?.keepEntrants(drawId: entrants.drawId, entrants.list) }
-                guard let token = envelope.token else {
-                    try publisher.publish(envelope, toRoom: room)
-                    return back { $0.published(room) }
-                }
-                switch try log.append(publisher.entry(envelope, room: room, token: token, escrow: change)) {
-                case .accepted: back { $0.published(room) }
-                case .refused(_, let end), .alreadyEnded(let end):
-                    back { $0.refused(room, envelope, end) }
-                }
+                try publisher.publish(envelope, toRoom: room)
+                back { $0.metrics.publishedEvent() }
             } catch {
-                back { $0.publishFailed(room, error.description, envelope, change) }
+                back { $0.publishFailed(room, error.description) }
             }
         }
-        if !queued { publishFailed(room, "the cluster worker's queue is full", envelope, change) }
+        if !queued { publishFailed(room, "the cluster worker's queue is full") }
     }
 
-    /// A later event of the room got through: an end still owed is older, and superseded.
-    private func published(_ room: String) {
-        metrics.publishedEvent()
-        if unpublishedEnds.removeValue(forKey: room) != nil { endPublished(room) }
+    /// What became of one fenced entry of this node's draw (`append`).
+    enum AppendOutcome: Sendable {
+        /// Durable in the room's shared record (and published to the other nodes).
+        case accepted
+        /// A newer lease holds the room, or the draw's end was claimed by another: nothing was
+        /// changed. `end`: the last end the cluster recorded there.
+        case refused(end: StoredDrawEnd?)
+        /// No answer (Redis away or slow, the worker's queue full): try again.
+        case failed(String)
     }
 
-    /// The cluster refused an entry of this node's draw: a newer lease holds the room.
-    private func refused(_ room: String, _ envelope: ClusterEnvelope, _ end: StoredDrawEnd?) {
-        if unpublishedEnds[room]?.envelope.drawId == envelope.drawId { unpublishedEnds[room] = nil }
-        fencedOut(room, envelope.drawId, end)
+    /// Appends one event of a draw running here as one fenced entry under its lease's `token`
+    /// (view, escrow, end claim and publish in one step, `FencedDrawLog`), on the worker;
+    /// `answer` runs on this thread. With `started`, the draw's list is kept first, so a node
+    /// that hears `started` can serve it.
+    func append(_ envelope: ClusterEnvelope, room: String, token: UInt64, sequence: UInt64,
+                escrow change: FencedEntry.EscrowChange, entrants: (drawId: String, list: SharedEntrantList)?,
+                answer: @escaping (AppendOutcome) -> Void) {
+        let publisher = self.publisher, log = services.log, records = services.records
+        let back = executor.continuation(answer)
+        let queued = worker.submit {
+            do throws(CoordinationError) {
+                if let entrants { try records?.keepEntrants(drawId: entrants.drawId, entrants.list) }
+                let entry = publisher.entry(envelope, room: room, token: token, escrow: change, sequence: sequence)
+                switch try log.append(entry) {
+                case .accepted: back(.accepted)
+                case .refused(_, let end), .alreadyEnded(let end): back(.refused(end: end))
+                }
+            } catch {
+                back(.failed(error.description))
+            }
+        }
+        if !queued { answer(.failed("the cluster worker's queue is full")) }
     }
 
-    private func publishFailed(_ room: String, _ reason: String, _ envelope: ClusterEnvelope, _ change: FencedEntry.EscrowChange) {
-        if envelope.kind.endsDraw { unpublishedEnds[room] = (envelope, change) }
+    private func publishFailed(_ room: String, _ reason: String) {
         metrics.publishFailed()
-        logger.warning("could not publish a draw event to the cluster", metadata: ["room": "\(room)", "error": "\(reason)"])
+        logger.warning("could not publish a notice to the cluster", metadata: ["room": "\(room)", "error": "\(reason)"])
     }
 
     /// Listens to `room` while it has viewers here, and only then.

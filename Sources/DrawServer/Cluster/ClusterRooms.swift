@@ -6,7 +6,7 @@ import Logging
 /// Cluster mode behind the room owners' seams (docs/SCALING.md), and the composition of the
 /// cluster's owners: the lease gate for starts (`ClusterStartGate`, the rooms' `DrawStartGate`),
 /// other nodes' draws shown here (`ClusterEventReceiver`), this node's own going out
-/// (`FencedDraws`, through `ClusterEventBus`), the history lines owed (`HistoryOutbox`), the
+/// (`FencedDraws`, the rooms' `DrawStepLog`), the history lines owed (`HistoryOutbox`), the
 /// write-back once Redis came back (`ClusterRebuild`). What it answers itself is what rooms
 /// share beyond draw events (`SharedRooms`): records read again where another node may have
 /// changed them, viewers' subscriptions, snapshots of other nodes' draws, records shared with
@@ -47,7 +47,7 @@ final class ClusterRooms: SharedRooms {
         self.storage = storage
         self.entrantLists = entrantLists
         subscriptions = SubscriptionWaits(loop: loop)
-        ownDraws = FencedDraws(node: node, clock: clock, logger: logger, entrantLists: entrantLists)
+        ownDraws = FencedDraws(node: node, clock: clock, logger: logger, entrantLists: entrantLists, loop: loop)
         receiver = ClusterEventReceiver(node: node, clock: clock, logger: logger, entrantLists: entrantLists)
         gate = ClusterStartGate(node: node, clock: clock, logger: logger, loop: loop, receiver: receiver,
                                 ownDraws: ownDraws)
@@ -74,6 +74,7 @@ final class ClusterRooms: SharedRooms {
             [unowned receiver] room, drawId, end in receiver.showClusterEnd(of: drawId, end, in: room)
         }
         node.subscriptionConfirmed = { [unowned self] room in subscriptions.confirmed(room) }
+        history?.heldByEscrow = { [unowned node] room in node.orphanSuspects.insert(room) }
         history?.resume()
         node.tookOver = { [unowned self] room, draw, token, endedAt in
             history?.takeoverEnded(drawId: draw.drawId, room: room, token: token, seedHex: draw.seedHex,
@@ -234,7 +235,10 @@ final class ClusterRooms: SharedRooms {
         cluster.metrics.link(up: up)
         cluster.noteLink(up: up, nowNanos: now)
         rebuild.rebuildIfReconnected()
+        // Rooms showing another node's draw, and those whose draw this node's restart left
+        // escrowed (its reconciled line is held until the cluster ended the draw).
         let watched = cluster.subscribed.filter { registry[$0]?.remote.isActive == true }
+            .union(cluster.orphanSuspects.filter { !cluster.leases.holds($0) })
         if cluster.takeoversAllowed(nowMs: clock.epochMillis(), nowNanos: now) {
             cluster.checkOrphans(Array(watched), clock: clock)
         }

@@ -3,9 +3,8 @@ import DrawPresentation
 import Logging
 
 /// The lease gate of cluster mode (`DrawStartGate`, docs/SCALING.md "Fencing"): a draw starts
-/// only under its room's lease, taken after the room's record was read again; the draw's steps
-/// are shown only while this node can prove it still holds that lease; and the lease is given
-/// back once the draw is over and its end reached the cluster. Service thread only; the lease
+/// only under its room's lease, taken after the room's record was read again, and the lease is
+/// given back once the draw is over and its end is durable in the cluster (`FencedDraws`). Service thread only; the lease
 /// calls run on the `ClusterNode`'s worker and come back as service-thread jobs.
 final class ClusterStartGate: DrawStartGate {
     private let node: ClusterNode
@@ -32,12 +31,11 @@ final class ClusterStartGate: DrawStartGate {
         self.ownDraws = ownDraws
     }
 
-    /// Wires the registry in, and gives leases back once an end owed to the cluster got through.
+    /// Wires the registry in.
     func attach(directory: RoomDirectory,
                 refresh: @escaping (_ room: Room, _ done: @escaping (ClientErrorCode?) -> Void) -> Void) {
         self.directory = directory
         self.refresh = refresh
-        node.endPublished = { [unowned self] name in if let room = self.directory.registry[name] { activity(in: room) } }
     }
 
     private var phase: ServerPhase { loop.phase }
@@ -53,7 +51,10 @@ final class ClusterStartGate: DrawStartGate {
         refresh(room) { [unowned self, unowned room] why in
             if let why { return answer(why) }
             if let why = refusal() { return answer(why) }
-            guard !room.leasePending, room.runner?.session.canStart ?? true else { return answer(.drawRunning) }
+            // The last draw's end not durable yet (Redis slow or away) is that draw still running.
+            guard !room.leasePending, room.runner?.session.canStart ?? true, !ownDraws.isAppending(room.name) else {
+                return answer(.drawRunning)
+            }
             room.awaitLease(true)
             cluster.leases.acquire(room.name) { [unowned self, unowned room] result in
                 room.awaitLease(false)
@@ -83,15 +84,11 @@ final class ClusterStartGate: DrawStartGate {
     /// After any activity: a lease whose draw is over (finished, failed, aborted, recorded) is
     /// given back.
     func activity(in room: Room) {
-        // Kept while the draw's end is owed to the cluster (Redis was away when it ended): the
-        // lease is taken back at the next renewal once Redis returns, so no other node starts
-        // the next draw before that end reached everyone.
+        // Kept while a step of the draw (its end) is not durable in the cluster yet (Redis slow
+        // or away): the lease is taken back at the next renewal once Redis returns, so no other
+        // node starts the next draw before that end reached everyone.
         guard node.leases.holds(room.name), !room.leasePending, !room.isBusy,
-              node.unpublishedEnds[room.name] == nil else { return }
+              !ownDraws.isAppending(room.name) else { return }
         node.leases.release(room.name)
     }
-
-    func mayShow(_ room: String) -> Bool { node.leases.mayShow(room) }
-
-    func awaitShow(_ room: String, then: @escaping (Bool) -> Void) { node.leases.awaitShow(room, then: then) }
 }

@@ -21,7 +21,10 @@ struct EnvelopePublisher: Sendable {
 
     /// A draw event as one fenced entry (`FencedDrawLog`): the view part it adds, the escrow
     /// change, and for an end the message every viewer is shown, which claims the draw's end.
-    func entry(_ envelope: ClusterEnvelope, room: String, token: UInt64, escrow: FencedEntry.EscrowChange) -> FencedEntry {
+    /// `sequence`: the entry's place among this node's entries under `token`, so a retry is
+    /// applied at most once (`FencedEntry.sequence`).
+    func entry(_ envelope: ClusterEnvelope, room: String, token: UInt64, escrow: FencedEntry.EscrowChange,
+               sequence: UInt64? = nil) -> FencedEntry {
         let ends: Bool
         switch envelope.kind {
         case .finished, .aborted, .failed: ends = true
@@ -29,7 +32,7 @@ struct EnvelopePublisher: Sendable {
         }
         return FencedEntry(room: room, token: token, kind: envelope.kind.rawValue, drawId: envelope.drawId,
                            index: envelope.index, viewPart: envelope.view, escrow: escrow,
-                           endWire: ends ? envelope.wire : nil, payload: sealed(envelope, room: room))
+                           endWire: ends ? envelope.wire : nil, payload: sealed(envelope, room: room), sequence: sequence)
     }
 }
 

@@ -11,6 +11,9 @@ enum HistoryLineSend {
         case kept
         /// The cluster recorded another end of the draw: never to be kept.
         case refused
+        /// An end without a lease of a draw the room's escrow still holds: not before a takeover
+        /// ended it (`SharedKeepOutcome.held`).
+        case held
         /// The line cannot be made (no such record, a record that does not decode, a seed that
         /// does not match): never to be kept.
         case unusable(String)
@@ -27,6 +30,7 @@ enum HistoryLineSend {
                                     token: line.token, final: final) {
             case .kept: return .kept
             case .refused: return .refused
+            case .held: return .held
             }
         } catch {
             return .failed(error.description)

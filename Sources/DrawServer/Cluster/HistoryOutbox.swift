@@ -45,6 +45,9 @@ final class HistoryOutbox {
     /// The last `resume` read a full batch: read again once the queue is empty.
     private var moreToResume = false
     private var closed = false
+    /// A line of this node's is held by a draw still escrowed in `room` (`HistoryLineSend.held`):
+    /// that draw is to be taken over, so the cluster ends it and publishes the end.
+    var heldByEscrow: (_ room: String) -> Void = { _ in }
 
     init(backend: Backend, loop: any RoomLoop, clock: any DrawClock, logger: Logger,
          queue: HistoryOutboxQueue = HistoryOutboxQueue(), resumeBatch: Int = HistoryOutbox.resumeBatch) {
@@ -219,6 +222,11 @@ final class HistoryOutbox {
                                metadata: ["drawId": "\(id)", "room": "\(line.room)"])
                 settle(id)
             }
+        case .held:
+            // The draw this node's restart reconciled is still the room's running draw in the
+            // cluster: its end is a takeover's to publish (`ClusterNode+Takeover`); this line waits.
+            queue.failed(id, now: clock.monotonicNanos())
+            heldByEscrow(line.room)
         case .failed(let why):
             let first = queue.failures == 0
             queue.failed(id, now: clock.monotonicNanos())

@@ -24,12 +24,14 @@ final class DrawCoordinator {
     unowned let storage: ServerStorage
     unowned let directory: RoomDirectory
     let gate: any DrawStartGate
+    /// Where the draws' steps are made durable; the runner's next step waits for the last one.
+    let steps: any DrawStepLog
     let shared: any SharedRooms
 
     init(config: ServerConfig, clock: any DrawClock, random: any RandomSource, logger: Logger, metrics: ServerMetrics,
          executor: ServiceExecutor, loadPlayers: @escaping @Sendable () async throws(DrawError) -> MergeResult,
          sources: DrawSources, bus: any RoomEventBus, loop: any RoomLoop, storage: ServerStorage,
-         directory: RoomDirectory, gate: any DrawStartGate, shared: any SharedRooms) {
+         directory: RoomDirectory, gate: any DrawStartGate, steps: any DrawStepLog, shared: any SharedRooms) {
         self.config = config
         self.clock = clock
         self.random = random
@@ -43,6 +45,7 @@ final class DrawCoordinator {
         self.storage = storage
         self.directory = directory
         self.gate = gate
+        self.steps = steps
         self.shared = shared
     }
 
@@ -109,8 +112,8 @@ final class DrawCoordinator {
             }
         }
         let name = room.name
-        deps.mayShow = { [unowned gate] in gate.mayShow(name) }
-        deps.awaitShow = { [unowned gate] then in gate.awaitShow(name, then: then) }
+        deps.mayShow = { [unowned steps] in !steps.isAppending(name) }
+        deps.awaitShow = { [unowned steps] then in steps.whenAppended(name, then: then) }
         let runner = DrawRunner(room: room.name, dependencies: deps)
         made = runner
         runner.timer = loop.makeTimer { [unowned runner] in runner.timerFired() }

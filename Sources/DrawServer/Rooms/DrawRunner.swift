@@ -33,8 +33,9 @@ final class DrawRunner {
         /// Starts fetching beacon round `round` for draw `drawId` off the service thread; the
         /// result must come back as `beaconFetched(drawId:_:)`.
         var fetchBeacon: (_ drawId: String, _ round: UInt64) -> Void = { _, _ in }
-        /// Whether the draw's next step may be shown now (`DrawStartGate.mayShow`), and a way to
-        /// wait until it may (true) or never will (false).
+        /// Whether the draw's next step may be taken now: no step of it is still on its way to
+        /// the record (`DrawStepLog.isAppending`); and a way to wait until it may (true) or never
+        /// will (false: the record refused the draw).
         var mayShow: () -> Bool = { true }
         var awaitShow: (@escaping (Bool) -> Void) -> Void = { $0(true) }
     }
@@ -49,8 +50,9 @@ final class DrawRunner {
     var wakeDueNanos: UInt64?
     /// When the result's write was handed off, for `livedraw_result_write_seconds`.
     var resultWriteSince: UInt64?
-    /// Inputs held back while the node cannot show the draw's next step (cluster mode: it cannot
-    /// prove it still holds the lease), fed in order once it can (`feed`).
+    /// Inputs held back while a step of the draw is not durable yet (cluster mode: its fenced
+    /// entry is not acknowledged, Redis being slow or out of reach), fed in order once it is
+    /// (`feed`), so the draw never runs ahead of its record.
     private var held: [DrawInput] = []
 
     init(room: String, dependencies: Dependencies) {
@@ -148,8 +150,8 @@ final class DrawRunner {
         feed(.shutdown(at: deps.clock.instant()))
     }
 
-    /// Feeds `input` to the session and performs what it asks — unless the draw's next step may
-    /// not be shown now: then the input waits, with those after it, until the gate answers
+    /// Feeds `input` to the session and performs what it asks — unless a step of the draw is not
+    /// durable yet: then the input waits, with those after it, until the step log answers
     /// (`Dependencies.awaitShow`). An input that stops the draw is never held.
     private func feed(_ input: DrawInput) {
         if !input.stops, !held.isEmpty || (session.isBusy && !deps.mayShow()) {
@@ -163,8 +165,9 @@ final class DrawRunner {
         perform(effects, for: input)
     }
 
-    /// The gate answered: the held inputs are fed now, at this time. When the draw may not go on
-    /// (another node holds its lease) and nobody stopped it meanwhile, it is aborted first.
+    /// The step log answered: the held inputs are fed now, at this time. When the draw may not go
+    /// on (the record refused it: another lease holds the room) and nobody stopped it meanwhile,
+    /// it is aborted first.
     private func release(_ mayGoOn: Bool) {
         let inputs = held
         held = []

@@ -3,19 +3,25 @@ import DrawPresentation
 
 /// Rooms: applying bus events, presence, snapshots. Service thread only.
 extension RoomBroadcaster {
-    /// The bus subscriber: apply the event to the room's state, then fan it out — except a
+    /// The bus subscriber: apply the event to the room's state, make it durable where the draw's
+    /// truth lives (`DrawStepLog`: at once on one node; in cluster mode once Redis acknowledged
+    /// its fenced entry, which also sent it to the other nodes), then fan it out — except a
     /// `loading`, which waits `loadingNoticeMs` and is dropped if the next event comes first.
-    /// This is this node's presentation choice, so a networked bus changes nothing here. A bus
-    /// that spans nodes sends the wire message on first (`RoomEventBus.relay`), so the other
-    /// nodes' viewers do not wait for this node's fan-out.
+    /// This is this node's presentation choice, so a cluster changes nothing here.
     func deliver(_ event: DrawEvent, to room: Room) {
+        keepEntrants(of: event, in: room)
+        let bytes = room.apply(event)
+        steps.append(event, wire: bytes, from: room) { [unowned self, unowned room] in
+            shown(event, bytes, in: room)
+        }
         // Whatever the event, the room may have gone from in use to idle or back. Not between the
         // last winner's reveal and `finished`, which follows at once: the session is idle by then,
         // and a cluster lease given back in between would keep the result from every viewer.
-        defer { if !Self.isLastReveal(event) { directory.roomActivity(room) } }
-        keepEntrants(of: event, in: room)
-        let bytes = room.apply(event)
-        guard bus.relay(event, wire: bytes, from: room) else { return }
+        if !Self.isLastReveal(event) { directory.roomActivity(room) }
+    }
+
+    /// A step of the draw running here is durable: its viewers see it now.
+    private func shown(_ event: DrawEvent, _ bytes: [UInt8], in room: Room) {
         show(bytes, loading: Self.isLoading(event), in: room)
         switch event {
         case .round:

@@ -17,6 +17,8 @@ final class RoomBroadcaster {
     unowned let directory: RoomDirectory
     let shared: any SharedRooms
     let bus: any RoomEventBus
+    /// Where a step is made durable before it is shown (`deliver`).
+    let steps: any DrawStepLog
     /// Recent draws' entrant lists, encoded once (the entrants endpoint, v1 clients).
     let entrantLists: EntrantLists
     /// Watched rooms in last-broadcast order, for their heartbeats (`+Heartbeat`).
@@ -24,7 +26,7 @@ final class RoomBroadcaster {
 
     init(config: ServerConfig, clock: any DrawClock, logger: Logger, metrics: ServerMetrics, loop: any RoomLoop,
          writer: ClientWriter, directory: RoomDirectory, shared: any SharedRooms, bus: any RoomEventBus,
-         entrantLists: EntrantLists) {
+         steps: any DrawStepLog, entrantLists: EntrantLists) {
         self.config = config
         self.clock = clock
         self.logger = logger
@@ -34,6 +36,7 @@ final class RoomBroadcaster {
         self.directory = directory
         self.shared = shared
         self.bus = bus
+        self.steps = steps
         self.entrantLists = entrantLists
         heartbeats = RoomHeartbeat(intervalSeconds: config.heartbeatSeconds)
     }

@@ -2,11 +2,12 @@ import DrawCore
 
 /// The seam between running a draw and showing it: a room's draw events go through here.
 ///
-/// One node uses `InProcessRoomEventBus`. In cluster mode `ClusterEventBus` (Cluster/) is the
-/// same bus plus Redis: the node that runs a room's draw delivers to its own viewers and relays
-/// each event's wire message on the room's channel (`livedraw:room:NAME`); every node with
-/// viewers in that room subscribes and fans out to its own clients. That is why the interface is
-/// shaped as it is:
+/// Every node uses `InProcessRoomEventBus`: it carries the events of the draws this node runs
+/// from their runners to the broadcaster. What crosses nodes is not the bus' business: each step
+/// is appended to where the draw's truth lives first (`DrawStepLog`; in cluster mode a fenced
+/// entry that also publishes it on the room's channel), and other nodes' steps arrive through the
+/// channel (`ClusterEventReceiver`). The interface is shaped as it is so a draw's events stay
+/// plain values:
 /// - events are room-scoped (`publish(_:room:)`, `subscribe(room:)`), one channel per room;
 /// - the payload is a `DrawEvent`, a plain value (plan, timestamps, error) that a networked bus
 ///   serialises; every subscriber encodes the wire message itself, once per node. On the node
@@ -27,10 +28,6 @@ protocol RoomEventBus: AnyObject {
     /// Registers this node's fan-out for `room` (one per room per node).
     func subscribe(room: String, deliver: @escaping (DrawEvent) -> Void)
     func unsubscribe(room: String)
-    /// A subscriber of this node encoded `event` as `wire` for `room`'s viewers and is about to
-    /// show it: a bus that spans nodes sends it on to the others. Returns whether this node's
-    /// viewers are shown it (false: the draw is no longer this node's to show, cluster mode).
-    func relay(_ event: DrawEvent, wire: [UInt8], from room: Room) -> Bool
 }
 
 /// The single-process bus: `publish` delivers synchronously, on the service thread, so a
@@ -49,7 +46,4 @@ final class InProcessRoomEventBus: RoomEventBus {
     func unsubscribe(room: String) {
         subscribers[room] = nil
     }
-
-    /// One process: nobody else to tell.
-    func relay(_ event: DrawEvent, wire: [UInt8], from room: Room) -> Bool { true }
 }

@@ -9,12 +9,13 @@ struct RoomOwners {
     struct Seams {
         let gate: any DrawStartGate
         let shared: any SharedRooms
-        let bus: any RoomEventBus
+        /// Where a draw's steps are made durable before its viewers see them.
+        let steps: any DrawStepLog
 
         /// One node: nothing shared.
         static func singleNode() -> Seams {
             let single = SingleNodeRooms()
-            return Seams(gate: single, shared: single, bus: InProcessRoomEventBus())
+            return Seams(gate: single, shared: single, steps: single)
         }
     }
 
@@ -30,15 +31,17 @@ struct RoomOwners {
          loop: any RoomLoop, storage: ServerStorage, entrantLists: EntrantLists,
          loadPlayers: @escaping @Sendable () async throws(DrawError) -> MergeResult, sources: DrawSources, seams: Seams) {
         self.seams = seams
+        let bus = InProcessRoomEventBus()
         writer = ClientWriter(config: config, clock: clock, logger: logger, metrics: metrics, loop: loop)
         directory = RoomDirectory(config: config, clock: clock, random: random, logger: logger, metrics: metrics,
                                   loop: loop, storage: storage, writer: writer, shared: seams.shared, gate: seams.gate)
         broadcaster = RoomBroadcaster(config: config, clock: clock, logger: logger, metrics: metrics, loop: loop,
-                                      writer: writer, directory: directory, shared: seams.shared, bus: seams.bus,
+                                      writer: writer, directory: directory, shared: seams.shared, bus: bus, steps: seams.steps,
                                       entrantLists: entrantLists)
         draws = DrawCoordinator(config: config, clock: clock, random: random, logger: logger, metrics: metrics,
-                                executor: loop.executor, loadPlayers: loadPlayers, sources: sources, bus: seams.bus,
-                                loop: loop, storage: storage, directory: directory, gate: seams.gate, shared: seams.shared)
+                                executor: loop.executor, loadPlayers: loadPlayers, sources: sources, bus: bus,
+                                loop: loop, storage: storage, directory: directory, gate: seams.gate, steps: seams.steps,
+                                shared: seams.shared)
         changes = RoomChanges(config: config, clock: clock, logger: logger, executor: loop.executor, storage: storage,
                               directory: directory, broadcaster: broadcaster, shared: seams.shared)
         scheduler = DrawScheduler(config: config, clock: clock, random: random, logger: logger, metrics: metrics, loop: loop,

@@ -17,12 +17,6 @@ protocol DrawStartGate: AnyObject {
                then answer: @escaping (ClientErrorCode?) -> Void)
     /// After any activity in `room`: what a finished draw held (a lease) is given back.
     func activity(in room: Room)
-    /// Whether the next step of the draw running here in `room` may be shown now: one node
-    /// always; a cluster while this node can prove it still holds the room's lease.
-    func mayShow(_ room: String) -> Bool
-    /// Calls `then` once the draw in `room` may go on (true), or never will (false: the cluster
-    /// gave the room to another lease).
-    func awaitShow(_ room: String, then: @escaping (Bool) -> Void)
 }
 
 /// What rooms share beyond draw events: their records, views and viewers across nodes.
@@ -69,16 +63,18 @@ protocol SharedRooms: AnyObject {
     func close()
 }
 
-/// One node: nothing is shared, every start is admitted at once, every record is this node's.
-final class SingleNodeRooms: DrawStartGate, SharedRooms {
+/// One node: nothing is shared, every start is admitted at once, every record is this node's,
+/// and a step is durable once the session's own write is (`DrawStepLog`).
+final class SingleNodeRooms: DrawStartGate, SharedRooms, DrawStepLog {
     func admit(_ room: Room, refusal: @escaping () -> ClientErrorCode?, start: @escaping () -> ClientErrorCode?,
                then answer: @escaping (ClientErrorCode?) -> Void) {
         answer(refusal() ?? start())
     }
 
     func activity(in room: Room) {}
-    func mayShow(_ room: String) -> Bool { true }
-    func awaitShow(_ room: String, then: @escaping (Bool) -> Void) { then(true) }
+    func append(_ event: DrawEvent, wire: [UInt8], from room: Room, then show: @escaping () -> Void) { show() }
+    func isAppending(_ room: String) -> Bool { false }
+    func whenAppended(_ room: String, then: @escaping (Bool) -> Void) { then(true) }
 
     func attach(directory: RoomDirectory, broadcaster: RoomBroadcaster) {}
     var unavailable: ClientErrorCode? { nil }

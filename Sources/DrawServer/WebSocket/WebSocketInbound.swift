@@ -95,6 +95,12 @@ final class WebSocketInbound {
             writer.close(client, code: CloseCode.tryAgainLater, reason: "try again later", drainRoom: false)
             return
         }
+        // A step of the room's draw is on its way to the record (cluster mode: Redis has not
+        // acknowledged it yet): the snapshot would show it before it is durable, so the joiner
+        // waits for the answer, as the draw's viewers do.
+        if broadcaster.steps.isAppending(room.name) {
+            return broadcaster.steps.whenAppended(room.name) { [unowned self] _ in join(client, found) }
+        }
         room.add(client)
         // The snapshot describes the room up to the ring's current end; the cursor starts
         // there, so every later broadcast follows it, in order, with nothing missing.

@@ -11,9 +11,23 @@ struct RedisFencedDrawLogTests {
     private static let seed = String(repeating: "ab", count: 32)
 
     private func entry(_ kind: String, _ drawId: String?, index: Int? = nil, part: String = "", token: UInt64,
-                       escrow: FencedEntry.EscrowChange = .keep, end: String? = nil, room: String = "quiz") -> FencedEntry {
+                       escrow: FencedEntry.EscrowChange = .keep, end: String? = nil, room: String = "quiz",
+                       sequence: UInt64? = nil) -> FencedEntry {
         FencedEntry(room: room, token: token, kind: kind, drawId: drawId, index: index, viewPart: Array(part.utf8),
-                    escrow: escrow, endWire: end.map { Array($0.utf8) }, payload: Array("\(kind) \(drawId ?? "-")".utf8))
+                    escrow: escrow, endWire: end.map { Array($0.utf8) }, payload: Array("\(kind) \(drawId ?? "-")".utf8),
+                    sequence: sequence)
+    }
+
+    /// A subscriber of the room's channel, subscribed, and what it heard.
+    private static func listening(to server: RedisServerProcess) -> (RedisSubscriber, Inbox<String>) {
+        let heard = Inbox<String>()
+        let listener = RedisSubscriber(configuration: server.configuration()) { _, payload in
+            heard.append(String(decoding: payload, as: UTF8.self))
+        }
+        listener.start()
+        listener.subscribe(RedisKeyspace().eventChannel(room: "quiz"))
+        #expect(eventually { listener.subscribedChannels.count == 1 })
+        return (listener, heard)
     }
 
     @Test func theViewFoldsEventsAsTheWatchingNodesDo() throws {
@@ -50,14 +64,8 @@ struct RedisFencedDrawLogTests {
         let server = try RedisServerProcess()
         let connection = RedisConnection(configuration: server.configuration())
         let log = RedisFencedDrawLog(connection: connection), views = RedisRoomViewStore(connection: connection)
-        let heard = Inbox<String>()
-        let listener = RedisSubscriber(configuration: server.configuration()) { _, payload in
-            heard.append(String(decoding: payload, as: UTF8.self))
-        }
+        let (listener, heard) = Self.listening(to: server)
         defer { connection.close(); listener.stop() }
-        listener.start()
-        listener.subscribe(RedisKeyspace().eventChannel(room: "quiz"))
-        #expect(eventually { listener.subscribedChannels.count == 1 })
 
         let draw = EscrowedDraw(drawId: "d1", seedHex: Self.seed, roundsShown: 0, node: "a")
         #expect(try log.append(entry("started", "d1", part: "HEAD", token: 10, escrow: .deposit(draw))) == .accepted(receivers: 1))
@@ -106,5 +114,33 @@ struct RedisFencedDrawLogTests {
         try server.restart()
         #expect(eventually(within: 5) { (try? log.append(entry("round", "d1", index: 0, token: 31))) == .accepted(receivers: 0) })
         #expect(try log.append(entry("round", "d1", index: 1, token: 30)) == .refused(newest: 31, end: nil))
+    }
+
+    /// Issue 36: a node retries an entry whose answer it did not get (a timeout, a cut link). One
+    /// the log already applied is acknowledged without a second fold or a second publish, so the
+    /// other nodes' viewers never get a step twice; one it never applied is applied by the retry;
+    /// a refused one stays refused.
+    @Test func aRetriedEntryIsAppliedAndPublishedAtMostOnce() throws {
+        let server = try RedisServerProcess()
+        let connection = RedisConnection(configuration: server.configuration())
+        let log = RedisFencedDrawLog(connection: connection), views = RedisRoomViewStore(connection: connection)
+        let (listener, heard) = Self.listening(to: server)
+        defer { connection.close(); listener.stop() }
+
+        #expect(try log.append(entry("started", "d1", part: "H", token: 40, sequence: 1)) == .accepted(receivers: 1))
+        #expect(try log.append(entry("round", "d1", index: 0, part: "R0", token: 40, sequence: 2)) == .accepted(receivers: 1))
+        // The answer was lost: the same entry again is acknowledged, not applied or published again.
+        #expect(try log.append(entry("round", "d1", index: 0, part: "R0", token: 40, sequence: 2)) == .accepted(receivers: 0))
+        #expect(try log.append(entry("round", "d1", index: 1, part: "R1", token: 40, sequence: 3)) == .accepted(receivers: 1))
+        #expect(try log.append(entry("finished", "d1", part: "RES", token: 40, escrow: .clear, end: "E", sequence: 4))
+                == .accepted(receivers: 1))
+        #expect(try log.append(entry("finished", "d1", part: "RES", token: 40, escrow: .clear, end: "E", sequence: 4))
+                == .accepted(receivers: 0))
+        #expect(try views.view(room: "quiz").lastResult == Array("RES".utf8))
+        #expect(eventually { heard.count == 4 })
+        #expect(heard.all == ["started d1", "round d1", "round d1", "finished d1"], "each step published once")
+        // The same sequence under another token is another entry: fenced as any other.
+        #expect(try log.append(entry("started", "d2", part: "H2", token: 39, sequence: 5)) == .refused(newest: 40,
+                end: StoredDrawEnd(drawId: "d1", wire: Array("E".utf8))))
     }
 }

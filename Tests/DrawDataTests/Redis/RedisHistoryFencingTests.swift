@@ -119,4 +119,32 @@ struct RedisHistoryFencingTests {
         #expect(try records.missing(drawIds: ids) == ids.filter { !kept.contains($0) })
         #expect(try records.missing(drawIds: []) == [])
     }
+
+    /// Issue 36, finding 1: a node killed mid-draw and restarted at once reconciles its draw as
+    /// `interrupted` and owes that line with token 0. While the room's escrow still holds the draw
+    /// (no takeover yet) the line may not claim the end: it is held, so the takeover's fenced,
+    /// published end is the one recorded, and the reconciled line is refused after it. Without an
+    /// escrowed draw (it ended, or Redis lost it) token 0 still claims an unclaimed end.
+    @Test func aReconciledEndOfADrawStillEscrowedWaitsForTheTakeover() throws {
+        let (server, records) = try Self.open()
+        defer { records.connection.close(); server.stop() }
+        let escrow = records.keyspace.escrowKey(room: "quiz")
+        _ = try records.connection.command("HSET", escrow, "drawId", "d1", "seed", "ab", "roundsShown", "3", "node", "n1")
+        #expect(try records.keep(drawId: "d1", room: "quiz", summary: Self.line("d1", "running"), body: [1],
+                                 token: 5, final: false) == .kept)
+        #expect(try records.keep(drawId: "d1", room: "quiz", summary: Self.line("d1", "interrupted"), body: [2],
+                                 token: 0, final: true) == .held)
+        #expect(try Self.claim(records, "d1") == nil, "nothing claimed: the takeover still can")
+        // Another draw of the room escrowed is not this one's: its end is claimed as before.
+        #expect(try records.keep(drawId: "d0", room: "quiz", summary: Self.line("d0", "interrupted"), body: [3],
+                                 token: 0, final: true) == .kept)
+        // The takeover ends d1 (its fenced entry takes the escrow and claims the end with its token).
+        _ = try records.connection.command("DEL", escrow)
+        _ = try records.connection.command("SET", records.keyspace.drawEndKey(drawId: "d1"), "9")
+        #expect(try records.keep(drawId: "d1", room: "quiz", summary: Self.line("d1", "interrupted", #","t":1"#),
+                                 body: [4], token: 9, final: true) == .kept)
+        #expect(try records.keep(drawId: "d1", room: "quiz", summary: Self.line("d1", "interrupted"), body: [2],
+                                 token: 0, final: true) == .refused)
+        #expect(try records.body(drawId: "d1") == [4])
+    }
 }

@@ -239,19 +239,34 @@ async def killed_at_round(redis, room: str, viewer_node, runner, key: str, at_ro
         await viewer.close()
 
 
-async def redis_stopped_at_round(redis, node, room: str, key: str, at_round: int = 9):
+async def redis_stopped_at_round(redis, node, room: str, key: str, at_round: int = 9, away_s: float = 3.0,
+                                 while_away=None, restarted=None):
     """A viewer of `room` on `node` watches a draw started through `node`; Redis is stopped once
-    the viewer saw round `at_round`, and the viewer waits for the draw's end, which its node
-    reaches without Redis — as long as what is left of the draw fits in the time the node can
-    still prove it holds the lease (docs/SCALING.md "Fencing": the TTL, 3 s, less a margin, from
-    its last renewal, at most 1 s before): the last but one round of a 200 ms draw. Returns the
-    viewer's messages from the stop to the end."""
+    the viewer saw round `at_round`, and started again, empty, `away_s` later (after
+    `while_away()`, run meanwhile in a thread, if given; `restarted()` is called right after the
+    restart). Issue 36, durable before visible: no
+    step the cluster does not hold reaches a viewer, so while Redis is away the draw holds and its
+    own node's viewers see nothing more of it either. Returns what the viewer got while Redis was
+    away and what it got from the restart to the draw's end."""
+    import asyncio
     from .wsclient import WSClient
     viewer = await WSClient.open(node.ws_url(room), name=f"viewer-{node.port}")
     try:
         await started_through(redis, room, viewer, node, key, at_round=at_round)
         redis.stop()
-        return await viewer.collect_draw(timeout=20)
+        until = time.monotonic() + away_s
+        if while_away:
+            await asyncio.to_thread(while_away)
+        during = []
+        while (left := until - time.monotonic()) > 0:
+            try:
+                during.append(await viewer.next_non_presence(left))
+            except asyncio.TimeoutError:
+                break
+        redis.start(empty=True)
+        if restarted:
+            restarted()
+        return during, await viewer.collect_draw(timeout=30)
     finally:
         await viewer.close()
 
