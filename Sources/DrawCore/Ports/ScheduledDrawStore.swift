@@ -16,4 +16,20 @@ public protocol ScheduledDrawStore: Sendable {
     /// Takes the draw `drawId` out; returns it to the one caller that took it, `nil` to any other
     /// (it was taken already, or never kept).
     func claim(drawId: String) throws(StorageError) -> ScheduledDraw?
+    /// Takes the draw `drawId` out at its time: `early` (nothing taken) while its time has not
+    /// come by the store's clock, which all the nodes of a cluster share.
+    func claimDue(drawId: String) throws(StorageError) -> ScheduledDrawClaim
+    /// How far the store's clock is ahead of `clock`'s wall clock, in ms (negative: behind), for
+    /// arming timers by the store's clock; `nil` when the store has no clock of its own (one
+    /// node's SQLite file: the node's clock is the one).
+    func clockOffsetMs(from clock: any DrawClock) throws(StorageError) -> Double?
+}
+
+extension ScheduledDrawStore {
+    /// A store without a clock of its own: the caller's clock said the time came.
+    public func claimDue(drawId: String) throws(StorageError) -> ScheduledDrawClaim {
+        try claim(drawId: drawId).map(ScheduledDrawClaim.taken) ?? .gone
+    }
+
+    public func clockOffsetMs(from clock: any DrawClock) throws(StorageError) -> Double? { nil }
 }

@@ -106,8 +106,9 @@ public struct ScheduledDrawBook: Sendable {
     /// A claimed draw could not start (its room busy): tried again at the next wake-up.
     public mutating func retry(_ draw: ScheduledDraw) { retrying[draw.drawId] = draw }
 
-    /// A claim failed (the store was unreachable): the draw waits again, due no sooner than
-    /// `retryAt` (its time has come already: without it, every wake-up would be at once).
+    /// A claim failed (the store was unreachable) or came early (the store's clock says the time
+    /// has not come): the draw waits again, due no sooner than `retryAt` (by this node's clock
+    /// its time has come already: without it, every wake-up would be at once).
     public mutating func unclaimed(_ draw: ScheduledDraw, retryAt: Double) {
         handled.remove(draw.drawId)
         waiting[draw.room] = draw

@@ -3,6 +3,10 @@ import DrawCore
 /// `PresenceBoard` on Redis: one hash per room (`presenceKey`), node → `count:expiresAtMs`. A
 /// report and the read-back are one Lua script; the key itself expires when no node has reported
 /// for a while, so the fields of dead nodes do not pile up.
+///
+/// Expiry is Redis' clock (`TIME`, read in the script), never a node's: a node whose clock ran
+/// 30 s ahead used to see every other node's report as expired (it counted only its own
+/// viewers), and one 30 s behind wrote reports the others saw as expired (issue 36).
 public struct RedisPresenceBoard: PresenceBoard {
     public let connection: RedisConnection
     public let keyspace: RedisKeyspace
@@ -12,22 +16,29 @@ public struct RedisPresenceBoard: PresenceBoard {
         self.keyspace = keyspace
     }
 
-    /// KEYS: presence. ARGV: node, stored report or '' to remove, key TTL in ms.
-    static let reportScript = """
-        if ARGV[2] == '' then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
-        redis.call('PEXPIRE', KEYS[1], ARGV[3])
-        return redis.call('HGETALL', KEYS[1])
-        """
-
-    /// KEYS: the rooms' presence hashes. ARGV: node, key TTL in ms, then each room's stored
-    /// report or '' (in KEYS' order). `reportScript` for each, in one round trip.
+    /// KEYS: the rooms' presence hashes. ARGV: node, key TTL in ms, report TTL in ms, then each
+    /// room's viewers here (in KEYS' order; 0 removes the node's field). Returns each room's live
+    /// fields (node, `count:expiresAtMs`, ...) by Redis' clock; expired ones are removed.
     static let reportAllScript = """
+        local t = redis.call('TIME')
+        local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+        local expires = string.format('%.0f', now + tonumber(ARGV[3]))
         local out = {}
         for i, key in ipairs(KEYS) do
-          local stored = ARGV[2 + i]
-          if stored == '' then redis.call('HDEL', key, ARGV[1]) else redis.call('HSET', key, ARGV[1], stored) end
+          local viewers = ARGV[3 + i]
+          if viewers == '0' then redis.call('HDEL', key, ARGV[1]) else redis.call('HSET', key, ARGV[1], viewers .. ':' .. expires) end
           redis.call('PEXPIRE', key, ARGV[2])
-          out[i] = redis.call('HGETALL', key)
+          local all, live = redis.call('HGETALL', key), {}
+          for j = 1, #all, 2 do
+            local at = tonumber(string.match(all[j + 1], ':([^:]*)$') or '')
+            if at ~= nil and at <= now then
+              redis.call('HDEL', key, all[j])
+            else
+              live[#live + 1] = all[j]
+              live[#live + 1] = all[j + 1]
+            end
+          end
+          out[i] = live
         end
         return out
         """
@@ -35,18 +46,16 @@ public struct RedisPresenceBoard: PresenceBoard {
     /// Rooms per script: a node watching thousands of rooms still blocks Redis only briefly.
     static let roomsPerBatch = 500
 
-    public func reportAll(_ counts: [String: Int], node: String, nowMs: Double,
+    public func reportAll(_ counts: [String: Int], node: String,
                           ttlMs: Double) throws(CoordinationError) -> [String: [PresenceReport]] {
         let rooms = counts.keys.sorted()
+        let reportTTL = String(Int(max(1, min(ttlMs, Self.maxTTLMs))))
+        let keyTTL = String(Int(max(1, min(ttlMs, Self.maxTTLMs) * 2)))
         var out: [String: [PresenceReport]] = [:]
         for start in stride(from: 0, to: rooms.count, by: Self.roomsPerBatch) {
             let batch = rooms[start..<min(start + Self.roomsPerBatch, rooms.count)]
-            let stored = batch.map { room -> String in
-                let viewers = counts[room] ?? 0
-                return viewers > 0 ? PresenceReport(node: node, viewers: viewers, expiresAtMs: nowMs + ttlMs).stored : ""
-            }
             let arguments = ["EVAL", Self.reportAllScript, String(batch.count)] + batch.map { keyspace.presenceKey(room: $0) }
-                + [node, String(Int(max(1, ttlMs * 2)))] + stored
+                + [node, keyTTL, reportTTL] + batch.map { String(max(0, counts[$0] ?? 0)) }
             // Sending a report twice stores the same value: safe to ask again after a cut-off.
             let reply = try connection.coordinate(arguments, idempotent: true)
             guard case .array(let perRoom) = reply, perRoom.count == batch.count else {
@@ -57,15 +66,14 @@ public struct RedisPresenceBoard: PresenceBoard {
         return out
     }
 
-    public func report(room: String, node: String, viewers: Int, nowMs: Double,
-                       ttlMs: Double) throws(CoordinationError) -> [PresenceReport] {
-        let stored = viewers > 0 ? PresenceReport(node: node, viewers: viewers, expiresAtMs: nowMs + ttlMs).stored : ""
-        let arguments = ["EVAL", Self.reportScript, "1", keyspace.presenceKey(room: room), node, stored,
-                         String(Int(max(1, ttlMs * 2)))]
-        return try Self.reports(from: connection.coordinate(arguments, idempotent: true))
+    public func report(room: String, node: String, viewers: Int, ttlMs: Double) throws(CoordinationError) -> [PresenceReport] {
+        try reportAll([room: viewers], node: node, ttlMs: ttlMs)[room] ?? []
     }
 
-    /// An `HGETALL` of a presence hash: node, stored report, node, stored report, ...
+    /// A report's TTL is capped (a day) so the script's arithmetic stays in whole milliseconds.
+    static let maxTTLMs = 86_400_000.0
+
+    /// A room's live fields: node, stored report, node, stored report, ...
     private static func reports(from reply: RedisReply) throws(CoordinationError) -> [PresenceReport] {
         guard case .array(let items) = reply, items.count % 2 == 0 else { throw .unexpectedReply("presence answered \(reply)") }
         var reports: [PresenceReport] = []

@@ -5,6 +5,10 @@ import DrawCore
 /// whole draw as JSON, `StoredJSON.scheduled`), indexed by its time (`scheduledIndexKey`) and by
 /// its room (`scheduledRoomsKey`: one per room). Scheduling and claiming are one script each, so
 /// two nodes cannot both claim a draw, nor schedule two in one room.
+///
+/// Time is Redis' (`TIME`), the one clock the nodes share: a claim at the draw's time is refused
+/// before it by Redis' clock (a node whose clock runs 30 s ahead started every draw 30 s early,
+/// issue 36), and nodes arm their timers by their offset to it (`clockOffsetMs`).
 extension RedisRoomStore: ScheduledDrawStore {
     /// KEYS: rooms, index, draw. ARGV: room, drawId, at, json.
     static let scheduleScript = """
@@ -14,11 +18,19 @@ extension RedisRoomStore: ScheduledDrawStore {
         redis.call('SET', KEYS[3], ARGV[4])
         return 1
         """
-    /// KEYS: rooms, index, draw. ARGV: drawId. Returns the draw's JSON to the one caller that
-    /// takes it, nil to the others.
+    /// KEYS: rooms, index, draw. ARGV: drawId, 'due' for a claim at the draw's time ('' for a
+    /// cancel). Returns the draw's JSON to the one caller that takes it, nil to the others; for a
+    /// claim at its time before that time by Redis' clock, the ms still to wait (an integer),
+    /// taking nothing.
     static let claimScript = """
         local json = redis.call('GET', KEYS[3])
         if not json then return false end
+        if ARGV[2] == 'due' then
+          local at = tonumber(redis.call('ZSCORE', KEYS[2], ARGV[1]))
+          local t = redis.call('TIME')
+          local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+          if at and now < at then return math.ceil(at - now) end
+        end
         redis.call('DEL', KEYS[3])
         redis.call('ZREM', KEYS[2], ARGV[1])
         local room = cjson.decode(json).room
@@ -53,8 +65,39 @@ extension RedisRoomStore: ScheduledDrawStore {
 
     public func claim(drawId: String) throws(StorageError) -> ScheduledDraw? {
         let reply = try write("claim a scheduled draw", ["EVAL", Self.claimScript, "3", keyspace.scheduledRoomsKey,
-                                                         keyspace.scheduledIndexKey, keyspace.scheduledKey(drawId: drawId), drawId])
+                                                         keyspace.scheduledIndexKey, keyspace.scheduledKey(drawId: drawId), drawId, ""])
         return try reply.text.map { (text: String) throws(StorageError) -> ScheduledDraw in try decoded(text, "claim a scheduled draw") }
+    }
+
+    public func claimDue(drawId: String) throws(StorageError) -> ScheduledDrawClaim {
+        let operation = "claim a scheduled draw at its time"
+        let reply = try write(operation, ["EVAL", Self.claimScript, "3", keyspace.scheduledRoomsKey,
+                                          keyspace.scheduledIndexKey, keyspace.scheduledKey(drawId: drawId), drawId, "due"])
+        switch reply {
+        case .null: return .gone
+        // At least 1 ms: a wait of 0 would ask again at once, and a negative one cannot be.
+        case .integer(let ms): return .early(inMs: Double(max(1, ms)))
+        default:
+            guard let text = reply.text else { throw failure(write: operation, "answered \(reply)") }
+            return .taken(try decoded(text, operation))
+        }
+    }
+
+    /// Redis' `TIME` against `clock`, the round trip halved: the node's clock is read before and
+    /// after, and Redis' reading is taken to be from their middle (off by at most half the round
+    /// trip, well under a millisecond on a LAN).
+    public func clockOffsetMs(from clock: any DrawClock) throws(StorageError) -> Double? {
+        let operation = "read Redis' clock"
+        let before = clock.epochMillis()
+        let reply = try read(operation, ["TIME"])
+        let after = clock.epochMillis()
+        guard case .array(let parts) = reply, parts.count == 2,
+              let seconds = parts[0].text.flatMap(Int64.init), let micros = parts[1].text.flatMap(Int64.init),
+              seconds >= 0, (0..<1_000_000).contains(micros) else {
+            throw failure(read: operation, "TIME answered \(reply)")
+        }
+        // Doubles: no Int64 arithmetic on Redis' numbers, so none can overflow.
+        return Double(seconds) * 1_000 + Double(micros) / 1_000 - (before + after) / 2
     }
 
     private func decoded(_ text: String, _ operation: String) throws(StorageError) -> ScheduledDraw {

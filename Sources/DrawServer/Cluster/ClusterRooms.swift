@@ -252,7 +252,7 @@ final class ClusterRooms: SharedRooms {
         for name in cluster.subscribed { counts[name] = registry[name]?.viewers ?? 0 }
         for name in reportedPresence.keys where counts[name] == nil { counts[name] = 0 }
         reportedPresence = counts.filter { $0.value > 0 }
-        cluster.reportPresence(counts, nowMs: clock.epochMillis()) { [weak self] name, others in
+        cluster.reportPresence(counts) { [weak self] name, others in
             guard let self, let room = registry[name], room.otherNodesViewers != others else { return }
             room.otherNodesViewers = others
             broadcaster.viewersChanged(room)

@@ -14,6 +14,12 @@ import Logging
 /// room) is tried again every second for the grace period (`ScheduleWindow.graceMs`), then
 /// recorded missed; one whose time passed beyond the grace while the server was down is recorded
 /// missed at startup. Cancelled and missed draws are records of their own (`recordUnrun`).
+///
+/// Cluster mode: times are Redis' clock, not this node's (issue 36: a node 30 s ahead started
+/// every draw 30 s early). Every housekeeping tick measures the offset of Redis' `TIME` to this
+/// node's clock (`ScheduledDrawStore.clockOffsetMs`) and every decision and timer uses the clock
+/// corrected by it (`now()`); the claim itself is refused before the draw's time by Redis' clock
+/// (`claimDue`), so a node whose offset is not measured yet (or is stale) cannot start early.
 final class DrawScheduler {
     private let config: ServerConfig
     private let clock: any DrawClock
@@ -34,6 +40,12 @@ final class DrawScheduler {
     /// its way while `refreshing`.
     private var untilRefresh = 0
     private var refreshing = false
+    /// Cluster mode: how far Redis' clock is ahead of this node's (ms; negative: behind), as last
+    /// measured; a measurement is on its way while `measuring`. 0 on one node.
+    private var offsetMs = 0.0
+    private var measuring = false
+    /// An offset that moved by at least this much re-arms the timer.
+    static let rearmOffsetMs = 20.0
     /// How often a claimed draw that could not start is tried again.
     static let retryMs: Double = 1_000
     /// Cluster mode: how often the shared store is read for draws scheduled through other nodes
@@ -59,6 +71,10 @@ final class DrawScheduler {
 
     private var window: ScheduleWindow { config.scheduleWindow }
 
+    /// Epoch ms by the clock scheduled draws are timed by: Redis' in cluster mode (this node's,
+    /// corrected by the offset measured), this node's otherwise.
+    private func now() -> Double { clock.epochMillis() + offsetMs }
+
     /// The commitment of the draw waiting in `room`, if any.
     func commitment(ofRoom room: String) -> ScheduledDrawCommitment? { book.waiting[room]?.commitment }
 
@@ -82,10 +98,13 @@ final class DrawScheduler {
     }
 
     /// Housekeeping, once a second: in cluster mode (the room store is shared, on its own
-    /// thread), reads the draws waiting every `refreshSeconds`.
+    /// thread), measures the offset to Redis' clock, and reads the draws waiting every
+    /// `refreshSeconds`.
     func tick() {
         // Not while the link is down: the read would fail anyway, and hold up the rooms' thread.
-        guard storage.schedules != nil, !storage.roomsShareDrawThread, !refreshing, shared.linkUp != false else { return }
+        guard storage.schedules != nil, !storage.roomsShareDrawThread, shared.linkUp != false else { return }
+        measureOffset()
+        guard !refreshing else { return }
         untilRefresh -= 1
         guard untilRefresh <= 0 else { return }
         untilRefresh = Self.refreshSeconds
@@ -96,6 +115,23 @@ final class DrawScheduler {
             merge(found)
         }
         if !submitted { refreshing = false }
+    }
+
+    /// Reads the store's clock against this node's (one `TIME`, the round trip halved); a change
+    /// re-arms the timer, so a draw waiting starts on time by the store's clock.
+    private func measureOffset() {
+        guard !measuring else { return }
+        measuring = true
+        let clock = self.clock
+        let submitted = storage.scheduleJob({ store throws(StorageError) in try store.clockOffsetMs(from: clock) }) { [unowned self] result in
+            measuring = false
+            // A failed read keeps the last offset: the next tick measures again.
+            guard case .success(let measured?) = result, measured.isFinite else { return }
+            let moved = abs(measured - offsetMs) >= Self.rearmOffsetMs
+            offsetMs = measured
+            if moved { arm() }
+        }
+        if !submitted { measuring = false }
     }
 
     /// What the shared store holds now. This node's viewers were told by the other node's `room`
@@ -113,7 +149,7 @@ final class DrawScheduler {
     func schedule(in room: Room, hostKey: String?, at: Double, reveal: WinnerRevealMode?,
                   then answer: @escaping (Result<ScheduledDrawCommitment, HostRefusal>) -> Void) {
         if let code = draws.refuseStart(in: room, hostKey: hostKey) { return answer(.failure(HostRefusal(code))) }
-        if let refusal = window.refusal(at: at, now: clock.epochMillis()) {
+        if let refusal = window.refusal(at: at, now: now()) {
             return answer(.failure(HostRefusal(ScheduleRequest.code(refusal), refusal.message)))
         }
         let name = room.name
@@ -124,7 +160,7 @@ final class DrawScheduler {
                 book.end(room: name, kept: nil)
                 answer(.failure(Self.refusal(error)))
             case .success(let merge):
-                let winners = room.settings.winnerCount, now = clock.epochMillis()
+                let winners = room.settings.winnerCount, now = self.now()
                 guard DrawPlan.isValidWinnerCount(winners, entrants: merge.players.count) else {
                     book.end(room: name, kept: nil)
                     return answer(.failure(Self.refusal(.tooFewEntrants(entrants: merge.players.count, winners: winners))))
@@ -196,7 +232,7 @@ final class DrawScheduler {
 
     /// Claims `draw`, records it cancelled and tells its room.
     private func cancel(_ draw: ScheduledDraw, then answer: @escaping (Result<ScheduledDraw, HostRefusal>) -> Void) {
-        claim(draw) { [unowned self] got in
+        claim(draw, due: false) { [unowned self] got in
             guard got else { return answer(.failure(HostRefusal(.notScheduled))) }
             draws.recordUnrun(draw, reason: ScheduledDraw.cancelledReason) { [unowned self] _ in
                 publish(room: draw.room)
@@ -231,14 +267,14 @@ final class DrawScheduler {
 
     /// Handles every draw whose time came (`ScheduledDrawBook.due`), then arms the timer for the next.
     private func wake() {
-        for action in book.due(now: clock.epochMillis(), window: window) {
+        for action in book.due(now: now(), window: window) {
             // Its time came: whichever node claims it, the room's snapshot shows it waiting no more.
             switch action { case .start(let d, _), .miss(let d, _): directory[d.room]?.scheduled = nil }
             switch action {
             case .start(let draw, claimed: true): start(draw)
             case .miss(let draw, claimed: true): miss(draw)
-            case .start(let draw, claimed: false): claim(draw) { [unowned self] got in if got { start(draw) } }
-            case .miss(let draw, claimed: false): claim(draw) { [unowned self] got in if got { miss(draw) } }
+            case .start(let draw, claimed: false): claim(draw, due: true) { [unowned self] got in if got { start(draw) } }
+            case .miss(let draw, claimed: false): claim(draw, due: true) { [unowned self] got in if got { miss(draw) } }
             }
         }
         arm()
@@ -246,25 +282,38 @@ final class DrawScheduler {
 
     /// Arms the timer for the soonest draw waiting, or for the next try of a claimed one.
     private func arm() {
-        guard let next = book.nextWakeMs(now: clock.epochMillis(), retryMs: Self.retryMs) else { timer?.cancel(); return }
+        guard let next = book.nextWakeMs(now: now(), retryMs: Self.retryMs) else { timer?.cancel(); return }
         if timer == nil { timer = loop.makeTimer { [unowned self] in wake() } }
         // Capped at a day: a far time is re-armed from the clock then (no overflow, no drift).
         timer?.schedule(afterNanos: UInt64(min(next, 86_400_000)) * 1_000_000 + 1_000_000)
     }
 
     /// Takes `draw` out of the store (exactly one caller gets it); `then(true)` for that caller.
-    /// A store that fails keeps the draw waiting, tried again a second later.
-    private func claim(_ draw: ScheduledDraw, then: @escaping (Bool) -> Void) {
+    /// `due`: at its time, which the store's clock confirms (a cancel takes it any time). A store
+    /// that fails keeps the draw waiting, tried again a second later; one whose clock says the
+    /// time has not come keeps it waiting until then.
+    private func claim(_ draw: ScheduledDraw, due: Bool, then: @escaping (Bool) -> Void) {
         guard storage.schedules != nil else { return then(true) }
-        let submitted = storage.scheduleJob({ store throws(StorageError) in try store.claim(drawId: draw.drawId) }) { [unowned self] result in
+        let id = draw.drawId
+        let submitted = storage.scheduleJob({ store throws(StorageError) in
+            due ? try store.claimDue(drawId: id) : try store.claim(drawId: id).map(ScheduledDrawClaim.taken) ?? .gone
+        }) { [unowned self] result in
             switch result {
+            case .success(.early(let inMs)):
+                // This node's clock (or its offset) ran ahead of the store's: not an answer to count.
+                logger.debug("scheduled draw claimed early", metadata: ["drawId": "\(id)", "inMs": "\(inMs)"])
+                book.unclaimed(draw, retryAt: now() + inMs)
+                directory[draw.room]?.scheduled = book.waiting[draw.room]?.commitment
+                arm()
+                then(false)
             case .success(let got):
-                metrics.scheduledClaimAnswered(outcome: got != nil ? "won" : "lost")
-                then(got != nil)
+                let won = got != .gone
+                metrics.scheduledClaimAnswered(outcome: won ? "won" : "lost")
+                then(won)
             case .failure(let error):
                 metrics.scheduledClaimAnswered(outcome: "failed")
-                logger.error("could not claim a scheduled draw", metadata: ["drawId": "\(draw.drawId)", "error": "\(error)"])
-                book.unclaimed(draw, retryAt: clock.epochMillis() + Self.retryMs)
+                logger.error("could not claim a scheduled draw", metadata: ["drawId": "\(id)", "error": "\(error)"])
+                book.unclaimed(draw, retryAt: now() + Self.retryMs)
                 arm()
                 then(false)
             }
@@ -297,7 +346,7 @@ final class DrawScheduler {
             // The next start of the server starts it (within the grace): back in the store.
             return putBack(draw)
         }
-        guard window.due(at: draw.at, now: clock.epochMillis()) == .startNow else { return miss(draw) }
+        guard window.due(at: draw.at, now: now()) == .startNow else { return miss(draw) }
         book.retry(draw)
         arm()
     }

@@ -11,14 +11,39 @@ struct RedisClusterStateTests {
         let server = try RedisServerProcess()
         let board = RedisPresenceBoard(connection: RedisConnection(configuration: server.configuration()))
         defer { board.connection.close() }
-        _ = try board.report(room: "quiz", node: "a", viewers: 4, nowMs: 1_000, ttlMs: 3_000)
-        let seenByB = try board.report(room: "quiz", node: "b", viewers: 2, nowMs: 1_500, ttlMs: 3_000)
-        #expect(PresenceReport.othersTotal(seenByB, excluding: "b", nowMs: 1_500) == 4)
-        // A reported 0: its field is gone. A dead node's report counts until it expires.
-        let afterLeave = try board.report(room: "quiz", node: "a", viewers: 0, nowMs: 2_000, ttlMs: 3_000)
+        _ = try board.report(room: "quiz", node: "a", viewers: 4, ttlMs: 3_000)
+        let seenByB = try board.report(room: "quiz", node: "b", viewers: 2, ttlMs: 3_000)
+        #expect(PresenceReport.othersTotal(seenByB, excluding: "b") == 4)
+        // A reported 0: its field is gone.
+        let afterLeave = try board.report(room: "quiz", node: "a", viewers: 0, ttlMs: 3_000)
         #expect(afterLeave.map(\.node) == ["b"])
-        #expect(PresenceReport.othersTotal(afterLeave, excluding: "a", nowMs: 2_000) == 2)
-        #expect(PresenceReport.othersTotal(afterLeave, excluding: "a", nowMs: 4_500) == 0)
+        #expect(PresenceReport.othersTotal(afterLeave, excluding: "a") == 2)
+    }
+
+    /// A dead node's report counts until it expires by Redis' clock (`TIME` in the script), which
+    /// also sets the expiry: what a node's own clock says plays no part (issue 36).
+    @Test func aReportExpiresByRedisClock() throws {
+        let server = try RedisServerProcess()
+        let board = RedisPresenceBoard(connection: RedisConnection(configuration: server.configuration()))
+        defer { board.connection.close() }
+        let time = try board.connection.coordinate(["TIME"], idempotent: true)
+        guard case .array(let parts) = time, parts.count == 2, let s = parts[0].text.flatMap(Double.init),
+              let us = parts[1].text.flatMap(Double.init) else { Issue.record("TIME answered \(time)"); return }
+        let redisNowMs = s * 1_000 + (us / 1_000).rounded(.down)
+        let dying = try board.report(room: "quiz", node: "dead", viewers: 5, ttlMs: 200)
+        let expires = try #require(dying.first?.expiresAtMs)
+        #expect(expires >= redisNowMs + 200 && expires < redisNowMs + 200 + 5_000, "expiry by Redis' clock")
+        #expect(PresenceReport.othersTotal(try board.report(room: "quiz", node: "b", viewers: 2, ttlMs: 3_000), excluding: "b") == 5)
+        // Polled with a deadline: the dead node's 200 ms run out by Redis' clock.
+        let deadline = ContinuousClock.now + .seconds(5)
+        var others = 5
+        while others != 0, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            others = PresenceReport.othersTotal(try board.report(room: "quiz", node: "b", viewers: 2, ttlMs: 3_000), excluding: "b")
+        }
+        #expect(others == 0, "the dead node's report expired and was dropped")
+        let fields = try board.connection.coordinate(["HKEYS", RedisKeyspace().presenceKey(room: "quiz")], idempotent: true)
+        #expect(fields == .array([.string(Array("b".utf8))]), "the expired field removed")
     }
 
     /// Every room in one round trip: the same sums as one report per room, a 0 drops the node's
@@ -27,15 +52,15 @@ struct RedisClusterStateTests {
         let server = try RedisServerProcess()
         let board = RedisPresenceBoard(connection: RedisConnection(configuration: server.configuration()))
         defer { board.connection.close() }
-        _ = try board.reportAll(["quiz": 4, "party": 1], node: "a", nowMs: 1_000, ttlMs: 3_000)
-        let seenByB = try board.reportAll(["quiz": 2, "party": 0, "solo": 7], node: "b", nowMs: 1_500, ttlMs: 3_000)
-        #expect(seenByB.mapValues { PresenceReport.othersTotal($0, excluding: "b", nowMs: 1_500) }
+        _ = try board.reportAll(["quiz": 4, "party": 1], node: "a", ttlMs: 3_000)
+        let seenByB = try board.reportAll(["quiz": 2, "party": 0, "solo": 7], node: "b", ttlMs: 3_000)
+        #expect(seenByB.mapValues { PresenceReport.othersTotal($0, excluding: "b") }
                 == ["quiz": 4, "party": 1, "solo": 0])
-        #expect(try board.report(room: "quiz", node: "c", viewers: 1, nowMs: 1_600, ttlMs: 3_000).map(\.viewers).reduce(0, +) == 7)
-        let afterLeave = try board.reportAll(["quiz": 0], node: "a", nowMs: 2_000, ttlMs: 3_000)
+        #expect(try board.report(room: "quiz", node: "c", viewers: 1, ttlMs: 3_000).map(\.viewers).reduce(0, +) == 7)
+        let afterLeave = try board.reportAll(["quiz": 0], node: "a", ttlMs: 3_000)
         #expect(afterLeave["quiz"]?.map(\.node).sorted() == ["b", "c"])
         let many = Dictionary(uniqueKeysWithValues: (0..<(RedisPresenceBoard.roomsPerBatch + 3)).map { ("r\($0)", $0 % 3) })
-        let answered = try board.reportAll(many, node: "a", nowMs: 3_000, ttlMs: 3_000)
+        let answered = try board.reportAll(many, node: "a", ttlMs: 3_000)
         #expect(answered.count == many.count)
         #expect(answered.allSatisfy { room, reports in reports.map(\.viewers).reduce(0, +) == many[room] })
     }

@@ -37,4 +37,33 @@ struct RedisScheduledDrawTests {
         #expect(try nodeA.scheduledDraws() == [sooner])
         #expect(try nodeA.schedule(Self.draw(4, room: "quiz", at: 7_000)), "the room is free again")
     }
+
+    /// A node's clock off by a day, either way: its claim at the draw's time is refused until the
+    /// time by Redis' clock, with how long is left, and its offset to Redis is measured (issue 36).
+    @Test func aClaimAtItsTimeWaitsForRedisClockAndTheOffsetIsMeasured() throws {
+        let server = try RedisServerProcess()
+        let store = RedisRoomStore(connection: RedisConnection(configuration: server.configuration()))
+        defer { store.connection.close() }
+        let day = 86_400_000.0
+        for skew in [day, -day] {
+            let offset = try #require(try store.clockOffsetMs(from: SkewedClock(skewMs: skew)))
+            #expect(abs(offset + skew) < 1_000, "Redis' clock minus the node's: \(offset)")
+        }
+        let redisNow = try #require(try store.clockOffsetMs(from: SkewedClock(skewMs: 0))) + Date().timeIntervalSince1970 * 1_000
+        let waiting = Self.draw(5, room: "quiz", at: redisNow + 60_000), due = Self.draw(6, room: "party", at: redisNow - 1)
+        #expect(try store.schedule(waiting) && store.schedule(due))
+        guard case .early(let inMs) = try store.claimDue(drawId: waiting.drawId) else { Issue.record("claimed early"); return }
+        #expect(inMs > 55_000 && inMs <= 60_000, "\(inMs) ms left by Redis' clock")
+        #expect(try store.scheduledDraw(id: waiting.drawId) == waiting, "an early claim takes nothing")
+        #expect(try store.claimDue(drawId: due.drawId) == .taken(due))
+        #expect(try store.claimDue(drawId: due.drawId) == .gone)
+        #expect(try store.claim(drawId: waiting.drawId) == waiting, "a cancel takes it before its time")
+    }
+}
+
+/// This machine's clock off by `skewMs`: the node whose clock is wrong.
+private struct SkewedClock: DrawClock {
+    let skewMs: Double
+    func epochMillis() -> Double { Date().timeIntervalSince1970 * 1_000 + skewMs }
+    func monotonicNanos() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 }
