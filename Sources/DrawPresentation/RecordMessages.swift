@@ -53,6 +53,18 @@ public enum RecordMessages {
     /// its seed is revealed, plus `verified`, the server's own check of it (`null` while there is
     /// nothing to check: a running or failed draw).
     public static func record(_ r: DrawRecord) -> [UInt8] {
+        writeRecord(r).bytes
+    }
+
+    /// The `record` body as the cluster keeps it (issue 44): the same bytes, the entrant list
+    /// apart, so the shared store keeps the list once under its hash and the record stays small.
+    public static func sharedRecord(_ r: DrawRecord) -> SharedRecordBody {
+        let (bytes, entrants) = writeRecord(r)
+        return SharedRecordBody(splitting: bytes, entrantsAt: entrants)
+    }
+
+    /// The `record` body, and where in it the entrant list's array is.
+    private static func writeRecord(_ r: DrawRecord) -> (bytes: [UInt8], entrants: Range<Int>) {
         var w = JSONWriter(capacity: 1024 + r.entrants.count * 96 + r.rounds.count * 160)
         w.beginObject()
         writeHeader(drawId: r.drawId, room: r.room, status: r.status, createdAt: r.createdAt,
@@ -61,7 +73,10 @@ public enum RecordMessages {
         w.field("usersUrl", r.sources.usersURL)
         w.field("lotteryUrl", r.sources.lotteryURL)
         w.endObject()
-        w.key("entrants"); WireMessages.writePlayers(r.entrants, into: &w)
+        w.key("entrants")
+        let listStart = w.bytes.count
+        WireMessages.writePlayers(r.entrants, into: &w)
+        let entrants = listStart..<w.bytes.count
         w.key("warnings"); WireMessages.writeWarnings(r.warnings, into: &w)
         w.field("commitment", orNull: r.commitment)
         w.field("entrantsHash", orNull: r.entrantsHash)
@@ -97,7 +112,7 @@ public enum RecordMessages {
         w.field("abortReason", orNull: r.abortReason)
         w.field("verified", orNull: r.verify()?.isValid)
         w.endObject()
-        return w.bytes
+        return (w.bytes, entrants)
     }
 
     private static func writeSummary(_ s: DrawSummary, into w: inout JSONWriter) {

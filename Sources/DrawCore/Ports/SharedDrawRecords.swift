@@ -10,7 +10,9 @@
 /// blocking: call it from a thread that may wait (the server's storage thread).
 public protocol SharedDrawRecords: Sendable {
     /// Keeps (or replaces) draw `drawId` of `room`: its history line (`summary`, one JSON object
-    /// as the listing shows it) and its record (`body`, as `GET /api/draws/ID` returns it).
+    /// as the listing shows it) and its record (`body`, as `GET /api/draws/ID` returns it, its
+    /// entrant list apart: the store keeps the list once under its hash and the record only
+    /// references it, so a record's size does not grow with its list; issue 44).
     ///
     /// Fenced per draw, so a draw has one recorded end however many nodes write it and however
     /// often a write is retried (docs/SCALING.md, "One history"): `final` (the draw's end) is
@@ -25,13 +27,14 @@ public protocol SharedDrawRecords: Sendable {
     ///   an error: trying again cannot change it), or `.held` for an end without a lease of a draw
     ///   still escrowed in `room` (try again once it was taken over).
     @discardableResult
-    func keep(drawId: String, room: String, summary: [UInt8], body: [UInt8], token: UInt64,
+    func keep(drawId: String, room: String, summary: [UInt8], body: SharedRecordBody, token: UInt64,
               final: Bool) throws(CoordinationError) -> SharedKeepOutcome
 
     /// Of `drawIds`, those no node kept a record of (lost with an empty Redis), in their order.
     func missing(drawIds: [String]) throws(CoordinationError) -> [String]
 
-    /// The record body of draw `drawId`, or `nil` when no node kept one.
+    /// The record body of draw `drawId`, whole (its list put back in), or `nil` when no node
+    /// kept one.
     func body(drawId: String) throws(CoordinationError) -> [UInt8]?
 
     /// One page of the room's history, newest first.
@@ -43,6 +46,16 @@ public protocol SharedDrawRecords: Sendable {
 
     /// The entrants some node kept for `drawId`, or `nil`.
     func entrants(drawId: String) throws(CoordinationError) -> SharedEntrantList?
+}
+
+extension SharedDrawRecords {
+    /// Keeps a record body whole (no list kept apart): a body without a list worth sharing.
+    @discardableResult
+    public func keep(drawId: String, room: String, summary: [UInt8], body: [UInt8], token: UInt64,
+                     final: Bool) throws(CoordinationError) -> SharedKeepOutcome {
+        try keep(drawId: drawId, room: room, summary: summary, body: SharedRecordBody(whole: body), token: token,
+                 final: final)
+    }
 }
 
 /// A draw's entrants as the cluster shares them: the canonical JSON and its SHA-256 (hex), the

@@ -1,6 +1,7 @@
 import DrawCore
 
-/// `SharedDrawRecords` on Redis: the body as a string (`drawKey`), the room's draws in a sorted
+/// `SharedDrawRecords` on Redis: the record as a string (`drawKey`, in `RedisStoredRecord`'s
+/// form: without its entrant list, which it references by hash), the room's draws in a sorted
 /// set scored by their history position (`historyKey`, positions from one `INCR` counter), and
 /// their history lines in a hash (`historyLinesKey`). Keeping and paging are one script each, so
 /// a page never sees a draw's position without its line. Each draw's
@@ -16,13 +17,20 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
         self.keyspace = keyspace
     }
 
-    /// KEYS: history, lines, draw, sequence, the draw's end claim, the room's seed escrow. ARGV:
-    /// drawId, summary, body, token (decimal), final (`1`/`0`). Answers 1 when kept, 0 when
-    /// refused, 2 when held (an unclaimed end with token 0 of the draw the escrow still holds)
-    /// (`SharedDrawRecords.keep` has the rules): an end is claimed by the first final write and
-    /// only the same non-zero token writes after it; a line already kept byte for byte is
-    /// answered 1 without a write (a retry whose answer was lost). A draw keeps the position its
-    /// first keep gave it; later keeps replace its line and body.
+    /// KEYS: history, lines, draw, sequence, the draw's end claim, the draw's entrants, its list,
+    /// the room's seed escrow. ARGV: drawId, summary, record (as stored: `storedRecord`), token (decimal), final
+    /// (`1`/`0`), the list's hash (empty: a record kept whole), the list's JSON (empty: not sent),
+    /// its length (so a list kept under the hash is checked, cheaply, even when not sent).
+    /// Answers 1 when kept, 0 when refused (`SharedDrawRecords.keep` has the rules): an end is
+    /// claimed by the first final write and only the same non-zero token writes after it; a line
+    /// already kept byte for byte is answered 1 without a write (a retry whose answer was lost).
+    /// Answers 2, writing nothing, when the record references a list Redis does not hold and its
+    /// JSON was not sent (the caller sends it then: a list goes over the wire once, not with every
+    /// step of every draw of it). A list is refused (an error reply) when its hash already names
+    /// other bytes. A draw keeps the position its first keep gave it; later keeps replace its line
+    /// and record. One script, so a record never references a list Redis does not hold. Answers 3,
+    /// writing nothing, for an unclaimed end with token 0 (a restarted node's reconciled record)
+    /// of the draw the room's escrow still holds: held until a takeover ended it (issue 36).
     static let keepScript = """
         local claim = redis.call('GET', KEYS[5])
         if claim then
@@ -30,8 +38,20 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
             if redis.call('HGET', KEYS[2], ARGV[1]) == ARGV[2] then return 1 end
             return 0
           end
-        elseif ARGV[5] == '1' then
-          if ARGV[4] == '0' and redis.call('HGET', KEYS[6], 'drawId') == ARGV[1] then return 2 end
+        elseif ARGV[5] == '1' and ARGV[4] == '0' and redis.call('HGET', KEYS[8], 'drawId') == ARGV[1] then
+          return 3
+        end
+        if ARGV[6] ~= '' then
+          local list = redis.call('GET', KEYS[7])
+          if not list then
+            if ARGV[7] == '' then return 2 end
+            redis.call('SET', KEYS[7], ARGV[7])
+          elseif (ARGV[7] ~= '' and list ~= ARGV[7]) or string.len(list) ~= tonumber(ARGV[8]) then
+            return redis.error_reply('entrant list ' .. ARGV[6] .. ' already stored with different bytes; refused')
+          end
+          redis.call('SET', KEYS[6], ARGV[6], 'NX')
+        end
+        if not claim and ARGV[5] == '1' then
           redis.call('SET', KEYS[5], ARGV[4])
         end
         if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then
@@ -68,21 +88,32 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
         """
 
     @discardableResult
-    public func keep(drawId: String, room: String, summary: [UInt8], body: [UInt8], token: UInt64,
+    public func keep(drawId: String, room: String, summary: [UInt8], body: SharedRecordBody, token: UInt64,
                      final: Bool) throws(CoordinationError) -> SharedKeepOutcome {
-        let reply = try connection.coordinate([
-            Array("EVAL".utf8), Array(Self.keepScript.utf8), Array("6".utf8),
-            Array(keyspace.historyKey(room: room).utf8), Array(keyspace.historyLinesKey(room: room).utf8),
-            Array(keyspace.drawKey(drawId: drawId).utf8), Array(keyspace.historySequenceKey.utf8),
-            Array(keyspace.drawEndKey(drawId: drawId).utf8), Array(keyspace.escrowKey(room: room).utf8),
-            Array(drawId.utf8), summary, body, Array(String(token).utf8), Array((final ? "1" : "0").utf8),
-        ])
-        switch reply {
-        case .integer(1): return .kept
-        case .integer(0): return .refused
-        case .integer(2): return .held
-        default: throw .unexpectedReply("keeping draw \(drawId) answered \(reply)")
+        let stored = RedisStoredRecord.encode(body)
+        // First without the list, which Redis holds already once any draw of it started (the
+        // `started` event kept it); with it only when Redis says it has not.
+        for sendList in [false, true] {
+            let reply = try connection.coordinate([
+                Array("EVAL".utf8), Array(Self.keepScript.utf8), Array("8".utf8),
+                Array(keyspace.historyKey(room: room).utf8), Array(keyspace.historyLinesKey(room: room).utf8),
+                Array(keyspace.drawKey(drawId: drawId).utf8), Array(keyspace.historySequenceKey.utf8),
+                Array(keyspace.drawEndKey(drawId: drawId).utf8), Array(keyspace.entrantsKey(drawId: drawId).utf8),
+                Array(keyspace.entrantListKey(hash: body.entrants?.hash ?? "").utf8),
+                Array(keyspace.escrowKey(room: room).utf8),
+                Array(drawId.utf8), summary, stored, Array(String(token).utf8), Array((final ? "1" : "0").utf8),
+                Array((body.entrants?.hash ?? "").utf8), sendList ? body.entrants?.json ?? [] : [],
+                Array(String(body.entrants?.json.count ?? 0).utf8),
+            ])
+            switch reply {
+            case .integer(1): return .kept
+            case .integer(0): return .refused
+            case .integer(3): return .held
+            case .integer(2) where !sendList && body.entrants != nil: continue
+            default: throw .unexpectedReply("keeping draw \(drawId) answered \(reply)")
+            }
         }
+        throw .unexpectedReply("keeping draw \(drawId): its entrant list was sent and is still missing")
     }
 
     public func missing(drawIds: [String]) throws(CoordinationError) -> [String] {
@@ -153,8 +184,19 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
         }
     }
 
+    /// The record with its list put back in (the list read by the hash the record references);
+    /// a record kept whole, or before issue 44 with its list inside, as it was kept.
     public func body(drawId: String) throws(CoordinationError) -> [UInt8]? {
-        try string(at: keyspace.drawKey(drawId: drawId))
+        guard let stored = try string(at: keyspace.drawKey(drawId: drawId)) else { return nil }
+        guard let record = RedisStoredRecord.decode(stored) else {
+            throw .unexpectedReply("draw \(drawId)'s record in Redis is not one live-draw wrote")
+        }
+        guard let hash = record.hash else { return record.head }
+        guard let json = try string(at: keyspace.entrantListKey(hash: hash)) else {
+            throw .unexpectedReply("draw \(drawId)'s record references entrant list \(hash), which is missing")
+        }
+        return SharedRecordBody(head: record.head, tail: record.tail,
+                                entrants: SharedEntrantList(hash: hash, json: json)).whole
     }
 
     public func page(room: String, request: DrawPageRequest) throws(CoordinationError) -> SharedDrawPage {

@@ -3,7 +3,8 @@ import DrawPresentation
 
 /// The blocking half of sending one owed history line (`HistoryOutbox`), on the shared store's
 /// thread: the keep, and for a takeover the record it keeps, made from the shared `running`
-/// record and the escrowed seed.
+/// record (read back whole, its list put back in by the shared store) and the escrowed seed.
+/// Records are kept with their list apart (`RecordMessages.sharedRecord`, issue 44).
 enum HistoryLineSend {
     /// How a send ended.
     enum Outcome: Sendable, Equatable {
@@ -23,7 +24,7 @@ enum HistoryLineSend {
         case failed(String)
     }
 
-    static func keep(_ line: OwedHistoryLine, summary: [UInt8], body: [UInt8], final: Bool,
+    static func keep(_ line: OwedHistoryLine, summary: [UInt8], body: SharedRecordBody, final: Bool,
                      in records: any SharedDrawRecords) -> Outcome {
         do throws(CoordinationError) {
             switch try records.keep(drawId: line.drawId, room: line.room, summary: summary, body: body,
@@ -54,7 +55,7 @@ enum HistoryLineSend {
         guard let ended = record.interrupted(finishedAt: end.endedAt, seed: seed, roundsShown: end.roundsShown) else {
             return .unusable("the escrowed seed or rounds shown do not match the shared record")
         }
-        return keep(line, summary: RecordMessages.summary(DrawSummary(record: ended)), body: RecordMessages.record(ended),
+        return keep(line, summary: RecordMessages.summary(DrawSummary(record: ended)), body: RecordMessages.sharedRecord(ended),
                     final: true, in: records)
     }
 }

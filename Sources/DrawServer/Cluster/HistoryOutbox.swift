@@ -178,7 +178,7 @@ final class HistoryOutbox {
             do throws(StorageError) {
                 guard let record = try localRecord(line.drawId) else { return stored(.missing) }
                 stored(.record(summary: RecordMessages.summary(DrawSummary(record: record)),
-                               body: RecordMessages.record(record), ended: record.status.isEnded))
+                               body: RecordMessages.sharedRecord(record), ended: record.status.isEnded))
             } catch {
                 stored(.failed(error.description))
             }
@@ -253,7 +253,8 @@ final class HistoryOutbox {
 
     /// What step one read.
     private enum LocalRead: Sendable {
-        case record(summary: [UInt8], body: [UInt8], ended: Bool)
+        /// `body`: the record with its list apart, which the shared store keeps once (issue 44).
+        case record(summary: [UInt8], body: SharedRecordBody, ended: Bool)
         case missing
         case takeover
         case failed(String)

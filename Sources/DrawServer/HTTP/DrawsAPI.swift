@@ -33,7 +33,9 @@ final class DrawsAPI {
     func nextWinner(_ name: String, _ request: APIRequest) -> HTTPResponse? {
         let bearer = request.bearer
         return request.withRoom(name, in: directory) { [unowned self] room, reply in
-            reply(Self.accepted(draws.nextWinner(in: room, hostKey: bearer), room: name, status: "next"))
+            draws.nextWinner(in: room, hostKey: bearer) { refusal in
+                reply(Self.accepted(refusal, room: name, status: "next"))
+            }
         }
     }
 

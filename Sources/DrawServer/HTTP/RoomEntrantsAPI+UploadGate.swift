@@ -3,7 +3,7 @@ import DrawPresentation
 /// The upload's checks before its body is read (issue 31, findings 1 and 4), in the order the API
 /// answers them once the body is in: a key at all (401, first on every keyed operation), the type
 /// (415), whether the server takes lists at all and the room (404), the key itself (403, in
-/// constant time against the room's key hash). The
+/// constant time against the room's key hash; a miss reads the room again in cluster mode). The
 /// room is loaded from the store if it has to be, asynchronously. The full checks run again once
 /// the body is in (a draw may have started meanwhile, the key may have been rotated).
 extension RoomEntrantsAPI: UploadGate {
@@ -24,10 +24,11 @@ extension RoomEntrantsAPI: UploadGate {
             case .failure(let code):
                 verdict(.refuse(code, message: nil))
             case .success(let room):
-                if let refusal = directory.refuseHost(room, key: key) {
-                    return verdict(.refuse(refusal.code, message: refusal.message))
+                // A key rotated through another node a moment ago is read again, not refused.
+                directory.checkHost(room, key: key) { refusal in
+                    guard let refusal else { return verdict(.admit) }
+                    verdict(.refuse(refusal.code, message: refusal.message))
                 }
-                verdict(.admit)
             }
         }
     }

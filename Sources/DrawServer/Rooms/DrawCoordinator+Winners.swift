@@ -6,10 +6,22 @@ import DrawPresentation
 /// is checked as for a start; what is allowed is DrawCore's to decide (`DrawSession`,
 /// `RedrawLink.make`). Service thread only.
 extension DrawCoordinator {
-    /// Starts the next winner's flips; `nil` when accepted.
-    func nextWinner(in room: Room, hostKey: String?) -> ClientErrorCode? {
-        guard let hostKey, !hostKey.isEmpty else { return .unauthorized }
-        guard room.keyHash.matches(hostKey) else { return .forbidden }
+    /// Starts the next winner's flips; `answer` gets `nil` when accepted. A key this node's copy
+    /// of the room refuses is checked again against the shared store first (`checkHost`).
+    func nextWinner(in room: Room, hostKey: String?, then answer: @escaping (ClientErrorCode?) -> Void) {
+        guard let hostKey, !hostKey.isEmpty else { return answer(.unauthorized) }
+        guard room.keyHash.matches(hostKey) else {
+            return directory.checkHost(room, key: hostKey) { [unowned self] refusal in
+                // Only a key that did not match gets here (the lobby's is never read again).
+                if let refusal { return answer(refusal.code) }
+                answer(nextWinnerChecked(in: room))
+            }
+        }
+        answer(nextWinnerChecked(in: room))
+    }
+
+    /// The next winner once the key is checked.
+    private func nextWinnerChecked(in room: Room) -> ClientErrorCode? {
         guard let runner = room.runner, runner.nextWinner() else { return .noWinnerWaiting }
         directory.touch(room)
         return nil

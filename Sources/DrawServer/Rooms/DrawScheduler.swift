@@ -225,7 +225,18 @@ final class DrawScheduler {
     /// answer and the record).
     func cancel(in room: Room, hostKey: String?, then answer: @escaping (Result<ScheduledDraw, HostRefusal>) -> Void) {
         guard let hostKey, !hostKey.isEmpty else { return answer(.failure(HostRefusal(.unauthorized))) }
-        guard room.keyHash.matches(hostKey) else { return answer(.failure(HostRefusal(.forbidden))) }
+        guard room.keyHash.matches(hostKey) else {
+            // Rotated through another node a moment ago? Read again before the 403.
+            return directory.checkHost(room, key: hostKey) { [unowned self] refusal in
+                if let refusal { return answer(.failure(refusal)) }
+                cancelChecked(in: room, then: answer)
+            }
+        }
+        cancelChecked(in: room, then: answer)
+    }
+
+    /// `cancel` once the key is checked.
+    private func cancelChecked(in room: Room, then answer: @escaping (Result<ScheduledDraw, HostRefusal>) -> Void) {
         guard let draw = book.takeForCancel(room: room.name) else { return cancelShared(in: room, then: answer) }
         cancel(draw, then: answer)
     }

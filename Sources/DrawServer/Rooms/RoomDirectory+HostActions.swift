@@ -20,6 +20,20 @@ extension RoomDirectory {
         return nil
     }
 
+    /// `refuseHost` for an action that does not read the room again anyway (an upload's head,
+    /// the next winner, a cancel): a key this node's copy of the room refuses is checked once more
+    /// against the room's record read again from the shared store before the 403 (issue 44), as
+    /// the key may have been rotated, or the room made, through another node a moment ago. One
+    /// node has nothing to read again: the answer is the same.
+    func checkHost(_ room: Room, key: String?, then answer: @escaping (HostRefusal?) -> Void) {
+        guard let refusal = refuseHost(room, key: key) else { return answer(nil) }
+        guard let key, !key.isEmpty, !room.keyHash.matches(key), room.name != RoomName.lobby else { return answer(refusal) }
+        shared.refresh(room, forViewer: false) { [unowned self] why in
+            if let why { return answer(HostRefusal(why)) }
+            answer(refuseHost(room, key: key))
+        }
+    }
+
     /// Deletes `room` for good: from the store, then from memory; its viewers get `room_deleted`
     /// and the close 4404. Refused while a draw is loading, running or being recorded (409
     /// `draw_running`): its viewers would lose the result. Its draws' history stays.

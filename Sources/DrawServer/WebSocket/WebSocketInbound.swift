@@ -133,7 +133,9 @@ final class WebSocketInbound {
             }
         case .success(.nextWinner(let hostKey)):
             guard let room = client.room else { return reject(.unknownRoom, client) }
-            if let refusal = draws.nextWinner(in: room, hostKey: hostKey) { reject(refusal, client) }
+            draws.nextWinner(in: room, hostKey: hostKey) { [unowned self] refusal in
+                if let refusal, clients[ObjectIdentifier(client)] != nil { reject(refusal, client) }
+            }
         case .success(.redraw(let hostKey, let drawId, let userId)):
             guard let room = client.room else { return reject(.unknownRoom, client) }
             guard let drawId, let userId else { return reject(.badJSON, client) }

@@ -25,12 +25,12 @@ final class FakeSharedRecords: SharedDrawRecords, @unchecked Sendable {
     func answer(_ answers: [Result<SharedKeepOutcome, CoordinationError>]) { lock.withLock { _answers += answers } }
     func setBody(_ body: [UInt8]?, drawId: String) { lock.withLock { _bodies[drawId] = body } }
 
-    func keep(drawId: String, room: String, summary: [UInt8], body: [UInt8], token: UInt64,
+    func keep(drawId: String, room: String, summary: [UInt8], body: SharedRecordBody, token: UInt64,
               final: Bool) throws(CoordinationError) -> SharedKeepOutcome {
         let answer = lock.withLock { () -> Result<SharedKeepOutcome, CoordinationError> in
             _keeps.append(Keep(drawId: drawId, room: room, summary: summary, token: token, final: final))
             let next = _answers.isEmpty ? .success(.kept) : _answers.removeFirst()
-            if case .success(.kept) = next { _bodies[drawId] = body }
+            if case .success(.kept) = next { _bodies[drawId] = body.whole }
             return next
         }
         return try answer.get()
