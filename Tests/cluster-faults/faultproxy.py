@@ -75,7 +75,7 @@ class FaultProxy:
         """Ends every connection and the proxy's thread; safe to call twice."""
         if not self._loop.is_closed() and self._thread.is_alive():
             try:
-                self._call(self._cut(), timeout=5)
+                self._call(self._shutdown(), timeout=5)
             finally:
                 self._loop.call_soon_threadsafe(self._loop.stop)
                 self._thread.join(5)
@@ -106,6 +106,14 @@ class FaultProxy:
             w.close()
         self._writers.clear()
 
+    async def _shutdown(self) -> None:
+        """cut(), then waits for every connection's tasks to end (none left pending)."""
+        await self._cut()
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
     async def _heal(self) -> None:
         self._dropping, self._latency = set(), 0.0
         if self._server is None:
@@ -124,6 +132,8 @@ class FaultProxy:
         self._writers |= {client_w, up_w}
         try:
             await asyncio.gather(self._pump(client_r, up_w, "to_upstream"), self._pump(up_r, client_w, "to_client"))
+        except asyncio.CancelledError:
+            pass                          # close(): end quietly (asyncio logs a cancelled handler)
         finally:
             for w in (client_w, up_w):
                 w.close()
