@@ -10,7 +10,7 @@ from pathlib import Path
 import checker
 from cluster import SETTLE_S, Cluster
 from helpers.redis import RedisServer
-from scenarios import FAULTS
+from scenarios import FAULTS, LONG_FAULTS, NEMESIS_S
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "cluster-faults"
 
@@ -55,8 +55,8 @@ def run_fault(fault: str, seed: int, launch, data_source) -> RunResult:
     redis = RedisServer(aof=True)
     c = Cluster(redis, launch, data_source, rng, log)
     try:
-        c.start_nodes(3)
-        scenario = FAULTS[fault]
+        scenario, nodes = (FAULTS[fault], 3) if fault in FAULTS else LONG_FAULTS[fault]
+        c.start_nodes(nodes)
 
         async def main():
             await c.open_viewers(2)
@@ -83,7 +83,7 @@ def run_fault(fault: str, seed: int, launch, data_source) -> RunResult:
                 await v.stop()
 
         late: dict = {}
-        asyncio.run(asyncio.wait_for(main(), 150))
+        asyncio.run(asyncio.wait_for(main(), 150 + (NEMESIS_S if fault in LONG_FAULTS else 0)))
         transcripts, histories = {}, {}
         for room, viewers, accepted in c.rooms():
             transcripts[room] = [v.transcript() for v in viewers]

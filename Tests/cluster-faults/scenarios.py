@@ -223,14 +223,17 @@ async def redis_down_node_cut_then_killed(c, rng) -> None:
 
 
 async def sigterm_restart_multi_room(c, rng) -> None:
-    """A node running draws in two rooms gets SIGTERM (it drains: its draws may finish) or, by
-    the seed, a second SIGTERM 0–0.5 s later (what still runs is aborted); it is started again
-    on its data directory as soon as it exited. Both rooms are checked."""
-    r, k, twice = rng.randrange(3), rng.randint(2, ROUNDS - 1), rng.random() < 0.5
-    gap = rng.uniform(0.0, 0.5)
+    """A node running draws in two rooms gets SIGTERM at round k and, by the seed: drains (its
+    draws may finish), gets a second SIGTERM 0–0.5 s later (what still runs is aborted), or is
+    killed -9 0–1 s into its drain (a supervisor's stop timeout); it is started again on its data
+    directory as soon as it exited. Both rooms are checked."""
+    r, k = rng.randrange(3), rng.randint(2, ROUNDS - 1)
+    mode, gap = rng.choice(["drain", "second SIGTERM", "kill -9 in the drain"]), rng.uniform(0.0, 0.5)
+    if mode == "kill -9 in the drain":
+        gap *= 2
     room = await c.add_room(per_node=1)
     c.log(f"draws in {c.room} and {room} on n{r}, SIGTERM at round {k}"
-          + (f", again {gap:.2f} s later" if twice else ""))
+          + (f", then {mode} {gap:.2f} s later" if mode != "drain" else ""))
     other = [v for v in c.extra_rooms[room]["viewers"] if v.target != r]
     x = await _draw_through(c, r)
     await c.start_draw(r, room=room)
@@ -238,18 +241,102 @@ async def sigterm_restart_multi_room(c, rng) -> None:
     await c.at_round(x, k, viewers=c.viewers_on(r))
     node = c.nodes[r]
     node.signal(signal.SIGTERM)
-    if twice:
+    if mode != "drain":
         await asyncio.sleep(gap)
-        node.signal(signal.SIGTERM)
+        node.signal(signal.SIGTERM if mode == "second SIGTERM" else signal.SIGKILL)
     code = await asyncio.to_thread(node.wait, 40)   # the drain is bounded by --shutdown-grace-ms
     assert code is not None, f"n{r} did not exit within 40 s of SIGTERM"
     c.killed.add(r)
-    c.log(f"n{r} exited ({code}) after SIGTERM")
+    c.log(f"n{r} exited ({code})")
     await asyncio.to_thread(c.restart_node, r, False)
     await c.ended(x, timeout=15)
     await c.wait_msg(lambda d: d.get("type") in ("finished", "aborted") and d.get("drawId") == y, 15,
                      f"the end of {y} in {room}", other)
 
+
+NEMESIS_S = 180.0
+
+
+async def nemesis(c, rng) -> None:
+    """Five nodes for three minutes: draws started one after another through random nodes while,
+    every 2–4 s, a fault strikes a node that has none: SIGSTOP (1–5 s), kill -9 and a restart
+    (0.3–5 s), a silent partition from Redis (2–8 s), a slow Redis link (0.3–0.9 s each way for
+    2–6 s), or Redis itself paused (0.5–3 s). Faults overlap (each heals itself after its length);
+    the runner heals whatever is left, runs one plain draw, settles and checks. `make chaos` only."""
+    lengths = {"pause": (1.0, 5.0), "kill": (0.3, 5.0), "partition": (2.0, 8.0), "latency": (2.0, 6.0),
+               "redis": (0.5, 3.0)}
+    # The whole plan first, from the seed alone (a replay strikes the same way whatever the
+    # processes' timing): (at s, fault, target, length, node a draw is started through).
+    plan, free_at, t = [], {}, 0.0
+    while t < NEMESIS_S:
+        kind = rng.choice(sorted(lengths))
+        length = rng.uniform(*lengths[kind])
+        free = [i for i in range(len(c.nodes)) if free_at.get(i, 0.0) <= t]
+        target = "redis" if kind == "redis" else (rng.choice(free) if free else None)
+        if target is not None and free_at.get(target, 0.0) <= t:
+            # A node killed is busy while it restarts too (up to a few seconds more).
+            free_at[target] = t + length + (5.0 if kind == "kill" else 0.5)
+        else:
+            target = None
+        starter = rng.choice(free) if free else None
+        plan.append((t, kind, target, length, starter))
+        t += rng.uniform(2.0, 4.0)       # the nemesis' pace
+    c.log(f"nemesis: {len(c.nodes)} nodes, {len(plan)} faults over {NEMESIS_S:.0f} s")
+    busy: set = set()        # what has a fault on it now ("redis" for Redis)
+    tasks: list = []
+
+    async def fault(kind: str, i, length: float) -> None:
+        busy.add(i)
+        try:
+            if kind == "pause":
+                c.pause_node(i)
+                await asyncio.sleep(length)
+                c.resume_node(i)
+            elif kind == "kill":
+                c.kill_node(i)
+                await asyncio.sleep(length)
+                await asyncio.to_thread(c.restart_node, i, False)
+            elif kind in ("partition", "latency"):
+                if kind == "partition":
+                    c.proxies[i].drop("both")
+                else:
+                    c.proxies[i].latency(0.3 + 0.6 * (length - 2.0) / 4.0)   # 0.3–0.9 s each way
+                c.log(f"{kind} n{i} for {length:.1f} s")
+                await asyncio.sleep(length)
+                c.proxies[i].heal()
+                c.log(f"n{i}'s link healed")
+            else:
+                c.redis.pause()
+                c.log(f"redis paused for {length:.1f} s")
+                await asyncio.sleep(length)
+                c.redis.resume()
+                c.log("redis continued")
+        finally:
+            busy.discard(i)
+
+    async def start(i) -> None:
+        try:
+            await c.start_draw(i, expect_202=False)
+        except Exception as e:  # noqa: BLE001 - a stopped node times out: the checker judges the rest
+            c.log(f"start through n{i}: {e!r}")
+
+    t0 = time.monotonic()
+    for at, kind, target, length, starter in plan:
+        await asyncio.sleep(max(0.0, t0 + at - time.monotonic()))   # the plan's clock
+        if starter is not None and starter not in busy:
+            tasks.append(asyncio.create_task(start(starter)))
+        if target is not None:
+            if target in busy:   # a restart took longer than planned: timing, not the seed
+                c.log(f"skip {kind} of {target}: still busy")
+            else:
+                tasks.append(asyncio.create_task(fault(kind, target, length)))
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+# Runs only in `make chaos` (CHAOS_RUNS set): too long for `make test`. name -> (factory, nodes).
+LONG_FAULTS = {
+    "nemesis": (nemesis, 5),
+}
 
 # name -> coroutine factory. What each broke before issue 27's fencing and history outbox (with
 # seeds that replayed it then) is in README.md, "Before the fix".
