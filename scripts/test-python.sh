@@ -5,7 +5,7 @@
 # Tests/fuzz runs for a bounded time (about 80 s; LIVE_DRAW_FUZZ_SECONDS per fuzz test, see
 # Tests/fuzz/README.md) from a fresh seed each run; a failure prints the seed that replays it.
 #
-# Tests/cluster-faults runs one fresh seed of each cluster fault (about 3 minutes; `make chaos`
+# Tests/cluster-faults runs one fresh seed of each cluster fault (about 4 minutes; `make chaos`
 # runs 20 of each, see Tests/cluster-faults/README.md); each run prints its CHAOS_SEED.
 #
 # One run per suite, not one run for both: each suite has its own conftest.py and imports from

@@ -18,11 +18,16 @@ taken after the faults were healed and the settle time.
 `accepted_starts`: how many starts the cluster answered 202 (each must become a draw or a
 `failed`).
 
+`late_snapshots` (optional): node name -> the first message a viewer joining after the settle
+time got on that node (its `snapshot`), or `{"error": text}`.
+
 Output: a list of `Violation(rule, text)`, empty when every promise held. Rules:
  1. one draw per room at a time (per viewer's order; across viewers by the server's own times);
- 2. every viewer sees the same rounds and the same end of a draw; none after its end;
+ 2. every viewer sees the same rounds and the same end of a draw; none after its end; a viewer
+    connected through a draw was shown every round any viewer was shown;
  3. every started draw has exactly one recorded end that every node reports identically (record
-    and listing), none `running`, agreeing with what viewers were told;
+    and listing), none `running`, agreeing with what viewers were told; no late joiner's
+    snapshot shows a draw still running;
  4. the revealed seed matches the commitment; every shown round's index is the seed's pick;
  5. nothing missing from the history (every draw seen is listed and readable on every node;
     every accepted start became a draw or a `failed`).
@@ -88,6 +93,7 @@ class _Draw:
         self.max_round_seen = 0
         self.aborted_rounds_shown: Optional[int] = None
         self.seen_started = False
+        self.all_rounds = 0     # the rounds of a `finished` some viewer got (each shows them all)
 
     def note_plan(self, d: dict, out: list) -> None:
         c = d.get("commitment")
@@ -142,8 +148,15 @@ def _walk_segment(viewer: str, si: int, seg: dict, draws: dict, out: list) -> di
         return draws.setdefault(x, _Draw(x))
 
     def witness(x: str, at: float) -> dict:
-        w = witnessed.setdefault(x, {"ended": False, "implicit": None, "first_at": at})
+        w = witnessed.setdefault(x, {"ended": False, "implicit": None, "first_at": at, "rounds": set()})
         return w
+
+    def shown_all(x: str, msg: dict) -> None:
+        """A `finished` (or a snapshot's lastResult) shows every pick: every round of the draw."""
+        n = msg.get("rounds") if isinstance(msg.get("rounds"), int) else len(msg.get("picks") or ())
+        draw(x).all_rounds = max(draw(x).all_rounds, n)
+        if x in witnessed:
+            witnessed[x]["rounds"].update(range(1, n + 1))
 
     for m in seg.get("messages", []):
         d, at = m["data"], m.get("at")
@@ -158,6 +171,7 @@ def _walk_segment(viewer: str, si: int, seg: dict, draws: dict, out: list) -> di
                 draw(x).note_end("finished", lr, f"{where} snapshot.lastResult", at)
                 if x in witnessed:
                     witnessed[x]["ended"] = True
+                shown_all(x, lr)
                 if current == x:
                     current = None
                 ended.add(x)
@@ -177,6 +191,7 @@ def _walk_segment(viewer: str, si: int, seg: dict, draws: dict, out: list) -> di
                 for r in sd.get("rounds") or []:
                     draw(x).note_round(r, f"{where} snapshot")
                     snapshot_rounds[(x, r.get("round"))] = _round_content(r)
+                    witnessed[x]["rounds"].add(r.get("round"))
                     last_round[x] = max(last_round.get(x, 0), r.get("round", 0))
                 if last_round.get(x, 0) < prev:
                     out.append(Violation(2, f"{where}: a snapshot of draw {x} shows fewer rounds "
@@ -243,7 +258,7 @@ def _walk_segment(viewer: str, si: int, seg: dict, draws: dict, out: list) -> di
             seen_round_msgs[key] = _round_content(d)
             live_last[x] = max(live_last.get(x, 0), n or 0)
             last_round[x] = max(last_round.get(x, 0), n or 0)
-            witness(x, at)
+            witness(x, at)["rounds"].add(n)
         elif t in ENDS:
             if x in live_ends:
                 out.append(Violation(2, f"{where}: a second end (`{t}`) of draw {x} on one connection"))
@@ -259,6 +274,8 @@ def _walk_segment(viewer: str, si: int, seg: dict, draws: dict, out: list) -> di
             ended.add(x)
             w = witness(x, at)
             w["ended"] = True
+            if t == "finished":
+                shown_all(x, d)
             shown = d.get("roundsShown") if t == "aborted" else d.get("rounds")
             if shown is not None and last_round.get(x, 0) > shown:
                 out.append(Violation(2, f"{where}: draw {x} ended (`{t}`) saying {shown} rounds were shown, "
@@ -386,7 +403,20 @@ def _check_seeds(draws: dict, histories: dict, out: list) -> None:
                 break
 
 
-def check(transcripts: list, histories: dict, accepted_starts: Optional[int] = None) -> list:
+def _spans(ns: list) -> str:
+    """[3, 4, 5, 9] -> "3-5, 9"."""
+    out, start = [], None
+    for i, n in enumerate(ns):
+        if start is None:
+            start = n
+        if i + 1 == len(ns) or ns[i + 1] != n + 1:
+            out.append(f"{start}" if start == n else f"{start}-{n}")
+            start = None
+    return ", ".join(out)
+
+
+def check(transcripts: list, histories: dict, accepted_starts: Optional[int] = None,
+          late_snapshots: Optional[dict] = None) -> list:
     out: list = []
     draws: dict[str, _Draw] = {}
     witnessed_all = []   # (viewer, seg index, seg, witnessed)
@@ -439,6 +469,35 @@ def check(transcripts: list, histories: dict, accepted_starts: Optional[int] = N
                 if lr.get("drawId") != x:
                     out.append(Violation(2, f"{viewer}#{si}@{seg.get('node')}: draw {x} finished, but this viewer "
                                             f"was only shown a {imp.get('type')} without its result"))
+
+    # Rule 2, the same rounds for everybody: a viewer connected through a draw (until it learned
+    # the end, or to the end of the run) was shown every round any viewer was shown, live or in
+    # a snapshot (a `finished` shows them all). Rounds shown on one node and never on the others
+    # are a draw the cluster did not share.
+    for viewer, si, seg, w in witnessed_all:
+        for x, info in w.items():
+            dr = draws[x]
+            stayed = info["ended"] or seg.get("open_at_end") or (
+                dr.first_end_at is not None and seg.get("closed_at") is not None
+                and seg["closed_at"] > dr.first_end_at + END_GRACE_MS)
+            top = max(dr.max_round_seen, dr.all_rounds)
+            missing = sorted(set(range(1, top + 1)) - info["rounds"]) if stayed else []
+            if missing:
+                out.append(Violation(2, f"{viewer}#{si}@{seg.get('node')}: connected through draw {x}, never "
+                                        f"shown round(s) {_spans(missing)} that other viewers were shown"))
+
+    # Rule 3 for late joiners: after settling, a viewer joining on any node is shown no draw
+    # still running (or loading): the end of every draw reached every node.
+    for node, snap in sorted((late_snapshots or {}).items()):
+        if snap.get("type") != "snapshot":
+            out.append(Violation(3, f"node {node}: a viewer joining after settling got no snapshot "
+                                    f"({snap.get('error', snap.get('type'))})"))
+            continue
+        sd = snap.get("draw") or {}
+        if sd.get("phase") in ("running", "loading"):
+            out.append(Violation(3, f"node {node}: a viewer joining after settling is shown draw "
+                                    f"{sd.get('drawId')} still {sd['phase']} (round "
+                                    f"{max([r.get('round', 0) for r in sd.get('rounds') or []] or [0])})"))
 
     # Rule 1 across viewers, on the servers' own clock: no round (or result) of a draw was sent
     # after the next draw had started.

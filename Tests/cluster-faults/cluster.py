@@ -16,6 +16,7 @@ from typing import Optional
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from faultproxy import FaultProxy
 from helpers import http
 from helpers.protocol import SUBPROTOCOL_V1
 from helpers.redis import numsub, wait_until
@@ -41,8 +42,9 @@ class Viewer:
     (to `target`, which `move()` changes). v1 subprotocol: `started` carries the entrants, so the
     checker can recompute every pick from the seed."""
 
-    def __init__(self, name: str, cluster: "Cluster", target: int):
+    def __init__(self, name: str, cluster: "Cluster", target: int, room: Optional[str] = None):
         self.name, self.cluster, self.target = name, cluster, target
+        self.room = room or cluster.room
         self.segments: list[dict] = []
         self.ws = None
         self._stop = False
@@ -59,7 +61,7 @@ class Viewer:
         while not self._stop:
             node = self.cluster.nodes[self.target]
             try:
-                ws = await connect(node.ws_url(self.cluster.room), subprotocols=[SUBPROTOCOL_V1],
+                ws = await connect(node.ws_url(self.room), subprotocols=[SUBPROTOCOL_V1],
                                    compression=None, max_size=None, ping_interval=None, proxy=None,
                                    open_timeout=3, close_timeout=1)
             except (OSError, asyncio.TimeoutError, Exception):  # refused, stopped node, 503...
@@ -126,6 +128,10 @@ class Cluster:
         self.accepted_starts = 0
         self.room = None
         self.key = None
+        self.proxies: list = []     # node i's own link to Redis goes through proxies[i]
+        # Rooms beyond the first (a scenario that runs draws in two rooms): room -> {"key",
+        # "viewers", "accepted_starts"}; checked on their own, like the first.
+        self.extra_rooms: dict = {}
         self.stopped: set = set()   # indices of SIGSTOPped nodes
         self.killed: set = set()    # indices of killed nodes not restarted yet
 
@@ -137,7 +143,10 @@ class Cluster:
     def start_nodes(self, count: int = 3) -> None:
         from helpers.redis import launch_node
         for _ in range(count):
-            self.nodes.append(launch_node(self.launch, self.redis, round_interval_ms=ROUND_INTERVAL_MS,
+            # Each node's --redis-url names its own proxy, so one node's link can be faulted alone.
+            proxy = FaultProxy("127.0.0.1", self.redis.port)
+            self.proxies.append(proxy)
+            self.nodes.append(launch_node(self.launch, proxy, round_interval_ms=ROUND_INTERVAL_MS,
                                           rounds=ROUNDS, loading_notice_ms=0, countdown_ms=0))
         created = http.created_room(self.nodes[0])
         self.room, self.key = created["room"], created["hostKey"]
@@ -151,6 +160,31 @@ class Cluster:
         await self.until(lambda: all(v.connected() for v in self.viewers), 15, "every viewer's snapshot")
         await asyncio.to_thread(wait_until, lambda: numsub(self.redis, self.room) >= len(self.nodes), 10,
                                 "every node subscribed to the room")
+
+    async def add_room(self, per_node: int = 1) -> str:
+        """A second room (created through node 0) with `per_node` recording viewers on each
+        node, named w<node><a|b>; its draws are checked on their own (run.py)."""
+        created = await asyncio.to_thread(http.created_room, self.nodes[0])
+        room = created["room"]
+        viewers = []
+        for i in range(len(self.nodes)):
+            for j in range(per_node):
+                v = Viewer(f"w{i}{'ab'[j]}", self, i, room=room)
+                viewers.append(v)
+                v.start()
+        self.extra_rooms[room] = {"key": created["hostKey"], "viewers": viewers, "accepted_starts": 0}
+        await self.until(lambda: all(v.connected() for v in viewers), 15, f"every viewer's snapshot of {room}")
+        await asyncio.to_thread(wait_until, lambda: numsub(self.redis, room) >= len(self.nodes), 10,
+                                f"every node subscribed to {room}")
+        return room
+
+    def rooms(self) -> list:
+        """(room, its viewers, its accepted starts), the first room first."""
+        return [(self.room, self.viewers, self.accepted_starts)] + [
+            (r, e["viewers"], e["accepted_starts"]) for r, e in self.extra_rooms.items()]
+
+    def all_viewers(self) -> list:
+        return self.viewers + [v for e in self.extra_rooms.values() for v in e["viewers"]]
 
     # -- waiting ---------------------------------------------------------------------------
 
@@ -194,11 +228,16 @@ class Cluster:
 
     # -- draws -----------------------------------------------------------------------------
 
-    async def start_draw(self, i: int, expect_202: bool = True) -> int:
-        resp = await asyncio.to_thread(http.start_draw, self.nodes[i], self.room, self.key)
+    async def start_draw(self, i: int, expect_202: bool = True, room: Optional[str] = None) -> int:
+        extra = self.extra_rooms.get(room) if room else None
+        resp = await asyncio.to_thread(http.start_draw, self.nodes[i], room or self.room,
+                                       extra["key"] if extra else self.key)
         if resp.status == 202:
-            self.accepted_starts += 1
-        self.log(f"start through n{i}: {resp.status}")
+            if extra:
+                extra["accepted_starts"] += 1
+            else:
+                self.accepted_starts += 1
+        self.log(f"start through n{i}{' in ' + room if room else ''}: {resp.status}")
         if expect_202:
             assert resp.status == 202, f"start through n{i} answered {resp.status}: {resp.body[:200]!r}"
         return resp.status
@@ -271,9 +310,12 @@ class Cluster:
         self.log(f"restarted n{i} ({'empty data dir' if empty else 'same data dir'})")
 
     def heal(self) -> None:
-        """Everything running again: every paused process continued, Redis started (from its
-        AOF) if it is down, every killed node restarted on its data directory (a scenario that
-        stalled may have left one down)."""
+        """Everything running again: every paused process continued, every node's link to Redis
+        healed (no drop, no latency, not cut), Redis started (from its AOF) if it is down, every
+        killed node restarted on its data directory (a scenario that stalled may have left one
+        down)."""
+        for p in self.proxies:
+            p.heal()
         for i in list(self.stopped):
             self.resume_node(i)
         self.redis.resume()
@@ -283,10 +325,13 @@ class Cluster:
             self.restart_node(i, empty=False)
 
     def teardown(self) -> None:
-        """Never leave a stopped process behind (SIGCONT before the launcher's SIGTERM)."""
+        """Never leave a stopped process behind (SIGCONT before the launcher's SIGTERM), nor a
+        proxy's thread."""
         for i in list(self.stopped):
             self.resume_node(i)
         self.redis.resume()
+        for p in self.proxies:
+            p.close()
 
     async def wait_healthy(self, timeout: float = 25.0) -> None:
         def ok():
@@ -301,9 +346,9 @@ class Cluster:
 
     # -- history ---------------------------------------------------------------------------
 
-    def seen_draw_ids(self) -> set:
+    def seen_draw_ids(self, viewers=None) -> set:
         ids = set()
-        for v in self.viewers:
+        for v in self.viewers if viewers is None else viewers:
             for m in v.messages():
                 d = m["data"]
                 if d.get("drawId"):
@@ -316,12 +361,13 @@ class Cluster:
                     ids.add(lr["drawId"])
         return ids
 
-    def read_history(self, node) -> dict:
+    def read_history(self, node, room: Optional[str] = None, viewers=None) -> dict:
+        room = room or self.room
         out = {"listing": None, "listing_error": None, "records": {}}
         lines, cursor = [], None
         try:
             for _ in range(50):
-                path = f"/api/rooms/{self.room}/draws?limit=100" + (f"&cursor={cursor}" if cursor else "")
+                path = f"/api/rooms/{room}/draws?limit=100" + (f"&cursor={cursor}" if cursor else "")
                 status, body = http.api(node, "GET", path, timeout=5)
                 if status != 200:
                     out["listing_error"] = f"{status} {body}"
@@ -333,7 +379,7 @@ class Cluster:
                     break
         except Exception as e:  # noqa: BLE001 - a dead node is a finding, not a crash
             out["listing_error"] = repr(e)
-        ids = self.seen_draw_ids() | {l["drawId"] for l in lines if l.get("drawId")}
+        ids = self.seen_draw_ids(viewers) | {l["drawId"] for l in lines if l.get("drawId")}
         for x in sorted(ids):
             try:
                 status, body = http.api(node, "GET", f"/api/draws/{x}", timeout=5)
@@ -342,17 +388,36 @@ class Cluster:
             out["records"][x] = {"status": status, "body": body}
         return out
 
-    def histories(self) -> dict:
-        return {self.node_name(i): self.read_history(n) for i, n in enumerate(self.nodes)}
+    def histories(self, room: Optional[str] = None, viewers=None) -> dict:
+        return {self.node_name(i): self.read_history(n, room, viewers) for i, n in enumerate(self.nodes)}
 
-    async def settle(self) -> float:
+    async def late_snapshots(self, room: Optional[str] = None) -> dict:
+        """What a viewer joining now is shown first on each node: node name -> its `snapshot`
+        (or {"error": ...} when none came within 5 s). Taken after settling: none may show a draw
+        still running (checker, late joiners)."""
+        out = {}
+        for i, node in enumerate(self.nodes):
+            try:
+                async with connect(node.ws_url(room or self.room), subprotocols=[SUBPROTOCOL_V1], compression=None,
+                                   max_size=None, ping_interval=None, proxy=None, open_timeout=3,
+                                   close_timeout=1) as ws:
+                    while True:
+                        d = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                        if d.get("type") == "snapshot":
+                            out[self.node_name(i)] = d
+                            break
+            except Exception as e:  # noqa: BLE001 - a node that shows nothing is a finding
+                out[self.node_name(i)] = {"error": repr(e)}
+        return out
+
+    async def settle(self, room: Optional[str] = None, viewers=None) -> float:
         """Waits (at most SETTLE_S) until every node's history has every draw seen, ended and the
         same on every node; returns how long it took (SETTLE_S if it never did)."""
         t0 = time.monotonic()
-        seen = self.seen_draw_ids()
+        seen = self.seen_draw_ids(viewers)
 
         def settled():
-            hs = self.histories()
+            hs = self.histories(room, viewers)
             ends = set()
             for h in hs.values():
                 if h["listing"] is None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import checker
 from cluster import SETTLE_S, Cluster
 from helpers.redis import RedisServer
-from scenarios import FAULTS
+from scenarios import FAULTS, LONG_FAULTS, NEMESIS_S
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "cluster-faults"
 
@@ -55,8 +55,8 @@ def run_fault(fault: str, seed: int, launch, data_source) -> RunResult:
     redis = RedisServer(aof=True)
     c = Cluster(redis, launch, data_source, rng, log)
     try:
-        c.start_nodes(3)
-        scenario = FAULTS[fault]
+        scenario, nodes = (FAULTS[fault], 3) if fault in FAULTS else LONG_FAULTS[fault]
+        c.start_nodes(nodes)
 
         async def main():
             await c.open_viewers(2)
@@ -74,21 +74,32 @@ def run_fault(fault: str, seed: int, launch, data_source) -> RunResult:
                 res.notes.append(f"after healing, the cluster did not run a plain draw to every viewer: {e}")
                 log(f"plain draw: {e}")
             res.settle_s = await c.settle()
-            log(f"settled in {res.settle_s:.1f} s (bound {SETTLE_S:.0f} s)")
-            for v in c.viewers:
+            for room, viewers, _ in c.rooms()[1:]:
+                res.settle_s += await c.settle(room, viewers)
+            log(f"settled in {res.settle_s:.1f} s (bound {SETTLE_S:.0f} s a room)")
+            for room, _, _ in c.rooms():
+                late[room] = await c.late_snapshots(room)
+            for v in c.all_viewers():
                 await v.stop()
 
-        asyncio.run(asyncio.wait_for(main(), 150))
-        transcripts = [v.transcript() for v in c.viewers]
-        histories = c.histories()
-        res.violations = checker.check(transcripts, histories, c.accepted_starts)
+        late: dict = {}
+        asyncio.run(asyncio.wait_for(main(), 150 + (NEMESIS_S if fault in LONG_FAULTS else 0)))
+        transcripts, histories = {}, {}
+        for room, viewers, accepted in c.rooms():
+            transcripts[room] = [v.transcript() for v in viewers]
+            histories[room] = c.histories(room, viewers)
+            found = checker.check(transcripts[room], histories[room], accepted, late.get(room))
+            # The first room's findings read as before; another room's say which room.
+            res.violations += found if room == c.room else [
+                checker.Violation(v.rule, f"room {room}: {v.text}") for v in found]
         res.seconds = time.monotonic() - t_start
         log(res.report())
         if not res.ok or os.environ.get("CHAOS_KEEP"):
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             path = ARTIFACTS / f"{fault}-{seed}.json"
             path.write_text(json.dumps({"fault": fault, "seed": seed, "log": res.log, "transcripts": transcripts,
-                                        "histories": histories, "accepted_starts": c.accepted_starts,
+                                        "histories": histories, "late_snapshots": late,
+                                        "accepted_starts": {r: a for r, _, a in c.rooms()},
                                         "violations": [str(v) for v in res.violations], "notes": res.notes}))
             log(f"transcripts and histories: {path}")
     finally:

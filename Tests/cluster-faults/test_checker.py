@@ -316,3 +316,55 @@ def test_rounds_after_a_snapshot_that_showed_the_room_idle_break_promise_2():
                                                                               if k != "type"})] + d[3:])
     found = [v for v in checker.check(ts, hs, 2) if v.rule == 2]
     assert found and "snapshot that showed the room without it" in found[0].text
+
+
+# ---- issue 36: the same rounds on every node, and late joiners --------------------------------
+
+def _partitioned_draw(others_last: int, runner_end):
+    """X run on n0: n0's viewer saw every round and `runner_end`; the viewers on n1 and n2 saw
+    rounds up to `others_last` and then `aborted` saying that many rounds were shown. Y follows."""
+    ys = whole_draw(Y, T0 + 5000)
+    runner = [started(X)] + [rnd(X, n) for n in range(1, ROUNDS + 1)] + [runner_end]
+    cut = [started(X)] + [rnd(X, n) for n in range(1, others_last + 1)] + [aborted(X, others_last)]
+    return [viewer("v0", [snapshot()] + runner + ys)] + [viewer(f"v{i}", [snapshot()] + cut + ys) for i in (1, 2)]
+
+
+def test_rounds_one_viewer_saw_that_another_connected_throughout_never_saw_break_promise_2():
+    """The cluster's end agrees (`aborted` after 3 rounds everywhere, the record too) and no
+    viewer's own count is wrong, but v1 and v2 were never shown round 3, which v0 was."""
+    ts = _partitioned_draw(2, aborted(X, 3))
+    ts[0]["segments"][0]["messages"] = msgs(*([snapshot(), started(X)] + [rnd(X, n) for n in (1, 2, 3)]
+                                              + [aborted(X, 3)] + whole_draw(Y, T0 + 5000)))
+    for t in ts[1:]:
+        t["segments"][0]["messages"] = msgs(*([snapshot(), started(X), rnd(X, 1), rnd(X, 2), aborted(X, 3)]
+                                              + whole_draw(Y, T0 + 5000)))
+    hs = history(dict(record(X, "interrupted"), roundsShown=3), record(Y))
+    found = checker.check(ts, hs, 2)
+    assert [v.rule for v in found] == [2, 2], found
+    assert all("never shown round(s) 3 that other viewers were shown" in v.text for v in found), found
+
+
+def test_a_partition_near_the_end_shows_its_viewers_rounds_the_others_never_see_promise_2():
+    """issue 36's partition-node-near-end on main: the cut-off node's viewers see rounds 3, 4 and
+    `finished`; the others stop at round 2 and are told `aborted`."""
+    ts = _partitioned_draw(2, finished(X))
+    found = [v.text for v in checker.check(ts, history(record(X, "interrupted"), record(Y)), 2) if v.rule == 2]
+    assert any("v1#0@n0: connected through draw" in t and "round(s) 3-4" in t for t in found), found
+
+
+def test_a_viewer_that_only_joined_after_the_end_misses_no_round():
+    ts, hs = clean()
+    last = {k: v for k, v in finished(X).items() if k != "type"}
+    ts.append(viewer("after", [snapshot(None, last)] + whole_draw(Y, T0 + 5000)))
+    assert checker.check(ts, hs, 2) == []
+
+
+def test_a_late_joiner_shown_a_draw_still_running_breaks_promise_3():
+    ts, hs = clean()
+    running = {"phase": "running", "drawId": X, "entrantCount": 4, "commitment": commitment(), "startedAt": T0,
+               "rounds": [{k: v for k, v in rnd(X, n).items() if k not in ("type", "drawId")} for n in (1, 2)]}
+    idle = snapshot(None, {k: v for k, v in finished(Y).items() if k != "type"})
+    assert checker.check(ts, hs, 2, {"n0": idle, "n1": idle, "n2": idle}) == []
+    found = checker.check(ts, hs, 2, {"n0": idle, "n1": snapshot(running), "n2": {"error": "TimeoutError()"}})
+    assert [(v.rule, v.text.split(":")[0]) for v in found] == [(3, "node n1"), (3, "node n2")], found
+    assert "still running (round 2)" in found[0].text
