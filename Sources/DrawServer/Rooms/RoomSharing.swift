@@ -3,9 +3,9 @@ import DrawPresentation
 
 /// The seams where cluster mode plugs into the room owners, so none of them asks whether it runs
 /// in a cluster: the composition (`LiveDrawServer.init`) picks one implementation of each, once.
-/// One node: `SingleNodeRooms` (nothing shared, every call answers at once) and the
-/// `InProcessRoomEventBus`. Cluster mode: `ClusterRooms` and its Redis-backed `ClusterEventBus`
-/// (Cluster/). Service thread only.
+/// One node: `SingleNodeRooms` (nothing shared, every call answers at once, its steps durable
+/// once the session's own writes are). Cluster mode: `ClusterRooms`, with `FencedDraws` as the
+/// `DrawStepLog` (Cluster/). Service thread only.
 
 /// Whether a draw may start in a room, and when: one node starts at once; a cluster takes the
 /// room's lease first (docs/SCALING.md).
