@@ -65,8 +65,9 @@ public struct RedisPresenceBoard: PresenceBoard {
         return try Self.reports(from: connection.coordinate(arguments, idempotent: true))
     }
 
-    /// An `HGETALL` of a presence hash: node, stored report, node, stored report, ...
-    private static func reports(from reply: RedisReply) throws(CoordinationError) -> [PresenceReport] {
+    /// An `HGETALL` of a presence hash: node, stored report, node, stored report, ... A field
+    /// that is no report (`PresenceReport(node:stored:)` checks its numbers) is skipped.
+    static func reports(from reply: RedisReply) throws(CoordinationError) -> [PresenceReport] {
         guard case .array(let items) = reply, items.count % 2 == 0 else { throw .unexpectedReply("presence answered \(reply)") }
         var reports: [PresenceReport] = []
         for i in stride(from: 0, to: items.count, by: 2) {
