@@ -101,7 +101,9 @@ struct HostileEnvelopeTests {
             let decoded = ClusterEnvelope.decode(bytes)
             #expect((decoded != nil) == picks.allSatisfy(\.valid), "\(String(decoding: bytes, as: UTF8.self))")
             if let decoded, picks.allSatisfy(\.valid) { Self.use(decoded) }
-            // Truncated or oversized sections never decode, whatever the header says.
+            // With the sections' true lengths in the header, a cut or padded message never decodes
+            // (with hostile lengths, some cut could match them: such a message is whole).
+            guard picks[4].valid, picks[5].valid else { continue }
             #expect(ClusterEnvelope.decode(Array(bytes.prefix(rng.below(bytes.count)))) == nil)
             #expect(ClusterEnvelope.decode(bytes + Array(repeating: UInt8(ascii: "x"), count: 1 + rng.below(64))) == nil)
         }

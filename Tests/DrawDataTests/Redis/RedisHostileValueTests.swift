@@ -44,6 +44,15 @@ struct RedisHostileValueTests {
         let hostile = StoredJSON.scheduled(draw).replacingOccurrences(of: #""at":5000"#, with: #""at":1e300"#)
         _ = try connection.command("SET", keys.scheduledKey(drawId: draw.drawId), hostile)
         #expect(throws: StorageError.self) { try store.scheduledDraws() }
+
+        // Rooms: a time that is no time (a room that would never expire) is a read error.
+        try store.createRoom(RoomRecord(name: "room", keyHash: HostKeyHash(of: "key"),
+                                        createdAt: 1_000))
+        #expect(try store.room(named: "room")?.createdAt == 1_000, "in range it reads")
+        for time in ["NaN", "1e300", "-1"] {
+            _ = try connection.command("HSET", keys.roomKey(room: "room"), "lastActivityAt", time)
+            #expect(throws: StorageError.self, "\(time)") { try store.room(named: "room") }
+        }
     }
 
     /// `WakePipe` used to `precondition` on `pipe()`: a node out of descriptors crashed. Now the
