@@ -150,6 +150,16 @@ public struct ClusterEnvelope: Sendable, Hashable {
         let entrants: Int?
         let entrantsHash: String?
         let token: UInt64?
+
+        /// Whether every number is one a node writes. Anyone who can publish to Redis can send
+        /// any number, and a receiver does arithmetic with them (lateness in nanoseconds, a
+        /// round's place, re-encoded times): one out of range is a malformed message, not a trap.
+        var isInRange: Bool {
+            EpochMillis.isInRange(plannedAt) && EpochMillis.isInRange(sentAt)
+                && (index ?? 0) >= 0 && wire >= 0 && view >= 0 && (entrants ?? 0) >= 0
+                // `encode` writes tokens as `Int`s (they come from Redis' signed integers).
+                && (token ?? 0) <= UInt64(Int64.max)
+        }
     }
 
     private static func isUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
@@ -158,11 +168,11 @@ public struct ClusterEnvelope: Sendable, Hashable {
 
     /// Reads a published message; `nil` when it is not one this version wrote (the sections'
     /// lengths are checked against what arrived, so a cut message is dropped, not misread; every
-    /// section must be valid UTF-8).
+    /// section must be valid UTF-8; every number must be in the range a node writes).
     public static func decode(_ bytes: [UInt8]) -> ClusterEnvelope? {
         guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
               let header = try? JSONDecoder().decode(Header.self, from: Data(bytes[..<newline])),
-              header.v == version, header.wire >= 0, header.view >= 0, (header.entrants ?? 0) >= 0 else { return nil }
+              header.v == version, header.isInRange else { return nil }
         let body = bytes[(newline + 1)...]
         let (partial, overflow) = header.wire.addingReportingOverflow(header.view)
         let (total, overflow2) = partial.addingReportingOverflow(header.entrants ?? 0)

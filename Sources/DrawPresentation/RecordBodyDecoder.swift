@@ -13,7 +13,7 @@ import Foundation
 public enum RecordBodyDecoder {
     /// The record `body` holds, or `nil` when it is not a record body.
     public static func decode(_ body: [UInt8]) -> DrawRecord? {
-        guard let json = try? JSONDecoder().decode(BodyJSON.self, from: Data(body)),
+        guard let json = try? JSONDecoder().decode(BodyJSON.self, from: Data(body)), json.timesAreInRange,
               let status = DrawStatus(rawValue: json.status) else { return nil }
         guard let entrants = players(json.entrants), let warnings = warnings(json.warnings) else { return nil }
         var schedule: RoundSchedule?
@@ -44,6 +44,7 @@ public enum RecordBodyDecoder {
         guard (json.drawn == nil) == (drawn == nil) else { return nil }
         if let drawn, json.outcome != DrawOutcome(drawn: drawn).wireName { return nil }
         let winners = json.winners ?? 1
+        guard winners >= 1 else { return nil }
         var picks: [WinnerPick]?
         if let slots = json.winnerPicks {
             picks = []
@@ -114,7 +115,13 @@ public enum RecordBodyDecoder {
     /// from the first gap to the last; refused unless it gives exactly these offsets.
     private static func schedule(_ s: ScheduleJSON) -> RoundSchedule? {
         guard s.offsetsMs.count == s.rounds, let last = s.offsetsMs.last else { return nil }
-        let gaps = zip(s.offsetsMs.dropFirst(), s.offsetsMs).map { $0 - $1 } + [s.finishOffsetMs - last]
+        // Any Int can arrive: a gap that overflows is no schedule (`RoundSchedule` bounds the rest).
+        var gaps: [Int] = []
+        for (later, earlier) in zip(s.offsetsMs.dropFirst() + [s.finishOffsetMs], s.offsetsMs) {
+            let (gap, overflow) = later.subtractingReportingOverflow(earlier)
+            guard !overflow else { return nil }
+            gaps.append(gap)
+        }
         let pace: RoundSchedule.Pace = Set(gaps).count == 1
             ? .fixed(intervalMs: gaps[0]) : .decelerating(firstMs: gaps[0], lastMs: gaps[gaps.count - 1])
         guard let schedule = RoundSchedule(rounds: s.rounds, pace: pace, countdownMs: s.countdownMs ?? 0),
@@ -128,7 +135,10 @@ public enum RecordBodyDecoder {
         var rounds: [RecordedRound] = []
         for (i, r) in list.enumerated() {
             let slot = r.winner ?? 1
-            guard (r.winner != nil) == (perWinner != nil), slot >= 1 else { return nil }
+            // The slot and round are any Ints the body holds: bounded before the arithmetic (a
+            // slot past the rounds' count, or a round outside 1…perWinner, is no round `record` wrote).
+            guard (r.winner != nil) == (perWinner != nil), slot >= 1, slot <= list.count,
+                  perWinner.map({ (1...max(1, $0)).contains(r.round) }) ?? true else { return nil }
             let global = perWinner.map { (slot - 1) * $0 + r.round } ?? r.round
             guard global == i + 1, entrants.indices.contains(r.index) else { return nil }
             let p = entrants[r.index]
@@ -166,6 +176,13 @@ private struct BodyJSON: Decodable {
     let reveal: String?
     let redrawOf: RedrawJSON?
     let beacon: BeaconJSON?
+
+    /// Whether every time is one a draw can have (`EpochMillis`): a record is written again
+    /// (`JSONWriter.millis` makes integers of them), so a time out of range is no record body.
+    var timesAreInRange: Bool {
+        let times = [createdAt, startedAt, finishedAt, beacon?.at].compactMap { $0 } + rounds.compactMap(\.sentAt)
+        return times.allSatisfy(EpochMillis.isInRange)
+    }
 }
 
 private struct BeaconJSON: Decodable {

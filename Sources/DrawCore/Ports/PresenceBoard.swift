@@ -45,11 +45,12 @@ public struct PresenceReport: Sendable, Hashable {
     /// The stored form: `count:expiresAtMs`.
     public var stored: String { "\(viewers):\(expiresAtMs)" }
 
-    /// Reads the stored form; `nil` for anything else (a field from another version is ignored).
+    /// Reads the stored form; `nil` for anything else (a field from another version is ignored,
+    /// and so is a time out of `EpochMillis`' range: a report that would count for ever).
     public init?(node: String, stored: String) {
         let parts = stored.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let viewers = Int(parts[0]), viewers >= 0, let expires = Double(parts[1]),
-              expires.isFinite else { return nil }
+              EpochMillis.isInRange(expires) else { return nil }
         self.init(node: node, viewers: viewers, expiresAtMs: expires)
     }
 

@@ -56,7 +56,7 @@ public enum RFC3339Time {
 
     /// `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC, for a time within 1970…9999; `nil` outside it.
     public static func text(epochMs: Double) -> String? {
-        guard epochMs.isFinite, epochMs >= 0, epochMs < 253_402_300_800_000 else { return nil }
+        guard EpochMillis.isInRange(epochMs) else { return nil }
         let ms = Int(epochMs)
         let (days, inDay) = (ms / 86_400_000, ms % 86_400_000)
         let (y, m, d) = civil(fromDays: days)

@@ -101,7 +101,8 @@ public struct RedisFencedDrawLog: FencedDrawLog {
         return try Self.answer(connection.coordinate(arguments))
     }
 
-    private static func answer(_ reply: RedisReply) throws(CoordinationError) -> FenceAnswer {
+    /// What `appendScript`'s `reply` says; anything else is an unexpected reply.
+    static func answer(_ reply: RedisReply) throws(CoordinationError) -> FenceAnswer {
         guard case .array(let parts) = reply, case .integer(let code)? = parts.first else {
             throw .unexpectedReply("the fenced append answered \(reply)")
         }
@@ -130,10 +131,16 @@ public struct RedisFencedDrawLog: FencedDrawLog {
     public func escrowed(room: String) throws(CoordinationError) -> EscrowedDraw? {
         let reply = try connection.coordinate(["HMGET", keyspace.escrowKey(room: room), "drawId", "seed", "roundsShown", "node"],
                                                idempotent: true)
+        return try Self.escrow(from: reply)
+    }
+
+    /// The escrow an `HMGET` of its fields answered: `nil` when there is none or it is unreadable
+    /// (a field missing, a count shown that is no count: negative, or no `Int`), as a deposit
+    /// this code wrote never is; the takeover counts rounds with it.
+    static func escrow(from reply: RedisReply) throws(CoordinationError) -> EscrowedDraw? {
         guard case .array(let f) = reply, f.count == 4 else { throw .unexpectedReply("the escrow answered \(reply)") }
-        guard let drawId = f[0].text, let seed = f[1].text, let shown = f[2].text.flatMap(Int.init), let node = f[3].text else {
-            return nil
-        }
+        guard let drawId = f[0].text, let seed = f[1].text, let shown = f[2].text.flatMap(Int.init), shown >= 0,
+              let node = f[3].text else { return nil }
         return EscrowedDraw(drawId: drawId, seedHex: seed, roundsShown: shown, node: node)
     }
 }

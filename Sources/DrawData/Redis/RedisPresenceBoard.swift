@@ -73,8 +73,9 @@ public struct RedisPresenceBoard: PresenceBoard {
     /// A report's TTL is capped (a day) so the script's arithmetic stays in whole milliseconds.
     static let maxTTLMs = 86_400_000.0
 
-    /// A room's live fields: node, stored report, node, stored report, ...
-    private static func reports(from reply: RedisReply) throws(CoordinationError) -> [PresenceReport] {
+    /// A room's live fields: node, stored report, node, stored report, ... A field that is no
+    /// report (`PresenceReport(node:stored:)` checks its numbers) is skipped.
+    static func reports(from reply: RedisReply) throws(CoordinationError) -> [PresenceReport] {
         guard case .array(let items) = reply, items.count % 2 == 0 else { throw .unexpectedReply("presence answered \(reply)") }
         var reports: [PresenceReport] = []
         for i in stride(from: 0, to: items.count, by: 2) {

@@ -53,8 +53,14 @@ public struct RedisRoomLease: RoomLease {
 
     public func acquire(room: String, owner: String, ttlMs: Int) throws(CoordinationError) -> UInt64? {
         try Self.check(owner: owner, ttlMs: ttlMs)
-        switch try run(["EVAL", Self.acquireScript, "2", keyspace.leaseKey(room: room), keyspace.fenceKey(room: room),
-                        owner, String(ttlMs)]) {
+        return try Self.grantedToken(run(["EVAL", Self.acquireScript, "2", keyspace.leaseKey(room: room),
+                                          keyspace.fenceKey(room: room), owner, String(ttlMs)]))
+    }
+
+    /// The token `acquireScript` answered (`nil`: the lease is held). A token is positive:
+    /// zero or a negative integer is an unexpected reply, never a wrapped `UInt64`.
+    static func grantedToken(_ reply: RedisReply) throws(CoordinationError) -> UInt64? {
+        switch reply {
         case .integer(let token) where token > 0: return UInt64(token)
         case .null: return nil
         case let other: throw .unexpectedReply("the lease grant answered \(other)")

@@ -140,9 +140,12 @@ public struct RedisRoomStore: RoomStore {
     /// Times are epoch milliseconds; Redis keeps them as text (Lua's `tonumber` reads them back).
     static func text(_ ms: Double) -> String { String(ms) }
 
+    /// A room's record from its hash fields; times out of `EpochMillis`' range (`NaN`, `1e300`:
+    /// a room that would never expire) are a form this code never wrote.
     private func record(_ name: String, _ fields: [String?], _ operation: String) throws(StorageError) -> RoomRecord {
         guard fields.count == 3, let hex = fields[0], let hash = HostKeyHash(hex: hex),
-              let created = fields[1].flatMap(Double.init), let last = fields[2].flatMap(Double.init) else {
+              let created = fields[1].flatMap(Double.init), let last = fields[2].flatMap(Double.init),
+              EpochMillis.isInRange(created), EpochMillis.isInRange(last) else {
             throw failure(read: operation, "room \(name) is stored in a form this live-draw cannot read")
         }
         return RoomRecord(name: name, keyHash: hash, createdAt: created, lastActivityAt: last)

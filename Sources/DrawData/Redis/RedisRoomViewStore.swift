@@ -22,6 +22,12 @@ public struct RedisRoomViewStore: RoomViewStore {
         let reply = try connection.coordinate([Array("EVAL".utf8), Array(Self.readScript.utf8), Array("2".utf8),
                              Array(keyspace.viewKey(room: room).utf8), Array(keyspace.viewRoundsKey(room: room).utf8)],
                                               idempotent: true)
+        return try Self.view(from: reply)
+    }
+
+    /// The view `readScript`'s `reply` holds. Its parts are bytes for snapshots, with no number
+    /// to check: the rounds' count is what the list holds.
+    static func view(from reply: RedisReply) throws(CoordinationError) -> StoredRoomView {
         guard case .array(let parts) = reply, parts.count == 2, case .array(let fields) = parts[0], fields.count == 7,
               case .array(let rounds) = parts[1] else { throw .unexpectedReply("the view read answered \(reply)") }
         func bytes(_ r: RedisReply) -> [UInt8]? { if case .string(let b) = r { return b } else { return nil } }

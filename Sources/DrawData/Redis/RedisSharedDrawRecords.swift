@@ -124,15 +124,22 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
             start += batch.count
             let reply = try connection.coordinate(["EVAL", Self.missingScript, String(batch.count)]
                                                   + batch.map { keyspace.drawKey(drawId: $0) }, idempotent: true)
-            guard case .array(let positions) = reply else { throw .unexpectedReply("asking for missing draws answered \(reply)") }
-            for position in positions {
-                guard case .integer(let i) = position, batch.indices.contains(Int(i) - 1) else {
-                    throw .unexpectedReply("asking for missing draws answered \(position)")
-                }
-                missing.append(batch[Int(i) - 1])
-            }
+            missing += try Self.missing(from: reply, batch: batch)
         }
         return missing
+    }
+
+    /// The draws of `batch` that `missingScript`'s `reply` names by (1-based) position. A
+    /// position outside the batch (any integer Redis or whoever answers in its place sends) is
+    /// an unexpected reply, checked before any arithmetic so `Int64.min` cannot trap it.
+    static func missing(from reply: RedisReply, batch: [String]) throws(CoordinationError) -> [String] {
+        guard case .array(let positions) = reply else { throw .unexpectedReply("asking for missing draws answered \(reply)") }
+        return try positions.map { (position: RedisReply) throws(CoordinationError) -> String in
+            guard case .integer(let i) = position, i >= 1, i <= batch.count else {
+                throw .unexpectedReply("asking for missing draws answered \(position)")
+            }
+            return batch[Int(i) - 1]
+        }
     }
 
     /// KEYS: the draw's entrants, the list. ARGV: hash, JSON. Stores the list unless kept, and
@@ -205,20 +212,27 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
         let reply = try connection.coordinate(["EVAL", Self.pageScript, "2", keyspace.historyKey(room: room),
                                                keyspace.historyLinesKey(room: room), bound, String(request.limit + 1)],
                                                idempotent: true)
+        return try Self.page(from: reply, limit: request.limit)
+    }
+
+    /// The page `pageScript`'s `reply` holds, asked with `limit`. Every position must be a
+    /// whole, positive number (`INCR` made it); any other score is an unexpected reply, not a
+    /// cursor that traps or pages backwards.
+    static func page(from reply: RedisReply, limit: Int) throws(CoordinationError) -> SharedDrawPage {
         guard case .array(let parts) = reply, case .integer(let total)? = parts.first, parts.count % 2 == 1 else {
             throw .unexpectedReply("the history page answered \(reply)")
         }
         var rows: [(position: Int64, line: [UInt8])] = []
         for i in stride(from: 1, to: parts.count, by: 2) {
             // Scores come back as text; positions are whole numbers well inside a double's range.
-            guard let text = parts[i].text, let score = Double(text), let position = Int64(exactly: score),
+            guard let text = parts[i].text, let score = Double(text), let position = Int64(exactly: score), position > 0,
                   case .string(let line) = parts[i + 1] else {
                 throw .unexpectedReply("the history page held \(parts[i]) / \(parts[i + 1])")
             }
             if !line.isEmpty { rows.append((position, line)) }
         }
-        let more = rows.count > request.limit
-        let shown = rows.prefix(request.limit)
+        let more = rows.count > limit
+        let shown = rows.prefix(limit)
         return SharedDrawPage(summaries: shown.map(\.line),
                               next: more ? shown.last.flatMap { DrawCursor(position: $0.position) } : nil,
                               roomHasDraws: total > 0)

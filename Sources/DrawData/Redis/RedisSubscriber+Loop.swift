@@ -10,6 +10,15 @@ extension RedisSubscriber {
     func run() {
         var failures = 0
         while !isStopping {
+            let wake: WakePipe
+            do throws(WakePipe.Failure) { wake = try wakePipe() } catch {
+                // Out of descriptors, most likely: no connection could be made either. Said on
+                // the link (`/healthz`, the cluster's log) and tried again, never a crash.
+                link.set(.down, error: error.description)
+                failures = min(failures + 1, 64)
+                sleep(milliseconds: configuration.backoff.delayMs(afterFailures: failures), wake: nil)
+                continue
+            }
             link.set(.connecting)
             do {
                 // No SELECT: pub/sub channels are not scoped by database in Redis.
@@ -17,12 +26,12 @@ extension RedisSubscriber {
                                                commandTimeoutMs: configuration.commandTimeoutMs, selectDatabase: false)
                 failures = 0
                 link.set(.up)
-                try serve(context)
+                try serve(context, wake: wake)
             } catch {
                 lock.withLock { confirmed.removeAll() }
                 link.set(.down, error: error.description)
                 failures = min(failures + 1, 64)
-                sleep(milliseconds: configuration.backoff.delayMs(afterFailures: failures))
+                sleep(milliseconds: configuration.backoff.delayMs(afterFailures: failures), wake: wake)
             }
         }
         lock.withLock { confirmed.removeAll() }
@@ -30,7 +39,7 @@ extension RedisSubscriber {
     }
 
     /// Serves one connection until `stop` (returns) or a lost link (throws).
-    private func serve(_ context: RedisContext) throws(RedisError) {
+    private func serve(_ context: RedisContext, wake: WakePipe) throws(RedisError) {
         var sent: Set<String> = []
         let ping = Duration.milliseconds(configuration.pingIntervalMs)
         let patience = ping + .milliseconds(configuration.commandTimeoutMs)
@@ -56,7 +65,7 @@ extension RedisSubscriber {
             try context.flush()
 
             let deadline = pingSentAt.map { $0 + patience } ?? lastHeard + ping
-            let redisReady = waitReadable(context.fd, until: deadline)
+            let redisReady = waitReadable(context.fd, wake: wake, until: deadline)
             guard redisReady else { continue }
             try context.readAvailable()
             lastHeard = ContinuousClock.now
@@ -93,7 +102,7 @@ extension RedisSubscriber {
 
     /// Waits until the Redis socket is readable, the wake pipe is signalled (drained here), or
     /// `deadline`. Returns whether Redis is readable (an error or hang-up counts: the read will report it).
-    private func waitReadable(_ redisFD: Int32, until deadline: ContinuousClock.Instant) -> Bool {
+    private func waitReadable(_ redisFD: Int32, wake: WakePipe, until deadline: ContinuousClock.Instant) -> Bool {
         var fds = [pollfd(fd: redisFD, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0)]
         let result = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, 2, Self.timeoutMs(until: deadline)) }
@@ -102,10 +111,15 @@ extension RedisSubscriber {
         return fds[0].revents != 0
     }
 
-    /// Sleeps for the backoff delay, or less if `stop` wakes the thread.
-    private func sleep(milliseconds: Int) {
+    /// Sleeps for the backoff delay, or less if `stop` wakes the thread; without a `wake` pipe,
+    /// in slices of 50 ms, so a `stop` is still seen soon.
+    private func sleep(milliseconds: Int, wake: WakePipe?) {
         let deadline = ContinuousClock.now + .milliseconds(milliseconds)
         while !isStopping, ContinuousClock.now < deadline {
+            guard let wake else {
+                _ = poll(nil, 0, min(50, Self.timeoutMs(until: deadline)))
+                continue
+            }
             var fd = pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0)
             if poll(&fd, 1, Self.timeoutMs(until: deadline)) > 0 { wake.drain() }
         }

@@ -13,13 +13,15 @@ import Foundation
 /// `subscribedChannels` is what Redis confirmed on the current connection. After a lost link the
 /// thread reconnects with `ReconnectBackoff` (bounded by `maxMs`) and subscribes the whole wanted
 /// set again, so callers never resubscribe themselves. Messages for a channel no longer wanted
-/// (in flight while the UNSUBSCRIBE was) are dropped.
+/// (in flight while the UNSUBSCRIBE was) are dropped. The thread makes its `WakePipe` before
+/// connecting; when it cannot (`EMFILE`), the link is down with that error and it tries again
+/// after the backoff, as for a lost link (waking every 50 ms meanwhile to see a `stop`).
 ///
 /// Messages go to `onMessage` on the subscriber thread, in the order Redis sent them; keep it
 /// short (post elsewhere). A silent network drop is noticed by pinging an idle link
 /// (`pingIntervalMs`). Call `stop()` before dropping the subscriber: the thread holds it.
 public final class RedisSubscriber: @unchecked Sendable {
-    // @unchecked Sendable: `wanted`, `confirmed`, `stopping` and `started` are guarded by `lock`;
+    // @unchecked Sendable: `wanted`, `confirmed`, `stopping`, `started` and `pipe` are guarded by `lock`;
     // `loop` state is the thread's own; the rest is immutable.
 
     /// The thread's name.
@@ -30,7 +32,10 @@ public final class RedisSubscriber: @unchecked Sendable {
     public let link = RedisLinkStatus()
 
     let onMessage: @Sendable (_ channel: String, _ payload: [UInt8]) -> Void
-    let wake = WakePipe()
+    /// Makes the thread's wake pipe (`WakePipe.init`; tests pass one that fails).
+    let makeWakePipe: () throws(WakePipe.Failure) -> WakePipe
+    /// The wake pipe, once the thread made it.
+    private var pipe: WakePipe?
     let lock = NSLock()
     var wanted: Set<String> = []
     var confirmed: Set<String> = []
@@ -42,9 +47,16 @@ public final class RedisSubscriber: @unchecked Sendable {
     /// The subscriber thread, set when it starts (to refuse `stop()` from inside `onMessage`).
     var threadID: pthread_t?
 
-    public init(configuration: RedisConfiguration,
-                onMessage: @escaping @Sendable (_ channel: String, _ payload: [UInt8]) -> Void) {
+    public convenience init(configuration: RedisConfiguration,
+                            onMessage: @escaping @Sendable (_ channel: String, _ payload: [UInt8]) -> Void) {
+        self.init(configuration: configuration, makeWakePipe: { () throws(WakePipe.Failure) in try WakePipe() },
+                  onMessage: onMessage)
+    }
+
+    init(configuration: RedisConfiguration, makeWakePipe: @escaping () throws(WakePipe.Failure) -> WakePipe,
+         onMessage: @escaping @Sendable (_ channel: String, _ payload: [UInt8]) -> Void) {
         self.configuration = configuration
+        self.makeWakePipe = makeWakePipe
         self.onMessage = onMessage
     }
 
@@ -75,21 +87,21 @@ public final class RedisSubscriber: @unchecked Sendable {
             return started && !stopping
         }
         guard wasRunning else { return }
-        wake.signal()
+        signal()
         finished.wait()
     }
 
     /// Asks for messages of `channel` (any thread; takes effect once Redis confirms).
     public func subscribe(_ channel: String) {
         let changed = lock.withLock { wanted.insert(channel).inserted }
-        if changed { wake.signal() }
+        if changed { signal() }
     }
 
     /// Stops messages of `channel` (any thread). A message already being handed to `onMessage`
     /// may still arrive; none read after this returns is delivered.
     public func unsubscribe(_ channel: String) {
         let changed = lock.withLock { wanted.remove(channel) != nil }
-        if changed { wake.signal() }
+        if changed { signal() }
     }
 
     /// Calls `observer` on the subscriber thread each time Redis confirms a subscription (also
@@ -105,4 +117,18 @@ public final class RedisSubscriber: @unchecked Sendable {
     public var wantedChannels: Set<String> { lock.withLock { wanted } }
 
     var isStopping: Bool { lock.withLock { stopping } }
+
+    /// Wakes the thread, if it has its pipe yet (without one it looks at `stopping` every 50 ms
+    /// and sends the wanted set once connected).
+    private func signal() {
+        lock.withLock { pipe }?.signal()
+    }
+
+    /// The thread's wake pipe, made on first use (subscriber thread only).
+    func wakePipe() throws(WakePipe.Failure) -> WakePipe {
+        if let made = lock.withLock({ pipe }) { return made }
+        let made = try makeWakePipe()
+        lock.withLock { pipe = made }
+        return made
+    }
 }

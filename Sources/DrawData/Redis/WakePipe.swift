@@ -8,13 +8,20 @@ import Darwin
 /// `readFD` and `drain`s it. Both ends are non-blocking, so a signal never blocks (a full pipe
 /// already means a wake-up is pending) and a drain never waits.
 final class WakePipe {
+    /// Why no pipe could be made (`EMFILE`: the process is out of file descriptors).
+    struct Failure: Error, Sendable, CustomStringConvertible {
+        let errno: Int32
+        var description: String { "cannot create the subscriber's wake pipe: \(String(cString: strerror(errno))) (errno \(errno))" }
+    }
+
     let readFD: Int32
     private let writeFD: Int32
 
-    init() {
+    /// Makes the pipe. `makePipe` is `pipe(2)` (tests pass a failing one); a failure is thrown,
+    /// not trapped: running out of descriptors is a state the subscriber waits out and reports.
+    init(makePipe: (UnsafeMutablePointer<Int32>) -> Int32 = { pipe($0) }) throws(Failure) {
         var fds: [Int32] = [-1, -1]
-        // Without a pipe the subscriber cannot be woken or stopped: nothing sensible to go on with.
-        precondition(pipe(&fds) == 0, "pipe() failed: errno \(errno)")
+        guard makePipe(&fds) == 0 else { throw Failure(errno: errno) }
         for fd in fds {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

@@ -43,12 +43,13 @@ extension StoredJSON {
     }
 
     /// A scheduled draw from its stored parts, checked as a new one would be (a seed of 32 bytes,
-    /// a known reveal, 1 ≤ winners ≤ entrants), so a damaged row is an error, never a trap.
+    /// a known reveal, 1 ≤ winners ≤ entrants, times within `EpochMillis`), so a damaged row is
+    /// an error, never a trap.
     static func scheduled(drawId: String, room: String, at: Double, createdAt: Double, seedHex: String?,
                           entrantsJSON: String, warningsJSON: String, scheduleJSON: String, winners: Int,
                           reveal: String?, sources: DrawSources, beaconJSON: String? = nil) throws(Invalid) -> ScheduledDraw {
         guard let seed = seedHex.flatMap(Seed.init(hex:)), let mode = reveal.flatMap(WinnerRevealMode.init(rawValue:)),
-              at.isFinite, createdAt.isFinite else {
+              EpochMillis.isInRange(at), EpochMillis.isInRange(createdAt) else {
             throw Invalid(description: "scheduled draw \(drawId) has no valid seed, reveal or time")
         }
         let players = try entrants(from: entrantsJSON)

@@ -223,7 +223,8 @@ enum StoredJSON {
 
     static func beacon(from text: String) throws(Invalid) -> DrawBeacon {
         let b = try decode(BeaconJSON.self, from: text, what: "beacon")
-        guard let beacon = DrawBeacon(chainHash: b.chain, round: b.round, roundAtMs: b.at, randomnessHex: b.randomness,
+        guard EpochMillis.isInRange(b.at),
+              let beacon = DrawBeacon(chainHash: b.chain, round: b.round, roundAtMs: b.at, randomnessHex: b.randomness,
                                       signatureHex: b.signature) else {
             throw Invalid(description: "stored beacon round \(b.round) is not a chain, a round and its values")
         }

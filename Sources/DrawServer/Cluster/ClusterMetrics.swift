@@ -39,8 +39,17 @@ final class ClusterMetrics {
         }
     }
 
+    /// Longest lateness recorded (a year): what a sender's clock says is no reason to trap
+    /// converting it to nanoseconds (`ClusterEnvelope.decode` checks its range too).
+    static let latenessCapMs: Double = 365 * 86_400_000
+
     func receivedEvent(latenessMs: Double) {
         received.increment()
-        lateness.recordNanoseconds(Int64(max(0, latenessMs) * 1_000_000))
+        lateness.recordNanoseconds(Int64(Self.clampedLatenessMs(latenessMs) * 1_000_000))
+    }
+
+    /// `latenessMs` within 0…`latenessCapMs`; NaN counts as on time.
+    static func clampedLatenessMs(_ latenessMs: Double) -> Double {
+        latenessMs.isNaN ? 0 : min(max(0, latenessMs), latenessCapMs)
     }
 }
