@@ -64,10 +64,14 @@ final class RoomsAPI {
         return nil
     }
 
-    /// `GET /api/rooms/ROOM`: what a joining viewer would see, as a plain object.
+    /// `GET /api/rooms/ROOM`: what a joining viewer would see, as a plain object. While a step
+    /// of the room's draw is not durable yet (cluster mode, issue 36) the answer waits for it,
+    /// as a joiner does: it would show the step before the cluster holds it.
     func snapshot(_ name: String, _ request: APIRequest) -> HTTPResponse? {
         request.withRoom(name, in: directory) { [unowned self] room, reply in
-            reply(.json(200, broadcaster.snapshot(of: room, asMessage: false)))
+            broadcaster.steps.whenAppended(room.name) { [unowned self] _ in
+                reply(.json(200, broadcaster.snapshot(of: room, asMessage: false)))
+            }
         }
     }
 
