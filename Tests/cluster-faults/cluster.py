@@ -267,18 +267,24 @@ class Cluster:
             or (d.get("type") == "snapshot" and (d.get("lastResult") or {}).get("drawId") == draw_id),
             timeout, f"the end of {draw_id}", viewers)
 
-    async def plain_draw(self, timeout: float = 30.0) -> str:
-        """After the faults: one more draw through a random node, that every viewer connected
-        then sees from `started` to its end (the cluster works)."""
+    async def plain_draw(self, timeout: float = 30.0, room: Optional[str] = None) -> str:
+        """After the faults: one more draw through a random node (in `room`, the first room by
+        default), that every viewer of the room connected then sees from `started` to its end
+        (the cluster works)."""
+        viewers = self.extra_rooms[room]["viewers"] if room else self.viewers
         i = self.rng.randrange(len(self.nodes))
-        mark = self.mark()
-        await self.start_draw_retrying(i, timeout=timeout)
-        started = await self.started(mark, timeout=15)
+        mark = {v.name: sum(len(s["messages"]) for s in v.segments) for v in viewers}
+        deadline = time.monotonic() + timeout
+        while (status := await self.start_draw(i, expect_202=False, room=room)) != 202:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no draw could be started through n{i} within {timeout:.0f} s (last {status})")
+            await asyncio.sleep(0.3)
+        started = await self.started(mark, timeout=15, viewers=viewers)
         x = started["drawId"]
-        self.log(f"plain draw {x} through n{i}")
+        self.log(f"plain draw {x} through n{i}{' in ' + room if room else ''}")
         await self.until(lambda: all(
             any((m["data"].get("type") in ("finished", "aborted") and m["data"].get("drawId") == x)
-                for m in v.messages()) for v in self.viewers), 20, f"every viewer seeing the end of {x}")
+                for m in v.messages()) for v in viewers), 20, f"every viewer seeing the end of {x}")
         return x
 
     # -- faults ----------------------------------------------------------------------------

@@ -258,7 +258,8 @@ NEMESIS_S = 180.0
 
 
 async def nemesis(c, rng) -> None:
-    """Five nodes for three minutes: draws started one after another through random nodes while,
+    """Five nodes, three rooms, three minutes: draws started in the rooms in turn through random
+    nodes while,
     every 2–4 s, a fault strikes a node that has none: SIGSTOP (1–5 s), kill -9 and a restart
     (0.3–5 s), a silent partition from Redis (2–8 s), a slow Redis link (0.3–0.9 s each way for
     2–6 s), or Redis itself paused (0.5–3 s). Faults overlap (each heals itself after its length);
@@ -281,7 +282,9 @@ async def nemesis(c, rng) -> None:
         starter = rng.choice(free) if free else None
         plan.append((t, kind, target, length, starter))
         t += rng.uniform(2.0, 4.0)       # the nemesis' pace
-    c.log(f"nemesis: {len(c.nodes)} nodes, {len(plan)} faults over {NEMESIS_S:.0f} s")
+    # Three rooms (the first and two more, a viewer per node each), draws started in turn.
+    rooms = [None, await c.add_room(per_node=1), await c.add_room(per_node=1)]
+    c.log(f"nemesis: {len(c.nodes)} nodes, {len(rooms)} rooms, {len(plan)} faults over {NEMESIS_S:.0f} s")
     busy: set = set()        # what has a fault on it now ("redis" for Redis)
     tasks: list = []
 
@@ -314,17 +317,17 @@ async def nemesis(c, rng) -> None:
         finally:
             busy.discard(i)
 
-    async def start(i) -> None:
+    async def start(i, room) -> None:
         try:
-            await c.start_draw(i, expect_202=False)
+            await c.start_draw(i, expect_202=False, room=room)
         except Exception as e:  # noqa: BLE001 - a stopped node times out: the checker judges the rest
             c.log(f"start through n{i}: {e!r}")
 
     t0 = time.monotonic()
-    for at, kind, target, length, starter in plan:
+    for n, (at, kind, target, length, starter) in enumerate(plan):
         await asyncio.sleep(max(0.0, t0 + at - time.monotonic()))   # the plan's clock
         if starter is not None and starter not in busy:
-            tasks.append(asyncio.create_task(start(starter)))
+            tasks.append(asyncio.create_task(start(starter, rooms[n % len(rooms)])))
         if target is not None:
             if target in busy:   # a restart took longer than planned: timing, not the seed
                 c.log(f"skip {kind} of {target}: still busy")
