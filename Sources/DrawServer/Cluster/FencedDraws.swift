@@ -215,10 +215,10 @@ final class FencedDraws: DrawStepLog {
         // Silenced before the lease is forgotten: a draw waiting for it is told no, and aborts.
         silenced.insert(name)
         defer { silenced.remove(name) }
-        // Nothing more of this draw goes out: what waited for its steps hears no.
+        // Nothing more of this draw goes out; what waited for its steps hears no once it stopped.
         pending.drop(name)
         failing.remove(name)
-        answerWaiting(name, false)
+        defer { answerWaiting(name, false) }
         let room = directory[name]
         if let runner = room?.runner, runner.isBusy {
             // An older draw's owed end refused while a newer draw of this node runs: not this one.
