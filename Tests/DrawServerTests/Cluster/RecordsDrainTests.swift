@@ -83,7 +83,8 @@ import Testing
             let drawId = try endDraw()
             let stop = Stop(drawId: drawId, drain: RecordsDrain(loop: loop, storage: storage, history: outbox,
                                                                 graceNanos: Self.graceNanos))
-            #expect(stop.drain.start { [stop] in stop.outcome = $0 })
+            let started = stop.drain.start { outcome in stop.outcome = outcome }
+            #expect(started, "there is a store to wait for")
             #expect(runJobs { redis.count == 1 }, "the end's line reached the shared history's thread")
             return stop
         }
