@@ -143,7 +143,8 @@ public final class LiveDrawServer: @unchecked Sendable {
                        changes: rooms.changes, scheduler: rooms.scheduler, shared: seams.shared, storage: storage)
         door.uploadGate = http.entrants // an upload's room, key and type are checked before its body is read
         shutdown = ShutdownCoordinator(config: config, clock: clock, logger: logger, loop: loop, directory: directory,
-                                       writer: writer, webSockets: webSockets, storage: storage)
+                                       writer: writer, webSockets: webSockets, storage: storage,
+                                       history: seams.shared.owedHistory)
         dispatcher = ServiceDispatcher(logger: logger, loop: loop, writer: writer, webSockets: webSockets, http: http)
         transport.handler = dispatcher
         loop.inbox.attach(transport)

@@ -101,6 +101,15 @@ final class ClusterRooms: SharedRooms {
         node.close()
     }
 
+    var owedHistory: (any OwedHistory)? { history }
+
+    /// The end of this node's draw is about to be written: its history line is owed first, on
+    /// the same thread (`HistoryOutbox.oweAhead`), under the token `recorded` will give it.
+    func recording(_ write: DrawWrite, room: String) {
+        guard case .finish = write else { return }
+        history?.oweAhead(drawId: write.drawId, room: room, token: ownDraws.token(ofDraw: write.drawId) ?? 0)
+    }
+
     /// A step of a draw is on this node's disk: one that changes its history line (rounds only
     /// move `roundsShown`, which the end carries) is owed to the shared history, through the
     /// durable outbox. Token 0 until leases carry fencing tokens (issue 27's fencing).

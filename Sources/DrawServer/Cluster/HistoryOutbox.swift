@@ -15,7 +15,7 @@ import Logging
 ///
 /// Service thread only, like the other owners; blocking work runs on the storage threads
 /// (`Backend`), and its results come back through the inbox. State lives in `HistoryOutboxQueue`.
-final class HistoryOutbox {
+final class HistoryOutbox: OwedHistory {
     /// Where the blocking work runs, injected so tests run it inline.
     struct Backend {
         /// The shared history (Redis).
@@ -48,6 +48,8 @@ final class HistoryOutbox {
     /// A line of this node's is held by a draw still escrowed in `room` (`HistoryLineSend.held`):
     /// that draw is to be taken over, so the cluster ends it and publishes the end.
     var heldByEscrow: (_ room: String) -> Void = { _ in }
+    /// Waiting for nothing to be owed (`whenSettled`): the shutdown.
+    private var settledWaiters: [() -> Void] = []
 
     init(backend: Backend, loop: any RoomLoop, clock: any DrawClock, logger: Logger,
          queue: HistoryOutboxQueue = HistoryOutboxQueue(), resumeBatch: Int = HistoryOutbox.resumeBatch) {
@@ -65,6 +67,17 @@ final class HistoryOutbox {
     /// draw's end). The line is read from the store when it is sent, so it is the newest then.
     func owe(drawId: String, room: String, token: UInt64, final: Bool) {
         add(OwedHistoryLine(drawId: drawId, room: room, token: token, final: final), durably: true)
+    }
+
+    /// The end of this node's draw is about to be handed to the draw store: its row is written
+    /// first, on the same serial thread, so no moment exists where the end is on disk and the
+    /// line it owes is not. Without it, a stop between the two (the store closed with the row's
+    /// write still queued, or a crash) left the shared line `running` for good: the local record
+    /// was ended, so the restart reconciled nothing, and no row said the end was owed (issue 36).
+    /// Nothing is sent yet: the line goes out once the end is on disk (`owe`). A write that then
+    /// fails leaves the row for the next start, which reconciles the record and sends its end.
+    func oweAhead(drawId: String, room: String, token: UInt64) {
+        keepRow(OwedHistoryLine(drawId: drawId, room: room, token: token, final: true))
     }
 
     /// The one entry point of the takeover (`ClusterNode+Takeover`): this node ended another
@@ -117,6 +130,24 @@ final class HistoryOutbox {
         timer?.cancel()
     }
 
+    /// How many draws' lines are owed now (queued or being sent).
+    var owedLines: Int { queue.entries.count }
+
+    /// Calls `done` once nothing is owed: every line acknowledged (or given up) and its row's
+    /// deletion handed to the draw store's thread. At once when nothing is owed now.
+    func whenSettled(_ done: @escaping () -> Void) {
+        guard !queue.isEmpty else { return done() }
+        settledWaiters.append(done)
+    }
+
+    /// Tells the waiters once the queue is empty.
+    private func notifyIfSettled() {
+        guard queue.isEmpty, !settledWaiters.isEmpty else { return }
+        let waiters = settledWaiters
+        settledWaiters = []
+        for done in waiters { done() }
+    }
+
     private func resumed(_ read: Result<[OwedHistoryLine], StorageError>) {
         switch read {
         case .success(let lines):
@@ -138,18 +169,22 @@ final class HistoryOutbox {
 
     private func add(_ line: OwedHistoryLine, durably: Bool) {
         queue.owe(line)
-        if durably, let rows = backend.rows {
-            // Queued before the send's own storage step, so the row is on disk before the line
-            // can reach Redis (one serial thread).
-            let logger = self.logger
-            _ = backend.onStore {
-                do throws(StorageError) { try rows.owe(line) } catch {
-                    logger.warning("could not keep a history line in the outbox; it is sent from memory",
-                                   metadata: ["drawId": "\(line.drawId)", "error": "\(error)"])
-                }
+        // Queued before the send's own storage step, so the row is on disk before the line can
+        // reach Redis (one serial thread).
+        if durably { keepRow(line) }
+        pump()
+    }
+
+    /// Writes `line`'s row on the draw store's thread (merged with one already there).
+    private func keepRow(_ line: OwedHistoryLine) {
+        guard let rows = backend.rows else { return }
+        let logger = self.logger
+        _ = backend.onStore {
+            do throws(StorageError) { try rows.owe(line) } catch {
+                logger.warning("could not keep a history line in the outbox; it is sent from memory",
+                               metadata: ["drawId": "\(line.drawId)", "error": "\(error)"])
             }
         }
-        pump()
     }
 
     // MARK: Sending
@@ -237,6 +272,7 @@ final class HistoryOutbox {
             }
         }
         pump()
+        notifyIfSettled()
     }
 
     /// The row of `drawId` goes (acknowledged, or never to be sent).

@@ -24,6 +24,7 @@ extension DrawCoordinator {
         guard storage.recordsDraws else { return done(true) }
         var failed = false, owed = writes.count
         for write in writes {
+            shared.recording(write, room: draw.room)
             let submitted = storage.record(write) { [unowned self] error in
                 if let error {
                     failed = true

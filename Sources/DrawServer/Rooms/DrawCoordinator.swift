@@ -124,6 +124,7 @@ final class DrawCoordinator {
     /// Hands a draw write to the storage thread; its outcome goes back to `runner`, and a step
     /// on disk is shared with the other nodes (`SharedRooms.recorded`).
     private func record(_ write: DrawWrite, of runner: DrawRunner, in room: Room) {
+        shared.recording(write, room: room.name)
         // The room is held until the answer comes (it is not freed while a write is owed anyway).
         _ = storage.record(write) { [unowned self] error in
             runner.recorded(write, error: error)

@@ -49,8 +49,13 @@ protocol SharedRooms: AnyObject {
     /// The snapshot's `draw` and `lastResult` when another node's draw is what `room` shows
     /// (`nil`: the room's own state is the whole truth).
     func snapshotParts(of room: Room) -> Room.SnapshotParts?
+    /// A draw write of `room` is about to be handed to the storage thread (what must be on disk
+    /// no later than it is queued first).
+    func recording(_ write: DrawWrite, room: String)
     /// A draw write of `room` is on this node's disk.
     func recorded(_ write: DrawWrite, room: String)
+    /// The history lines this node owes the cluster, which the shutdown waits for (`nil`: none).
+    var owedHistory: (any OwedHistory)? { get }
     /// `room` was deleted here; `changed`: its list or settings changed here (`wire`: the `room`
     /// message this node's viewers got).
     func deleted(_ room: Room)
@@ -88,7 +93,9 @@ final class SingleNodeRooms: DrawStartGate, SharedRooms, DrawStepLog {
     func lookupSettled(_ name: String) {}
     func viewersChanged(_ room: Room) {}
     func snapshotParts(of room: Room) -> Room.SnapshotParts? { nil }
+    func recording(_ write: DrawWrite, room: String) {}
     func recorded(_ write: DrawWrite, room: String) {}
+    var owedHistory: (any OwedHistory)? { nil }
     func deleted(_ room: Room) {}
     func changed(_ room: Room, wire: [UInt8]) {}
     func evicted(_ room: String) {}

@@ -11,9 +11,10 @@ import Logging
 ///
 /// The stop has two phases, each bounded by `closeGraceMs`:
 /// 1. Records: running draws are aborted (`aborted` broadcast, seed revealed) and their
-///    `finish(.aborted(server_shutdown))` queued; then the server waits for the storage queue to
-///    drain (a barrier job). Meanwhile a result already being written is still announced, and
-///    nothing new is accepted. Skipped without a store.
+///    `finish(.aborted(server_shutdown))` queued; then the server waits for those writes, the
+///    history lines they and every earlier write owe the cluster (acknowledged by Redis), and
+///    the storage work that follows (`RecordsDrain`). Meanwhile a result already being written
+///    is still announced, and nothing new is accepted. Skipped without a store.
 /// 2. Clients: every client is closed with 1001 after it got what it is owed; the loop ends when
 ///    they are gone. `run()` then closes the store.
 ///
@@ -27,9 +28,11 @@ final class ShutdownCoordinator {
     private unowned let writer: ClientWriter
     private unowned let webSockets: WebSocketInbound
     private unowned let storage: ServerStorage
-    /// Phase 1: the storage queue is draining; clients are closed after it.
-    private var awaitingStorageDrain = false
-    /// One timer for both phases (a timer must not replace itself from its own callback).
+    /// The lines this node owes the cluster's history (`nil`: one node, or no store).
+    private let history: (any OwedHistory)?
+    /// Phase 1, while it runs; clients are closed after it.
+    private var records: RecordsDrain?
+    /// Phase 2's bound (phase 1 has its own, in `RecordsDrain`).
     private var timer: LoopTimer?
     /// Draining: the timer that looks whether the draws have ended, and when the grace ends
     /// (monotonic nanoseconds). `nil` when not draining.
@@ -39,7 +42,7 @@ final class ShutdownCoordinator {
     private var drainingRooms: [Room] = []
 
     init(config: ServerConfig, clock: any DrawClock, logger: Logger, loop: ServiceLoop, directory: RoomDirectory,
-         writer: ClientWriter, webSockets: WebSocketInbound, storage: ServerStorage) {
+         writer: ClientWriter, webSockets: WebSocketInbound, storage: ServerStorage, history: (any OwedHistory)?) {
         self.config = config
         self.clock = clock
         self.logger = logger
@@ -48,6 +51,7 @@ final class ShutdownCoordinator {
         self.writer = writer
         self.webSockets = webSockets
         self.storage = storage
+        self.history = history
     }
 
     private var phase: ServerPhase { loop.phase }
@@ -103,25 +107,35 @@ final class ShutdownCoordinator {
         phase.shuttingDown = true
         guard loop.isRunning else { return }
         timer = loop.timer { [unowned self] in self.timerFired() }
-        if storage.awaitDrain(then: { [unowned self] in storageDrained() }) {
-            awaitingStorageDrain = true
-            timer?.schedule(afterNanos: graceNanos)
+        let records = RecordsDrain(loop: loop, storage: storage, history: history, graceNanos: graceNanos)
+        if records.start(then: { [unowned self] outcome in recordsDone(outcome) }) {
+            self.records = records
         } else {
             closeClients()
         }
     }
 
-    /// The barrier came back: every record queued before shutdown is written (or failed).
-    private func storageDrained() {
-        guard awaitingStorageDrain else { return }
-        awaitingStorageDrain = false
+    /// Phase 1 is over: every record queued before the stop is written (or failed) and every
+    /// history line acknowledged, or the grace ran out and what is left is said plainly.
+    private func recordsDone(_ outcome: RecordsDrain.Outcome) {
+        if case .timedOut(let queued, let owedLines) = outcome {
+            if queued > 0 {
+                logger.warning("the draw store did not finish its writes within the shutdown grace period",
+                               metadata: ["queued": "\(queued)"])
+            }
+            if owedLines > 0 {
+                logger.warning("history lines still owed to the cluster at shutdown (not acknowledged within the grace period); the next start sends them",
+                               metadata: ["lines": "\(owedLines)"])
+            }
+        }
         closeClients()
     }
 
-    /// Frees the timer (teardown, after the gate cancelled it).
+    /// Frees the timers (teardown, after the gate cancelled them).
     func tearDown() {
         timer = nil
         drainTimer = nil
+        records = nil
     }
 
     private var graceNanos: UInt64 { Nanoseconds.milliseconds(config.closeGraceMs) }
@@ -143,13 +157,6 @@ final class ShutdownCoordinator {
     }
 
     private func timerFired() {
-        if awaitingStorageDrain {
-            awaitingStorageDrain = false
-            logger.warning("the draw store did not finish its writes within the shutdown grace period",
-                           metadata: ["queued": "\(storage.pending)"])
-            closeClients()
-            return
-        }
         if !webSockets.clients.isEmpty {
             logger.info("shutdown grace period over", metadata: ["clients": "\(webSockets.clients.count)"])
         }
