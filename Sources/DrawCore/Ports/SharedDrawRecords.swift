@@ -24,8 +24,8 @@ public protocol SharedDrawRecords: Sendable {
     /// retry whose first answer was lost). The draw keeps the history position its first
     /// accepted keep gave it.
     /// - Returns: `.kept`, `.refused` when the cluster already recorded another end (final, not
-    ///   an error: trying again cannot change it), or `.held` for an end without a lease of a draw
-    ///   still escrowed in `room` (try again once it was taken over).
+    ///   an error: trying again cannot change it), or `.held` for an end of a draw still escrowed
+    ///   in `room` whose end no fenced entry claimed yet (try again later).
     @discardableResult
     func keep(drawId: String, room: String, summary: [UInt8], body: SharedRecordBody, token: UInt64,
               final: Bool) throws(CoordinationError) -> SharedKeepOutcome
@@ -77,10 +77,10 @@ public enum SharedKeepOutcome: Sendable, Hashable {
     /// Not written: the cluster recorded another end of the draw (another token claimed it), or
     /// a `running` line came after its end.
     case refused
-    /// Not written yet: an end without a lease (token 0: a restarted node's reconciled record)
-    /// of a draw the room's escrow still holds. The cluster has not ended that draw: a takeover
-    /// will, fenced and published to every node's viewers, and its end is the one recorded; until
-    /// then this line may not claim the end (issue 36: a restarted node never claims an end the
-    /// cluster has not published). Try again later.
+    /// Not written yet: an end of a draw the room's escrow still holds, whose end no fenced entry
+    /// claimed yet. The cluster has not ended that draw: its own fenced end entry (published to
+    /// every node's viewers) or a takeover's will, and that end is the one recorded; until then no
+    /// history line may claim it (issue 36: durable before visible, and a restarted node never
+    /// claims an end the cluster has not published). Try again later.
     case held
 }

@@ -29,8 +29,9 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
     /// step of every draw of it). A list is refused (an error reply) when its hash already names
     /// other bytes. A draw keeps the position its first keep gave it; later keeps replace its line
     /// and record. One script, so a record never references a list Redis does not hold. Answers 3,
-    /// writing nothing, for an unclaimed end with token 0 (a restarted node's reconciled record)
-    /// of the draw the room's escrow still holds: held until a takeover ended it (issue 36).
+    /// writing nothing, for an unclaimed end of the draw the room's escrow still holds: the end
+    /// must first be claimed by a fenced entry, which publishes it (the draw's own end, or a
+    /// takeover's), so the history never records an end no viewer was shown (issue 36).
     static let keepScript = """
         local claim = redis.call('GET', KEYS[5])
         if claim then
@@ -38,7 +39,7 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
             if redis.call('HGET', KEYS[2], ARGV[1]) == ARGV[2] then return 1 end
             return 0
           end
-        elseif ARGV[5] == '1' and ARGV[4] == '0' and redis.call('HGET', KEYS[8], 'drawId') == ARGV[1] then
+        elseif ARGV[5] == '1' and redis.call('HGET', KEYS[8], 'drawId') == ARGV[1] then
           return 3
         end
         if ARGV[6] ~= '' then

@@ -74,7 +74,9 @@ final class ClusterRooms: SharedRooms {
             [unowned receiver] room, drawId, end in receiver.showClusterEnd(of: drawId, end, in: room)
         }
         node.subscriptionConfirmed = { [unowned self] room in subscriptions.confirmed(room) }
-        history?.heldByEscrow = { [unowned node] room in node.orphanSuspects.insert(room) }
+        history?.heldByEscrow = { [unowned node] room, held in
+            if held { node.orphanSuspects.insert(room) } else { node.orphanSuspects.remove(room) }
+        }
         history?.resume()
         node.tookOver = { [unowned self] room, draw, token, endedAt in
             history?.takeoverEnded(drawId: draw.drawId, room: room, token: token, seedHex: draw.seedHex,

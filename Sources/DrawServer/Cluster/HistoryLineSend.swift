@@ -12,8 +12,8 @@ enum HistoryLineSend {
         case kept
         /// The cluster recorded another end of the draw: never to be kept.
         case refused
-        /// An end without a lease of a draw the room's escrow still holds: not before a takeover
-        /// ended it (`SharedKeepOutcome.held`).
+        /// An end of a draw the room's escrow still holds: not before a fenced entry claimed it
+        /// (`SharedKeepOutcome.held`).
         case held
         /// The line cannot be made (no such record, a record that does not decode, a seed that
         /// does not match): never to be kept.

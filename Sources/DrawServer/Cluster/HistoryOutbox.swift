@@ -45,9 +45,10 @@ final class HistoryOutbox: OwedHistory {
     /// The last `resume` read a full batch: read again once the queue is empty.
     private var moreToResume = false
     private var closed = false
-    /// A line of this node's is held by a draw still escrowed in `room` (`HistoryLineSend.held`):
-    /// that draw is to be taken over, so the cluster ends it and publishes the end.
-    var heldByEscrow: (_ room: String) -> Void = { _ in }
+    /// A line of this node's is held by a draw still escrowed in `room` (`HistoryLineSend.held`,
+    /// `true`): unless its own fenced end comes, that draw is to be taken over, so the cluster
+    /// ends it and publishes the end; or a line of the room is settled (`false`).
+    var heldByEscrow: (_ room: String, _ held: Bool) -> Void = { _, _ in }
     /// Waiting for nothing to be owed (`whenSettled`): the shutdown.
     private var settledWaiters: [() -> Void] = []
 
@@ -238,6 +239,7 @@ final class HistoryOutbox: OwedHistory {
 
     private func answered(_ line: OwedHistoryLine, _ sent: HistoryLineSend.Outcome) {
         let id = line.drawId
+        heldByEscrow(line.room, sent == .held)
         switch sent {
         case .kept:
             if queue.acknowledged(id) == .settle { settle(id) }
@@ -258,10 +260,10 @@ final class HistoryOutbox: OwedHistory {
                 settle(id)
             }
         case .held:
-            // The draw this node's restart reconciled is still the room's running draw in the
-            // cluster: its end is a takeover's to publish (`ClusterNode+Takeover`); this line waits.
+            // The draw is still the room's running draw in the cluster: its end is a fenced
+            // entry's to claim and publish first (its own, still on its way; or, for a draw this
+            // node's restart reconciled, a takeover's, `ClusterNode+Takeover`); this line waits.
             queue.failed(id, now: clock.monotonicNanos())
-            heldByEscrow(line.room)
         case .failed(let why):
             let first = queue.failures == 0
             queue.failed(id, now: clock.monotonicNanos())

@@ -122,9 +122,10 @@ struct RedisHistoryFencingTests {
 
     /// Issue 36, finding 1: a node killed mid-draw and restarted at once reconciles its draw as
     /// `interrupted` and owes that line with token 0. While the room's escrow still holds the draw
-    /// (no takeover yet) the line may not claim the end: it is held, so the takeover's fenced,
-    /// published end is the one recorded, and the reconciled line is refused after it. Without an
-    /// escrowed draw (it ended, or Redis lost it) token 0 still claims an unclaimed end.
+    /// (no fenced end yet) no line may claim the end, whatever its token: it is held, so the end
+    /// recorded is one a fenced entry published (a takeover's here), and the reconciled line is
+    /// refused after it. Without an escrowed draw (it ended, or Redis lost it) token 0 still
+    /// claims an unclaimed end.
     @Test func aReconciledEndOfADrawStillEscrowedWaitsForTheTakeover() throws {
         let (server, records) = try Self.open()
         defer { records.connection.close(); server.stop() }
@@ -134,6 +135,9 @@ struct RedisHistoryFencingTests {
                                  token: 5, final: false) == .kept)
         #expect(try records.keep(drawId: "d1", room: "quiz", summary: Self.line("d1", "interrupted"), body: [2],
                                  token: 0, final: true) == .held)
+        // The running node's own end line, sent before its fenced end entry got through: held too.
+        #expect(try records.keep(drawId: "d1", room: "quiz", summary: Self.line("d1", "finished"), body: [5],
+                                 token: 5, final: true) == .held)
         #expect(try Self.claim(records, "d1") == nil, "nothing claimed: the takeover still can")
         // Another draw of the room escrowed is not this one's: its end is claimed as before.
         #expect(try records.keep(drawId: "d0", room: "quiz", summary: Self.line("d0", "interrupted"), body: [3],
