@@ -1,7 +1,6 @@
-"""Redis goes away mid-draw for longer than the running node can prove it holds the lease
-(issue 27, docs/SCALING.md "Fencing"): the node shows nothing more while it cannot know whether
-the cluster gave the room to another node, and keeps the draw (it is in its reconnect backoff,
-its token was not refused). Once Redis is back — empty, or with its data — its renewal takes the
+"""Redis goes away mid-draw (issue 36, docs/SCALING.md "Durable before visible"): the node shows
+nothing more that Redis has not acknowledged, so the draw holds at once, on its own node as on the
+others, and keeps the draw (it is in its reconnect backoff, its token was not refused). Once Redis is back — empty, or with its data — its renewal takes the
 lease back with the same token, and the draw goes on from where it stopped: every viewer on both
 nodes sees the same rounds and the same end, and every node's history says `finished`.
 """
@@ -18,7 +17,7 @@ from helpers.wsclient import close_all, run
 
 @pytest.mark.parametrize("persisted", [True, False], ids=["redis-kept-its-data", "redis-came-back-empty"])
 def test_a_draw_held_through_a_redis_outage_goes_on_alike_for_every_viewer(launch, redis, persisted):
-    # 20 rounds: what is left after round 3 (3.4 s) outlasts the node's proof of its lease.
+    # 20 rounds: what is left after round 3 (3.4 s) would outlast the outage if the draw went on.
     a = launch_node(launch, redis, round_interval_ms=200, rounds=20)
     b = launch_node(launch, redis, round_interval_ms=200, rounds=20)
     created = http.created_room(a)
@@ -32,8 +31,7 @@ def test_a_draw_held_through_a_redis_outage_goes_on_alike_for_every_viewer(launc
             redis.stop()
             stopped_ms = time.time() * 1000
             # The outage's length (a fault being injected, not a wait for a condition): longer than
-            # the node can prove its lease (TTL 3 s less a margin, from a renewal at most 1 s
-            # before the stop).
+            # the lease's TTL (3 s), so the node's lease lapses meanwhile and is taken back after.
             await asyncio.sleep(5.0)
             await on_a.barrier()
             back_ms = time.time() * 1000
@@ -49,9 +47,10 @@ def test_a_draw_held_through_a_redis_outage_goes_on_alike_for_every_viewer(launc
     assert end_a.type == "finished", end_a.raw
     rounds = [m["round"] for m in log_a if m.type == "round"]
     assert rounds == list(range(1, 21)), f"A's viewer saw rounds {rounds}"
-    # Nothing shown once the proof ran out (3 s after the stop at the latest) until Redis was back.
-    held = [m["round"] for m in log_a if m.type == "round" and stopped_ms + 3000 < m.at < back_ms]
-    assert held == [], f"rounds {held} were shown while the node could not prove its lease"
+    # Nothing shown while Redis was away, but a round whose entry was acknowledged just before the
+    # stop (in flight then, 200 ms apart, plus the viewer's receive).
+    held = [m["round"] for m in log_a if m.type == "round" and stopped_ms + 300 < m.at < back_ms]
+    assert held == [], f"rounds {held} were shown while Redis was away"
     assert any(m.at > back_ms for m in log_a if m.type == "round"), "the outage did not outlast the draw"
     if end_b.type == "snapshot":
         assert end_b["lastResult"]["drawId"] == end_a["drawId"] and end_b["lastResult"]["seed"] == end_a["seed"]
