@@ -36,7 +36,7 @@ TOLERANCE_MS = 500
 
 def _faketime(offset: str) -> list[str]:
     """The command prefix that runs a node with its wall clock `offset` off. The monotonic clock
-    stays true: lws' timers and the lease's proof run on it.
+    stays true: lws' timers and the lease's renewals run on it.
 
     `FAKETIME_SHARED` names no shared memory on purpose: without it libfaketime `setenv`s one at
     load, which moves `environ` off the process' initial stack, and Swift on Linux finds argv by
