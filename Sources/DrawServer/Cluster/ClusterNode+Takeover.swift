@@ -88,8 +88,8 @@ extension ClusterNode {
                 }
                 return
             }
-            guard let endedAt = Self.endLeftover(draw, room: room, node: node, token: token, clock: clock, log: log,
-                                                 publisher: publisher) else { return }
+            guard let (endedAt, _) = Self.endLeftover(draw, room: room, node: node, token: token, clock: clock, log: log,
+                                                      publisher: publisher) else { return }
             back { $0.tookOver(room, draw, token, endedAt) }
             logger.warning("ended the draw of a node that stopped renewing its lease", metadata: [
                 "room": "\(room)", "drawId": "\(draw.drawId)", "node": "\(draw.node)", "roundsShown": "\(draw.roundsShown)",
@@ -101,10 +101,10 @@ extension ClusterNode {
     /// with its seed, under `token` (a lease this node was just granted): one fenced entry that
     /// takes the escrow, claims the draw's end and publishes it. Every node's viewers get it
     /// through their subscription (the envelope's node is not this node's id), this node's too.
-    /// Returns when it ended (epoch ms), or `nil` when it was not applied (it ended meanwhile).
-    /// On the worker.
+    /// Returns when it ended (epoch ms) and the end its viewers are shown, or `nil` when it was
+    /// not applied (it ended meanwhile). On the worker.
     static func endLeftover(_ draw: EscrowedDraw, room: String, node: String, token: UInt64, clock: any DrawClock,
-                            log: any FencedDrawLog, publisher: EnvelopePublisher) -> Double? {
+                            log: any FencedDrawLog, publisher: EnvelopePublisher) -> (endedAt: Double, end: StoredDrawEnd)? {
         let now = clock.epochMillis()
         let envelope = ClusterEnvelope(
             node: "\(node)/takeover", kind: .aborted, drawId: draw.drawId, plannedAt: now, sentAt: now,
@@ -112,7 +112,7 @@ extension ClusterNode {
                                        reason: interruptedReason, seedHex: draw.seedHex), token: token)
         let entry = publisher.entry(envelope, room: room, token: token, escrow: .takeOver(drawId: draw.drawId))
         guard case .accepted? = try? log.append(entry) else { return nil }
-        return now
+        return (now, StoredDrawEnd(drawId: draw.drawId, wire: envelope.wire))
     }
 
     /// `failed` (`node_lost`) for a draw whose node died while loading, folded into the view

@@ -57,28 +57,43 @@ final class ClusterStartGate: DrawStartGate {
             }
             room.awaitLease(true)
             cluster.leases.acquire(room.name) { [unowned self, unowned room] result in
-                room.awaitLease(false)
-                defer { directory.roomActivity(room) }
                 switch result {
                 case .acquired(let token, let leftover):
                     receiver.saw(token, in: room.name)
+                    guard let leftover else { return begin(room, start: start, then: answer) }
                     // A draw its holder never ended (it is gone, and no takeover came yet): ended
-                    // first, under this lease, so one draw runs at a time (the worker keeps order).
-                    if let leftover { ownDraws.endLeftover(leftover, in: room.name, token: token) }
-                    let why: ClientErrorCode? = phase.shuttingDown ? .shuttingDown : room.deleting ? .drawRunning : start()
-                    guard why == nil else {
-                        cluster.leases.release(room.name)
-                        return answer(phase.shuttingDown ? .shuttingDown : why)
+                    // first, under this lease, so one draw runs at a time; this node's viewers are
+                    // shown that end before anything of the new draw (the channel's copy of it
+                    // could come after the new draw's first step, which the receiver then drops).
+                    // The lease stays pending meanwhile, so it is not given back as idle.
+                    ownDraws.endLeftover(leftover, in: room.name, token: token) { [unowned self, unowned room] end in
+                        receiver.showClusterEnd(of: leftover.drawId, end, in: room)
+                        begin(room, start: start, then: answer)
                     }
-                    answer(nil)
                 case .heldElsewhere:
+                    room.awaitLease(false)
+                    directory.roomActivity(room)
                     answer(.drawRunning)
                 case .unavailable(let reason):
+                    room.awaitLease(false)
+                    directory.roomActivity(room)
                     logger.warning("could not take a room's draw lease", metadata: ["room": "\(room.name)", "error": "\(reason)"])
                     answer(.clusterUnavailable)
                 }
             }
         }
+    }
+
+    /// The lease is this node's: the runner starts, or the lease goes back with the reason.
+    private func begin(_ room: Room, start: () -> ClientErrorCode?, then answer: (ClientErrorCode?) -> Void) {
+        room.awaitLease(false)
+        defer { directory.roomActivity(room) }
+        let why: ClientErrorCode? = phase.shuttingDown ? .shuttingDown : room.deleting ? .drawRunning : start()
+        guard why == nil else {
+            node.leases.release(room.name)
+            return answer(phase.shuttingDown ? .shuttingDown : why)
+        }
+        answer(nil)
     }
 
     /// After any activity: a lease whose draw is over (finished, failed, aborted, recorded) is

@@ -195,15 +195,20 @@ final class FencedDraws: DrawStepLog {
     }
 
     /// Ends a leftover draw of a gone holder under `token` (on the worker, before anything of the
-    /// new draw), and owes its end to the history.
-    func endLeftover(_ draw: EscrowedDraw, in room: String, token: UInt64) {
+    /// new draw), and owes its end to the history; `then` gets the end recorded (`nil`: the draw
+    /// had ended meanwhile), on this thread.
+    func endLeftover(_ draw: EscrowedDraw, in room: String, token: UInt64, then: @escaping (StoredDrawEnd?) -> Void) {
         let cluster = node, clock = self.clock, log = cluster.services.log, publisher = cluster.publisher
-        let back = cluster.back, nodeId = cluster.nodeId
-        cluster.worker.submit {
-            guard let endedAt = ClusterNode.endLeftover(draw, room: room, node: nodeId, token: token, clock: clock,
-                                                        log: log, publisher: publisher) else { return }
-            back { $0.tookOver(room, draw, token, endedAt) }
+        let nodeId = cluster.nodeId
+        let back = cluster.executor.continuation { (ended: (endedAt: Double, end: StoredDrawEnd)?) in
+            if let ended { cluster.tookOver(room, draw, token, ended.endedAt) }
+            then(ended?.end)
         }
+        let queued = cluster.worker.submit {
+            back(ClusterNode.endLeftover(draw, room: room, node: nodeId, token: token, clock: clock, log: log,
+                                         publisher: publisher))
+        }
+        if !queued { then(nil) }
     }
 
     /// The cluster refused an entry of this node's draw `drawId` in the room, or its lease: a
