@@ -189,3 +189,93 @@ def test_reducer_shows_each_winner_and_a_joiner_from_progress(open_page):
                  progress: {winner: 2, awaitingHost: false, revealed: [{winner: 1, index: 5, name: 'N5', void: false}]}}});
         return [waiting, second, [joiner.draw.slot, joiner.draw.rounds.map((r) => r.index), joiner.draw.revealed.map((w) => w.name)]];""")
     assert out == [[1, True, ["N5"], 2], [2, False, [1], [[1, 4], [2, 5], [3, 7]]], [2, [7], ["N5"]]]
+
+
+def test_silence_watch_asks_before_giving_up_on_a_late_step(open_page):
+    """A held draw (cluster mode, PROTOCOL.md `round`) is late on a live link: the page pings once,
+    and any answer keeps the connection (the heartbeat's bound stays); no answer loses it. Also
+    when each next step is due (one page for both: the suite's time is mostly Chromium's)."""
+    page = open_page()
+    out = run(page, "/js/liveness.js", """
+        const schedule = {rounds: 3, offsetsMs: [400, 800, 1200], finishOffsetMs: 1600};
+        const watch = () => {
+          const w = new m.SilenceWatch();
+          w.begin(0);
+          w.heard({type: 'heartbeat', intervalMs: 5000}, 0);
+          w.heard({type: 'started', schedule}, 1000);
+          w.heard({type: 'round', round: 1}, 1400);   // round 2 due at 1800, overdue after 4300
+          return w;
+        };
+        const held = watch(), dead = watch();
+        const log = [held.probe(4300), held.probe(4301), held.expired(4301), held.probe(4301)];
+        held.heard({type: 'pong'}, 4350);
+        log.push(held.deadline, held.probe(20000), held.expired(19349), held.expired(19351));
+        held.heard({type: 'round', round: 2}, 9000);  // the held round: a step deadline again
+        log.push(held.deadline, held.probe(11901));
+        log.push(dead.probe(4301), dead.expired(6801), dead.expired(6802), dead.probe(6802));
+        return log;""")
+    assert out == [False, True, False, False, 4350 + 15000, False, False, True, 9000 + 400 + 2500, True,
+                   True, False, True, False]
+    out = run(page, "/js/liveness.js", """
+        const schedule = {rounds: 2, offsetsMs: [3000, 3400], finishOffsetMs: 3800};
+        return [
+          m.stepAfter(schedule, {type: 'started', startedAt: 1000}),
+          m.stepAfter(schedule, {type: 'round', round: 1, sentAt: 4100}),
+          m.stepAfter(schedule, {type: 'round', round: 2, sentAt: 4500}),
+          m.stepAfter(schedule, {type: 'winner', next: 'host', sentAt: 5000}),
+          m.stepAfter(schedule, {type: 'winner', next: 'auto', sentAt: 5000, nextStartsAt: 7000}),
+          m.stepAfter(schedule, {type: 'advance', startsAt: 9000}),
+          m.stepAfter(schedule, {type: 'round', round: 1, sentAt: 'soon'}),
+          m.stepAfter(null, {type: 'round', round: 1, sentAt: 4100}),
+          m.stepOfSnapshot({schedule, startedAt: 1000, rounds: [{round: 1, sentAt: 4100}]}),
+        ];""")
+    assert out == [{"at": 1000, "gap": 3000}, {"at": 4100, "gap": 400}, {"at": 4500, "gap": 400}, None,
+                   {"at": 5000, "gap": 5000}, {"at": 9000, "gap": 3000}, None, None, {"at": 4100, "gap": 400}]
+
+
+HOLD = """
+const s0 = {connection: 'open', phase: 'live', draw: {nextStep: {at: 10000, gap: 400, heard: true},
+  awaitingHost: false, beaconRound: null, seenPicks: [[1, 0]]}};
+const w = (change, draw = {}) => ({...s0, ...change, draw: {...s0.draw, ...draw}});
+"""
+
+
+def test_the_hold_notice_waits_for_a_clear_delay_and_only_where_it_belongs(open_page):
+    """When a held draw's notice shows (hold-notice.js), and the reducer's nextStep it reads."""
+    page = open_page()
+    out = run(page, "/js/hold-notice.js", HOLD + """
+        return {
+          thresholds: [0, 100, 500, 2000].map(m.holdAfterMs),
+          page: m.pausedFrom(s0, 'page', 9000),
+          heardLate: m.pausedFrom(s0, 'page', 12000),         // another node's clock behind: heard counts
+          snapshot: m.pausedFrom(w({}, {nextStep: {at: 10000, gap: 400, heard: false}}), 'page', 12000),
+          overlay: m.pausedFrom(s0, 'overlay', 9000),
+          retrying: m.pausedFrom(w({connection: 'retrying'}), 'page', 9000),
+          result: m.pausedFrom(w({phase: 'result'}), 'page', 9000),
+          host: m.pausedFrom(w({}, {awaitingHost: true}), 'page', 9000),
+          nothingDue: m.pausedFrom(w({}, {nextStep: null}), 'page', 9000),
+          beacon: m.pausedFrom(w({}, {beaconRound: 7, seenPicks: []}), 'page', 9000),
+          beaconRunning: m.pausedFrom(w({}, {beaconRound: 7}), 'page', 9000),
+        };""")
+    assert out == {"thresholds": [1500, 1500, 1500, 6000], "page": 10000 + 400 + 1500,
+                   "heardLate": 12000 + 400 + 1500, "snapshot": 10000 + 400 + 1500, "overlay": None,
+                   "retrying": None, "result": None, "host": None, "nothingDue": None, "beacon": None,
+                   "beaconRunning": 10000 + 400 + 1500}
+    out = run(page, "/js/state.js", """
+        const schedule = {rounds: 2, offsetsMs: [400, 800], finishOffsetMs: 1200};
+        const started = {type: 'started', drawId: 'd', winners: 2, reveal: 'each', schedule, startedAt: 1000};
+        const round = (winner, r, sentAt) => ({type: 'round', drawId: 'd', winner, round: r, of: 2, index: 0, name: 'A', sentAt});
+        const steps = [];
+        let s = m.initialState('r', false);
+        for (const ev of [started, round(1, 1, 1400), round(1, 2, 1800),
+                          {type: 'winner', drawId: 'd', winner: 1, of: 2, index: 0, next: 'host', sentAt: 2200},
+                          {type: 'advance', drawId: 'd', winner: 2, startsAt: 5000}]) {
+          s = m.reduce(s, ev);
+          steps.push(s.draw.nextStep);
+        }
+        const joiner = m.reduce(m.initialState('r', false), {type: 'snapshot', room: 'r', viewers: 1, lastResult: null,
+          draw: {phase: 'running', drawId: 'd', schedule, startedAt: 1000, rounds: [{round: 1, index: 0, sentAt: 1400}]}});
+        return [steps, joiner.draw.nextStep];""")
+    assert out == [[{"at": 1000, "gap": 400, "heard": True}, {"at": 1400, "gap": 400, "heard": True},
+                    {"at": 1800, "gap": 400, "heard": True}, None, {"at": 5000, "gap": 400, "heard": True}],
+                   {"at": 1400, "gap": 400, "heard": False}]

@@ -5,7 +5,10 @@
 // NAT, a phone out of signal: no FIN, no RST) would otherwise leave the page showing a live
 // draw that everyone else has seen end. The server makes sure a watcher hears something at
 // least every heartbeat interval (+1 s); during a draw each step is due one scheduled gap after
-// the one before, so a missing step is noticed sooner.
+// the one before, so a missing step is noticed sooner. Sooner, not at once: in cluster mode a
+// draw holds while Redis cannot acknowledge its next step (PROTOCOL.md `round`), and the link is
+// fine meanwhile. So an overdue step first makes the page ask (`ping`); an answer proves the link,
+// and the draw may then take as long as it needs (hold-notice.js tells the viewers).
 
 /** Longest silence the page ever accepts, whatever the server's heartbeat interval. */
 export const MAX_SILENCE_MS = 15000;
@@ -44,6 +47,37 @@ export function gapAfterWinner(schedule, m) {
 }
 
 /**
+ * When a draw's next step is due after `message` (`started`, `round`, `winner`, `advance`), on
+ * the server's clock: `at` (server ms, the message's own stamp) plus `gap` ms. null: nothing is
+ * due (the draw waits for the host, or the schedule does not say).
+ */
+export function stepAfter(schedule, m) {
+  const step = (at, gap) => (Number.isFinite(at) && Number.isFinite(gap) ? { at, gap } : null);
+  switch (m.type) {
+    case 'started': return step(m.startedAt, gapAfterStep(schedule, 0));
+    case 'round': return step(m.sentAt, gapAfterStep(schedule, m.round));
+    case 'winner': return step(m.sentAt, gapAfterWinner(schedule, m));
+    // The next winner's flips follow `startsAt` as winner 1's follow `startedAt`.
+    case 'advance': return step(m.startsAt, gapAfterStep(schedule, 0));
+    default: return null;
+  }
+}
+
+/** The same for a snapshot's running draw (PROTOCOL.md `snapshot`, `progress`). */
+export function stepOfSnapshot(draw) {
+  const progress = draw.progress ?? null;
+  // Between winners, waiting for the host: nothing is due (the heartbeat still is).
+  if (progress?.awaitingHost) return null;
+  // A pause between winners that run on: its end is not in the snapshot.
+  if (progress && (progress.revealed?.length ?? 0) >= progress.winner) return null;
+  const rounds = progress ? (draw.rounds ?? []).filter((r) => (r.winner ?? 1) === progress.winner) : (draw.rounds ?? []);
+  const shown = rounds.length;
+  const lastSent = shown ? rounds[shown - 1].sentAt : (progress?.winnerStartedAt ?? draw.startedAt);
+  const gap = gapAfterStep(draw.schedule, shown);
+  return Number.isFinite(lastSent) && Number.isFinite(gap) ? { at: lastSent, gap } : null;
+}
+
+/**
  * The deadline by which the page must hear something, kept up to date with every message.
  * `expired(now)` says the link is lost.
  */
@@ -51,21 +85,44 @@ export class SilenceWatch {
   #heartbeatMs = null;
   #schedule = null;
   #stepDeadline = Infinity; // when the draw's next step is overdue
+  #probed = false;          // the page asked whether the link is alive since the last step
+  #silenceDeadline = Infinity;
   #deadline = Infinity;
 
   /** A new socket: it must open and speak within the bound. */
   begin(now) {
     this.#schedule = null;
     this.#stepDeadline = Infinity;
-    this.#deadline = now + silenceBoundMs(this.#heartbeatMs);
+    this.#probed = false;
+    this.#silenceDeadline = now + silenceBoundMs(this.#heartbeatMs);
+    this.#deadline = this.#silenceDeadline;
   }
 
   /** A message arrived at `now`. */
   heard(message, now) {
     if (message.type === 'heartbeat' && message.intervalMs > 0) this.#heartbeatMs = message.intervalMs;
     const gap = this.#nextGap(message);
-    if (gap !== undefined) this.#stepDeadline = gap === null ? Infinity : now + gap + STEP_MARGIN_MS;
-    this.#deadline = Math.min(now + silenceBoundMs(this.#heartbeatMs), this.#stepDeadline);
+    if (gap !== undefined) {
+      this.#stepDeadline = gap === null ? Infinity : now + gap + STEP_MARGIN_MS;
+      this.#probed = false;
+    } else if (this.#probed) {
+      // Heard after asking: the link is alive and the draw holds. The heartbeat's bound stays.
+      this.#stepDeadline = Infinity;
+    }
+    this.#silenceDeadline = now + silenceBoundMs(this.#heartbeatMs);
+    this.#deadline = Math.min(this.#silenceDeadline, this.#stepDeadline);
+  }
+
+  /**
+   * True once per overdue step, when the page should ask whether the link is alive (a `ping`):
+   * the step's deadline then waits one margin more, for the answer or the step.
+   */
+  probe(now) {
+    if (this.#probed || !(now > this.#stepDeadline) || now > this.#silenceDeadline) return false;
+    this.#probed = true;
+    this.#stepDeadline = now + STEP_MARGIN_MS;
+    this.#deadline = Math.min(this.#silenceDeadline, this.#stepDeadline);
+    return true;
   }
 
   get deadline() { return this.#deadline; }
@@ -88,19 +145,10 @@ export class SilenceWatch {
       case 'snapshot': {
         const draw = m.draw?.phase === 'running' ? m.draw : null;
         this.#schedule = draw?.schedule ?? null;
-        if (!draw) return null;
-        // Between winners, waiting for the host: nothing is due (the heartbeat still is).
-        const progress = draw.progress ?? null;
-        if (progress?.awaitingHost) return null;
-        // A pause between winners that run on: the heartbeat's bound alone.
-        if (progress && (progress.revealed?.length ?? 0) >= progress.winner) return null;
+        const step = draw ? stepOfSnapshot(draw) : null;
         // Server times on both sides, so the clocks' difference does not matter.
-        const rounds = progress ? (draw.rounds ?? []).filter((r) => (r.winner ?? 1) === progress.winner) : (draw.rounds ?? []);
-        const shown = rounds.length;
-        const lastSent = shown ? rounds[shown - 1].sentAt : (progress?.winnerStartedAt ?? draw.startedAt);
-        const gap = gapAfterStep(this.#schedule, shown);
-        if (gap === null || !Number.isFinite(lastSent) || !Number.isFinite(m.serverTime)) return null;
-        return Math.max(0, lastSent + gap - m.serverTime);
+        if (step === null || !Number.isFinite(m.serverTime)) return null;
+        return Math.max(0, step.at + step.gap - m.serverTime);
       }
       case 'finished': case 'failed': case 'aborted':
         this.#schedule = null;

@@ -7,6 +7,7 @@ import { renderEntrantsPanel, setUpEntrantsPanel } from './entrants-panel.js';
 import { renderGiveaway } from './giveaway.js';
 import { renderResultShare, setUpResultShare } from './result-share.js';
 import { fitOverlayNames } from './overlay-fit.js';
+import { renderHoldNotice } from './hold-notice.js';
 import { renderHost, setUpHost } from './host.js';
 import { renderEntrantList, setUpEntrantList } from './entrant-list.js';
 import { noteNewestDraw, renderLastResult, setUpLastResult } from './last-result.js';
@@ -48,6 +49,7 @@ function render(prev, s) {
   fitOverlayNames();
   renderHost(s);
   renderReveals(s);
+  renderHoldNotice(s);
   renderNextDraw(s);
   renderScheduledDraw(s);
   renderEntrantsPanel(s);

@@ -50,7 +50,11 @@ export class Connection {
     this.#watch.begin(Date.now());
     clearInterval(this.#checkTimer);
     this.#checkTimer = setInterval(() => {
-      if (this.#socket === socket && this.#watch.expired(Date.now())) this.#giveUp(socket, opened);
+      if (this.#socket !== socket) return;
+      const now = Date.now();
+      // A step overdue on a live link is a held draw; its `pong` tells (liveness.js).
+      if (this.#watch.probe(now)) this.send({ type: 'ping' });
+      if (this.#watch.expired(now)) this.#giveUp(socket, opened);
     }, CHECK_EVERY_MS);
   }
 

@@ -4,6 +4,7 @@
 // Phases: idle | loading | live | result | failed | aborted.
 // Connection: connecting | open | retrying | unknown-room.
 
+import { stepAfter, stepOfSnapshot } from './liveness.js';
 import { roomInfoFrom, withRoomChange } from './room-info.js';
 
 export function initialState(room, isHost) {
@@ -13,7 +14,7 @@ export function initialState(room, isHost) {
     retry: null,            // {reason, retryInMs} while retrying
     viewers: null,
     phase: 'idle',
-    draw: null,             // the running draw: {drawId, entrantCount, entrantsHash, commitment, total, rounds}
+    draw: null,             // the running draw: {drawId, entrantCount, entrantsHash, commitment, total, rounds, nextStep, …}
     warnings: [],           // merge warnings of the current or last draw, for the host
     result: null,           // {record, seen, announcedCommitment} for the result phase
     lastResult: null,       // the room's last finished record, from the snapshot
@@ -37,7 +38,7 @@ export function reduce(s, ev) {
     case 'room': return { ...s, ...roomInfoFrom(ev) }; // the host changed the list or settings
     case 'loading': return { ...cleared(s), phase: 'loading', warnings: [] };
     case 'started': return {
-      ...cleared(s), phase: 'live', draw: drawFrom(ev, []), warnings: ev.warnings ?? [],
+      ...cleared(s), phase: 'live', draw: { ...drawFrom(ev, []), nextStep: heardStep(null, ev) }, warnings: ev.warnings ?? [],
       scheduled: s.scheduled?.drawId === ev.drawId ? null : s.scheduled, // it is this draw
     };
     case 'round': return withRound(s, ev);
@@ -103,7 +104,18 @@ function drawFrom(m, rounds, progress = null) {
     startedAt: m.startedAt, firstOffsetMs: m.schedule?.offsetsMs?.[0] ?? 0, countdownMs: m.schedule?.countdownMs ?? 0,
     // A beacon draw (FAIRNESS.md §9): the drand round its picks wait for; its countdown lasts until then.
     beaconRound: Number.isInteger(m.beacon?.round) ? m.beacon.round : null,
+    schedule: m.schedule ?? null, // when each next step is due (liveness.js)
   };
+}
+
+/**
+ * When the draw's next step is due after message `m` ({at, gap} on the server's clock, or null),
+ * heard as it happened: hold-notice.js counts from whichever is later, the stamp or the moment
+ * the page heard it, so one node's clock ahead of another's cannot make a normal draw look held.
+ */
+function heardStep(draw, m) {
+  const step = stepAfter(draw?.schedule ?? m.schedule ?? null, m);
+  return step && { ...step, heard: true };
 }
 
 function roundOf(m) {
@@ -125,7 +137,7 @@ function withRound(s, m) {
     ...s, viewers, phase: 'live',
     draw: {
       ...s.draw, slot, awaitingHost: false, next: null, total: m.of, rounds: [...rounds, roundOf(m)],
-      seenPicks: [...s.draw.seenPicks, [stepOf(m, m.of), m.index]],
+      seenPicks: [...s.draw.seenPicks, [stepOf(m, m.of), m.index]], nextStep: heardStep(s.draw, m),
     },
   };
 }
@@ -148,6 +160,7 @@ function withWinner(s, m) {
     draw: {
       ...s.draw, slot: m.winner, winners: m.of ?? s.draw.winners, each: true,
       revealed: [...s.draw.revealed, revealedOf(m)], awaitingHost: m.next === 'host', next: m.next ?? null,
+      nextStep: heardStep(s.draw, m),
     },
   };
 }
@@ -155,7 +168,10 @@ function withWinner(s, m) {
 /** An `advance` message: the host drew the next winner, whose flips follow. */
 function withAdvance(s, m) {
   if (!s.draw || s.draw.drawId !== m.drawId || m.winner <= s.draw.slot) return { ...s, nextPending: false };
-  return { ...s, nextPending: false, draw: { ...s.draw, slot: m.winner, rounds: [], awaitingHost: false, next: null } };
+  return {
+    ...s, nextPending: false,
+    draw: { ...s.draw, slot: m.winner, rounds: [], awaitingHost: false, next: null, nextStep: heardStep(s.draw, m) },
+  };
 }
 
 function recordOf(m) {
@@ -206,7 +222,10 @@ function fromSnapshot(s, m) {
   };
   if (m.draw?.phase === 'loading') return { ...base, phase: 'loading' };
   if (m.draw?.phase === 'running') {
-    return { ...base, phase: 'live', draw: drawFrom(m.draw, m.draw.rounds ?? [], m.draw.progress), warnings: m.draw.warnings ?? [] };
+    const draw = drawFrom(m.draw, m.draw.rounds ?? [], m.draw.progress);
+    // The stamps alone: the snapshot tells how long ago the last step went out, not just now.
+    const step = stepOfSnapshot(m.draw);
+    return { ...base, phase: 'live', draw: { ...draw, nextStep: step && { ...step, heard: false } }, warnings: m.draw.warnings ?? [] };
   }
   const watched = s.result?.record.drawId ?? s.draw?.drawId;
   if (m.lastResult && m.lastResult.drawId === watched) {

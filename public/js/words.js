@@ -57,6 +57,13 @@ export function countText(n, noun) {
   return `${n.toLocaleString('en')} ${n === 1 ? noun : noun + 's'}`;
 }
 
+/**
+ * A running draw's next step is overdue: in cluster mode the draw holds until the servers agree
+ * on it (docs/PROTOCOL.md `round`). Calm on purpose: it goes on by itself, no result is guessed.
+ */
+export const pausedText = 'Paused: waiting for the servers to agree on the next step. '
+  + 'The draw carries on by itself; nothing is lost.';
+
 // Why a draw was stopped; the stage's title already says "The draw was stopped".
 const ABORTS = {
   server_shutdown: 'The server shut down.',
