@@ -56,10 +56,10 @@ struct RedisHostileReplyTests {
     @Test func historyPositionsThatAreNoPositionsAreRefused() throws {
         for score in ["0", "-1", "1e300", "inf", "NaN", "1.5", "9223372036854775807"] {
             #expect(throws: CoordinationError.self, "\(score)") {
-                try RedisSharedDrawRecords.page(from: .array([.integer(1), Self.s(score), Self.s("line")]), limit: 5)
+                try RedisSharedDrawRecords.page(from: .array([.integer(1), Self.s(score), Self.s("d"), Self.s("line")]), limit: 5)
             }
         }
-        let valid = RedisReply.array([.integer(2), Self.s("3"), Self.s("three"), Self.s("1"), Self.s("one")])
+        let valid = RedisReply.array([.integer(2), Self.s("3"), Self.s("c"), Self.s("three"), Self.s("1"), Self.s("a"), Self.s("one")])
         let page = try RedisSharedDrawRecords.page(from: valid, limit: 1)
         #expect(page.summaries == [Array("three".utf8)] && page.next?.position == 3)
         try Self.fuzz(valid, seed: 2, { try RedisSharedDrawRecords.page(from: $0, limit: 1) },
