@@ -2,6 +2,7 @@ import DrawCore
 import DrawData
 import DrawServer
 import Foundation
+import Logging
 
 /// Cluster mode's parts on Redis (docs/SCALING.md), built once at start when `--redis-url` is
 /// given: this process's node id and the Redis adapters the server is handed.
@@ -9,6 +10,11 @@ import Foundation
 /// Three connections, so that no kind of call waits behind another: the room registry's (the
 /// server's storage thread, which also keeps the scheduled draws), the cluster worker's
 /// (publishes, leases) and the subscriber's.
+///
+/// With the cluster's secret, every adapter that keeps a value a node later trusts (records,
+/// history lines, views, escrow, scheduled draws) gets the same `StoredSeal` (from the secret,
+/// through `EnvelopeSeal.stored`), reporting what it refuses to one `StoredValueRefusals`;
+/// without it they keep plain values.
 struct ClusterSetup {
     let url: RedisURL
     /// Random per process start: a restarted node is a new node (its old leases are not its own).
@@ -18,22 +24,24 @@ struct ClusterSetup {
     /// The leases and the channel, for the server.
     var services: ClusterServices
 
-    init(url: RedisURL, seal: EnvelopeSeal?, random: any RandomSource) {
+    init(url: RedisURL, seal: EnvelopeSeal?, random: any RandomSource, clock: any DrawClock, logger: Logger) {
         self.url = url
         let nodeId = "node-" + Hex.encode(random.bytes(6))
         self.nodeId = nodeId
+        let refusals = StoredValueRefusals(logger: logger, clock: clock)
+        let stored = seal.map { $0.stored.reporting { kind, key in refusals.report(kind, key: key) } } ?? .plain
         let configuration = RedisConfiguration(url: url)
         let rooms = RedisConnection(configuration: configuration)
-        roomStore = RedisRoomStore(connection: rooms)
+        roomStore = RedisRoomStore(connection: rooms, seal: stored)
         let commands = RedisConnection(configuration: configuration)
         let made = MadeChannel()
         services = ClusterServices(
             nodeId: nodeId,
             lease: RedisRoomLease(connection: commands),
-            log: RedisFencedDrawLog(connection: commands),
-            views: RedisRoomViewStore(connection: commands),
+            log: RedisFencedDrawLog(connection: commands, seal: stored),
+            views: RedisRoomViewStore(connection: commands, seal: stored),
             presence: RedisPresenceBoard(connection: commands),
-            records: RedisSharedDrawRecords(connection: rooms),
+            records: RedisSharedDrawRecords(connection: rooms, seal: stored),
             seal: seal,
             makeEvents: { deliver in
                 let channel = RedisRoomEventChannel(connection: commands, onEvent: deliver)

@@ -69,7 +69,7 @@ struct LiveDrawApp {
 
         // Cluster mode: rooms live in Redis, shared by every node; this node's draws are still
         // recorded in its own SQLite store (its audit log).
-        var cluster = configuration.redisURL.map { ClusterSetup(url: $0, seal: configuration.clusterSeal, random: random) }
+        var cluster = configuration.redisURL.map { ClusterSetup(url: $0, seal: configuration.clusterSeal, random: random, clock: clock, logger: logger) }
         // The history lines this node owes the cluster are rows of its own SQLite store.
         cluster?.services.outbox = store
         if let cluster {

@@ -21,11 +21,14 @@ public struct EnvelopeSeal: Sendable {
     static let context = Array("live-draw cluster envelope 1\n".utf8)
 
     private let key: SymmetricKey
+    /// The seal of what nodes keep in Redis, from the same secret (its own keys, by HKDF).
+    public let stored: StoredSeal
 
     /// `nil` when `secret` is shorter than `minimumSecretBytes`.
     public init?(secret: [UInt8]) {
-        guard secret.count >= Self.minimumSecretBytes else { return nil }
+        guard secret.count >= Self.minimumSecretBytes, let stored = StoredSeal(secret: secret) else { return nil }
         key = SymmetricKey(data: secret)
+        self.stored = stored
     }
 
     /// `message` with its tag appended, for publishing on `room`'s channel.

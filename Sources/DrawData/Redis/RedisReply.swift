@@ -20,6 +20,12 @@ public enum RedisReply: Sendable, Hashable {
         return nil
     }
 
+    /// The bulk string's bytes, if it is one.
+    public var bytes: [UInt8]? {
+        if case .string(let bytes) = self { return bytes }
+        return nil
+    }
+
     /// Copies a hiredis reply. hiredis has parsed the lengths and counts from the peer and
     /// allocated exactly that much; converting them to `Int` is still checked, so a size that
     /// does not fit is a protocol error rather than a trap. Nesting is bounded by hiredis (7).

@@ -4,7 +4,9 @@ import DrawCore
 /// scheduling node died, and exactly one node does. Each draw is a string (`scheduledKey`, the
 /// whole draw as JSON, `StoredJSON.scheduled`), indexed by its time (`scheduledIndexKey`) and by
 /// its room (`scheduledRoomsKey`: one per room). Scheduling and claiming are one script each, so
-/// two nodes cannot both claim a draw, nor schedule two in one room.
+/// two nodes cannot both claim a draw, nor schedule two in one room. With the cluster's secret
+/// each draw's JSON is kept sealed (`StoredSeal`, bound to its key); one whose seal is wrong is
+/// refused when read (left out, or, claimed, taken and dropped) rather than started.
 ///
 /// Time is Redis' (`TIME`), the one clock the nodes share: a claim at the draw's time is refused
 /// before it by Redis' clock (a node whose clock runs 30 s ahead started every draw 30 s early,
@@ -19,9 +21,11 @@ extension RedisRoomStore: ScheduledDrawStore {
         return 1
         """
     /// KEYS: rooms, index, draw. ARGV: drawId, 'due' for a claim at the draw's time ('' for a
-    /// cancel). Returns the draw's JSON to the one caller that takes it, nil to the others; for a
-    /// claim at its time before that time by Redis' clock, the ms still to wait (an integer),
-    /// taking nothing.
+    /// cancel), the bytes of the seal's tag after the JSON ('0' unsealed). Returns the draw's
+    /// stored value to the one caller that takes it, nil to the others; for a claim at its time
+    /// before that time by Redis' clock, the ms still to wait (an integer), taking nothing. A
+    /// value whose seal is wrong is still taken, its room freed if its JSON names one (the
+    /// caller refuses it): a planted draw does not hold its room's one schedule.
     static let claimScript = """
         local json = redis.call('GET', KEYS[3])
         if not json then return false end
@@ -33,16 +37,22 @@ extension RedisRoomStore: ScheduledDrawStore {
         end
         redis.call('DEL', KEYS[3])
         redis.call('ZREM', KEYS[2], ARGV[1])
-        local room = cjson.decode(json).room
-        if redis.call('HGET', KEYS[1], room) == ARGV[1] then redis.call('HDEL', KEYS[1], room) end
+        local function roomOf(text)
+          local ok, draw = pcall(cjson.decode, text)
+          if ok and type(draw) == 'table' and type(draw.room) == 'string' then return draw.room end
+        end
+        local room = roomOf(string.sub(json, 1, string.len(json) - tonumber(ARGV[3]))) or roomOf(json)
+        if room and redis.call('HGET', KEYS[1], room) == ARGV[1] then redis.call('HDEL', KEYS[1], room) end
         return json
         """
 
     public func schedule(_ draw: ScheduledDraw) throws(StorageError) -> Bool {
-        try flag(write("schedule a draw", ["EVAL", Self.scheduleScript, "3", keyspace.scheduledRoomsKey,
-                                           keyspace.scheduledIndexKey, keyspace.scheduledKey(drawId: draw.drawId),
-                                           draw.room, draw.drawId, Self.text(draw.at), StoredJSON.scheduled(draw)]),
-                 "schedule a draw")
+        let key = keyspace.scheduledKey(drawId: draw.drawId)
+        let texts = ["EVAL", Self.scheduleScript, "3", keyspace.scheduledRoomsKey, keyspace.scheduledIndexKey, key,
+                     draw.room, draw.drawId, Self.text(draw.at)]
+        return try flag(write("schedule a draw", texts.map { Array($0.utf8) }
+                                + [seal.seal(Array(StoredJSON.scheduled(draw).utf8), key: key)]),
+                        "schedule a draw")
     }
 
     public func scheduledDraws() throws(StorageError) -> [ScheduledDraw] {
@@ -51,36 +61,58 @@ extension RedisRoomStore: ScheduledDrawStore {
         let keys = items.compactMap(\.text).map { keyspace.scheduledKey(drawId: $0) }
         guard !keys.isEmpty else { return [] }
         let values = try read("read the scheduled draws", ["MGET"] + keys)
-        guard case .array(let texts) = values else { throw failure(read: "read the scheduled draws", "MGET answered \(values)") }
-        // A draw claimed between the two reads is simply gone.
-        return try texts.compactMap(\.text).map { (text: String) throws(StorageError) -> ScheduledDraw in
-            try decoded(text, "read the scheduled draws")
+        guard case .array(let stored) = values, stored.count == keys.count else {
+            throw failure(read: "read the scheduled draws", "MGET answered \(values)")
         }
+        // A draw claimed between the two reads is simply gone; one refused by the seal too.
+        var draws: [ScheduledDraw] = []
+        for (key, value) in zip(keys, stored) {
+            if let text = opened(value, key: key) { draws.append(try decoded(text, "read the scheduled draws")) }
+        }
+        return draws
     }
 
     public func scheduledDraw(id drawId: String) throws(StorageError) -> ScheduledDraw? {
-        let reply = try read("read a scheduled draw", ["GET", keyspace.scheduledKey(drawId: drawId)])
-        return try reply.text.map { (text: String) throws(StorageError) -> ScheduledDraw in try decoded(text, "read a scheduled draw") }
+        let key = keyspace.scheduledKey(drawId: drawId)
+        let reply = try read("read a scheduled draw", ["GET", key])
+        return try opened(reply, key: key).map { (text: String) throws(StorageError) -> ScheduledDraw in
+            try decoded(text, "read a scheduled draw")
+        }
     }
 
     public func claim(drawId: String) throws(StorageError) -> ScheduledDraw? {
+        let key = keyspace.scheduledKey(drawId: drawId)
         let reply = try write("claim a scheduled draw", ["EVAL", Self.claimScript, "3", keyspace.scheduledRoomsKey,
-                                                         keyspace.scheduledIndexKey, keyspace.scheduledKey(drawId: drawId), drawId, ""])
-        return try reply.text.map { (text: String) throws(StorageError) -> ScheduledDraw in try decoded(text, "claim a scheduled draw") }
+                                                         keyspace.scheduledIndexKey, key, drawId, "", tagBytes])
+        return try opened(reply, key: key).map { (text: String) throws(StorageError) -> ScheduledDraw in
+            try decoded(text, "claim a scheduled draw")
+        }
     }
 
     public func claimDue(drawId: String) throws(StorageError) -> ScheduledDrawClaim {
         let operation = "claim a scheduled draw at its time"
+        let key = keyspace.scheduledKey(drawId: drawId)
         let reply = try write(operation, ["EVAL", Self.claimScript, "3", keyspace.scheduledRoomsKey,
-                                          keyspace.scheduledIndexKey, keyspace.scheduledKey(drawId: drawId), drawId, "due"])
+                                          keyspace.scheduledIndexKey, key, drawId, "due", tagBytes])
         switch reply {
         case .null: return .gone
         // At least 1 ms: a wait of 0 would ask again at once, and a negative one cannot be.
         case .integer(let ms): return .early(inMs: Double(max(1, ms)))
-        default:
-            guard let text = reply.text else { throw failure(write: operation, "answered \(reply)") }
+        case .string:
+            // Taken either way; one whose seal is wrong is dropped as if it were gone.
+            guard let text = opened(reply, key: key) else { return .gone }
             return .taken(try decoded(text, operation))
+        default:
+            throw failure(write: operation, "answered \(reply)")
         }
+    }
+
+    /// The bytes the seal adds after a draw's JSON, for `claimScript` to cut before decoding.
+    private var tagBytes: String { seal.seals ? String(StoredSeal.tagBytes) : "0" }
+
+    /// The JSON in a stored draw `reply` (`nil`: none, or refused by the seal).
+    private func opened(_ reply: RedisReply, key: String) -> String? {
+        reply.bytes.flatMap { seal.open($0, key: key, kind: .schedule) }.flatMap { String(validating: $0, as: UTF8.self) }
     }
 
     /// Redis' `TIME` against `clock`, the round trip halved: the node's clock is read before and

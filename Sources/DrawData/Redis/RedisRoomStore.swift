@@ -15,10 +15,13 @@ import DrawCore
 public struct RedisRoomStore: RoomStore {
     public let connection: RedisConnection
     public let keyspace: RedisKeyspace
+    /// Seals the scheduled draws (`RedisRoomStore+Scheduled`); `.plain` without the cluster's secret.
+    public let seal: StoredSeal
 
-    public init(connection: RedisConnection, keyspace: RedisKeyspace = RedisKeyspace()) {
+    public init(connection: RedisConnection, keyspace: RedisKeyspace = RedisKeyspace(), seal: StoredSeal = .plain) {
         self.connection = connection
         self.keyspace = keyspace
+        self.seal = seal
     }
 
     /// KEYS: room, index. ARGV: name, keyHash, createdAt, lastActivityAt, settings.
@@ -159,14 +162,24 @@ public struct RedisRoomStore: RoomStore {
     }
 
     func write(_ operation: String, _ arguments: [String]) throws(StorageError) -> RedisReply {
+        try write(operation, arguments.map { Array($0.utf8) })
+    }
+
+    /// A write with arguments as bytes (a sealed value is not text).
+    func write(_ operation: String, _ arguments: [[UInt8]]) throws(StorageError) -> RedisReply {
         try run(arguments, idempotent: false, onFailure: { failure(write: operation, $0) })
     }
 
     /// One command; no answer, or an error reply, becomes the store's error.
     private func run(_ arguments: [String], idempotent: Bool,
                      onFailure: (String) -> StorageError) throws(StorageError) -> RedisReply {
+        try run(arguments.map { Array($0.utf8) }, idempotent: idempotent, onFailure: onFailure)
+    }
+
+    private func run(_ arguments: [[UInt8]], idempotent: Bool,
+                     onFailure: (String) -> StorageError) throws(StorageError) -> RedisReply {
         let reply: RedisReply
-        do { reply = try connection.command(arguments.map { Array($0.utf8) }, idempotent: idempotent) } catch { throw onFailure(error.description) }
+        do { reply = try connection.command(arguments, idempotent: idempotent) } catch { throw onFailure(error.description) }
         if case .error(let message) = reply { throw onFailure(message) }
         return reply
     }

@@ -3,14 +3,18 @@ import DrawCore
 /// `RoomViewStore` on Redis: a hash per room (`viewKey`: `head`, `drawId`, `progress`, `loading`,
 /// `lastResult`; `endDrawId`, `endWire`: the last draw end) and a list of the running draw's
 /// rounds (`viewRoundsKey`). Each event is folded in by the draw's fenced entry
-/// (`RedisFencedDrawLog`), one script, so a reader never sees half an event.
+/// (`RedisFencedDrawLog`), one script, so a reader never sees half an event. With the cluster's
+/// secret the parts were stored sealed; one whose seal is wrong makes the whole read fail, so
+/// the node treats the room's view as unknown rather than show a forged part.
 public struct RedisRoomViewStore: RoomViewStore {
     public let connection: RedisConnection
     public let keyspace: RedisKeyspace
+    public let seal: StoredSeal
 
-    public init(connection: RedisConnection, keyspace: RedisKeyspace = RedisKeyspace()) {
+    public init(connection: RedisConnection, keyspace: RedisKeyspace = RedisKeyspace(), seal: StoredSeal = .plain) {
         self.connection = connection
         self.keyspace = keyspace
+        self.seal = seal
     }
 
     /// KEYS: view, rounds. Both in one step.
@@ -19,23 +23,41 @@ public struct RedisRoomViewStore: RoomViewStore {
         """
 
     public func view(room: String) throws(CoordinationError) -> StoredRoomView {
+        let viewKey = keyspace.viewKey(room: room), roundsKey = keyspace.viewRoundsKey(room: room)
         let reply = try connection.coordinate([Array("EVAL".utf8), Array(Self.readScript.utf8), Array("2".utf8),
-                             Array(keyspace.viewKey(room: room).utf8), Array(keyspace.viewRoundsKey(room: room).utf8)],
-                                              idempotent: true)
-        return try Self.view(from: reply)
+                                               Array(viewKey.utf8), Array(roundsKey.utf8)], idempotent: true)
+        return try Self.view(from: reply, seal: seal, viewKey: viewKey, roundsKey: roundsKey)
     }
 
     /// The view `readScript`'s `reply` holds. Its parts are bytes for snapshots, with no number
-    /// to check: the rounds' count is what the list holds.
-    static func view(from reply: RedisReply) throws(CoordinationError) -> StoredRoomView {
+    /// to check: the rounds' count is what the list holds. Each part present is opened with
+    /// `seal` (bound to its key and `SealedFields`); one refused fails the read.
+    static func view(from reply: RedisReply, seal: StoredSeal = .plain, viewKey: String = "",
+                     roundsKey: String = "") throws(CoordinationError) -> StoredRoomView {
         guard case .array(let parts) = reply, parts.count == 2, case .array(let fields) = parts[0], fields.count == 7,
               case .array(let rounds) = parts[1] else { throw .unexpectedReply("the view read answered \(reply)") }
-        func bytes(_ r: RedisReply) -> [UInt8]? { if case .string(let b) = r { return b } else { return nil } }
-        let head = bytes(fields[0])
-        return StoredRoomView(head: head, drawId: head == nil ? nil : fields[1].text,
-                              rounds: head == nil ? [] : rounds.compactMap(bytes),
-                              progress: head == nil ? nil : bytes(fields[6]), loading: fields[2].text == "1",
-                              lastResult: bytes(fields[3]),
-                              lastEnd: fields[4].text.flatMap { id in bytes(fields[5]).map { StoredDrawEnd(drawId: id, wire: $0) } })
+        func opened(_ r: RedisReply, _ key: String, _ field: String) throws(CoordinationError) -> [UInt8]? {
+            guard let sealed = r.bytes else { return nil }
+            guard let value = seal.open(sealed, key: key, field: field, kind: .view) else {
+                throw .unexpectedReply("the view's \(field.split(separator: "\n").first ?? "") in \(key) does not carry the cluster's seal; refused")
+            }
+            return value
+        }
+        let drawId = fields[1].text ?? ""
+        let head = try opened(fields[0], viewKey, SealedFields.head(drawId))
+        var shown: [[UInt8]] = []
+        if head != nil {
+            for (index, round) in rounds.enumerated() {
+                if let value = try opened(round, roundsKey, SealedFields.round(drawId, index)) { shown.append(value) }
+            }
+        }
+        var lastEnd: StoredDrawEnd?
+        if let id = fields[4].text, let wire = try opened(fields[5], viewKey, SealedFields.endWire(id)) {
+            lastEnd = StoredDrawEnd(drawId: id, wire: wire)
+        }
+        return StoredRoomView(head: head, drawId: head == nil ? nil : fields[1].text, rounds: shown,
+                              progress: head == nil ? nil : try opened(fields[6], viewKey, SealedFields.progress(drawId)),
+                              loading: fields[2].text == "1",
+                              lastResult: try opened(fields[3], viewKey, SealedFields.lastResult), lastEnd: lastEnd)
     }
 }

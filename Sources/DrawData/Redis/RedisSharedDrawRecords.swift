@@ -7,14 +7,18 @@ import DrawCore
 /// a page never sees a draw's position without its line. Each draw's
 /// entrants are a string too (`entrantsKey`) holding the hash of its list, which is kept once,
 /// for every draw of it, under that hash (`entrantListKey`): a room drawing one unchanged list
-/// adds a hash a draw, not the list again.
+/// adds a hash a draw, not the list again. With the cluster's secret the record and the history
+/// lines are kept sealed (`StoredSeal`: the record bound to its key, a line to its draw), and
+/// one whose seal is wrong is refused: a record reads as unavailable, a line is left out.
 public struct RedisSharedDrawRecords: SharedDrawRecords {
     public let connection: RedisConnection
     public let keyspace: RedisKeyspace
+    public let seal: StoredSeal
 
-    public init(connection: RedisConnection, keyspace: RedisKeyspace = RedisKeyspace()) {
+    public init(connection: RedisConnection, keyspace: RedisKeyspace = RedisKeyspace(), seal: StoredSeal = .plain) {
         self.connection = connection
         self.keyspace = keyspace
+        self.seal = seal
     }
 
     /// KEYS: history, lines, draw, sequence, the draw's end claim, the draw's entrants, its list,
@@ -76,13 +80,14 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
     static let missingBatch = 500
 
     /// KEYS: history, lines. ARGV: the score bound (`(N` below a cursor, `+inf` for the first
-    /// page), how many to read. Answers [count of the room's draws, position, line, position,
-    /// line, ...], newest first.
+    /// page), how many to read. Answers [count of the room's draws, position, drawId, line,
+    /// position, drawId, line, ...], newest first (the id: what a sealed line is bound to).
     static let pageScript = """
         local ids = redis.call('ZREVRANGEBYSCORE', KEYS[1], ARGV[1], '-inf', 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[2]))
         local out = {redis.call('ZCARD', KEYS[1])}
         for i = 1, #ids, 2 do
           out[#out + 1] = ids[i + 1]
+          out[#out + 1] = ids[i]
           out[#out + 1] = redis.call('HGET', KEYS[2], ids[i]) or ''
         end
         return out
@@ -91,13 +96,17 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
     @discardableResult
     public func keep(drawId: String, room: String, summary: [UInt8], body: SharedRecordBody, token: UInt64,
                      final: Bool) throws(CoordinationError) -> SharedKeepOutcome {
-        let stored = RedisStoredRecord.encode(body)
+        let stored = seal.seal(RedisStoredRecord.encode(body), key: keyspace.drawKey(drawId: drawId))
+        let lines = keyspace.historyLinesKey(room: room)
+        // Sealed for its draw: the script's "already kept byte for byte" still holds (HMAC is
+        // deterministic), and a line moved to another draw's field is refused when read.
+        let summary = seal.seal(summary, key: lines, field: drawId)
         // First without the list, which Redis holds already once any draw of it started (the
         // `started` event kept it); with it only when Redis says it has not.
         for sendList in [false, true] {
             let reply = try connection.coordinate([
                 Array("EVAL".utf8), Array(Self.keepScript.utf8), Array("8".utf8),
-                Array(keyspace.historyKey(room: room).utf8), Array(keyspace.historyLinesKey(room: room).utf8),
+                Array(keyspace.historyKey(room: room).utf8), Array(lines.utf8),
                 Array(keyspace.drawKey(drawId: drawId).utf8), Array(keyspace.historySequenceKey.utf8),
                 Array(keyspace.drawEndKey(drawId: drawId).utf8), Array(keyspace.entrantsKey(drawId: drawId).utf8),
                 Array(keyspace.entrantListKey(hash: body.entrants?.hash ?? "").utf8),
@@ -194,8 +203,13 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
 
     /// The record with its list put back in (the list read by the hash the record references);
     /// a record kept whole, or before issue 44 with its list inside, as it was kept.
+    /// A record whose seal is wrong is an error (the history answers 503), never served.
     public func body(drawId: String) throws(CoordinationError) -> [UInt8]? {
-        guard let stored = try string(at: keyspace.drawKey(drawId: drawId)) else { return nil }
+        let key = keyspace.drawKey(drawId: drawId)
+        guard let sealed = try string(at: key) else { return nil }
+        guard let stored = seal.open(sealed, key: key, kind: .record) else {
+            throw .unexpectedReply("draw \(drawId)'s record in Redis does not carry the cluster's seal; refused")
+        }
         guard let record = RedisStoredRecord.decode(stored) else {
             throw .unexpectedReply("draw \(drawId)'s record in Redis is not one live-draw wrote")
         }
@@ -213,24 +227,30 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
         let reply = try connection.coordinate(["EVAL", Self.pageScript, "2", keyspace.historyKey(room: room),
                                                keyspace.historyLinesKey(room: room), bound, String(request.limit + 1)],
                                                idempotent: true)
-        return try Self.page(from: reply, limit: request.limit)
+        let lines = keyspace.historyLinesKey(room: room)
+        return try Self.page(from: reply, limit: request.limit) { line, drawId in
+            seal.open(line, key: lines, field: drawId, kind: .historyLine)
+        }
     }
 
     /// The page `pageScript`'s `reply` holds, asked with `limit`. Every position must be a
     /// whole, positive number (`INCR` made it); any other score is an unexpected reply, not a
-    /// cursor that traps or pages backwards.
-    static func page(from reply: RedisReply, limit: Int) throws(CoordinationError) -> SharedDrawPage {
-        guard case .array(let parts) = reply, case .integer(let total)? = parts.first, parts.count % 2 == 1 else {
+    /// cursor that traps or pages backwards. Each line goes through `open` (with its draw's id):
+    /// one it refuses (a wrong seal) is left out, as a missing line is.
+    static func page(from reply: RedisReply, limit: Int,
+                     open: (_ line: [UInt8], _ drawId: String) -> [UInt8]? = { line, _ in line })
+        throws(CoordinationError) -> SharedDrawPage {
+        guard case .array(let parts) = reply, case .integer(let total)? = parts.first, parts.count % 3 == 1 else {
             throw .unexpectedReply("the history page answered \(reply)")
         }
         var rows: [(position: Int64, line: [UInt8])] = []
-        for i in stride(from: 1, to: parts.count, by: 2) {
+        for i in stride(from: 1, to: parts.count, by: 3) {
             // Scores come back as text; positions are whole numbers well inside a double's range.
             guard let text = parts[i].text, let score = Double(text), let position = Int64(exactly: score), position > 0,
-                  case .string(let line) = parts[i + 1] else {
-                throw .unexpectedReply("the history page held \(parts[i]) / \(parts[i + 1])")
+                  let drawId = parts[i + 1].text, case .string(let sealed) = parts[i + 2] else {
+                throw .unexpectedReply("the history page held \(parts[i]) / \(parts[i + 1]) / \(parts[i + 2])")
             }
-            if !line.isEmpty { rows.append((position, line)) }
+            if !sealed.isEmpty, let line = open(sealed, drawId) { rows.append((position, line)) }
         }
         let more = rows.count > limit
         let shown = rows.prefix(limit)

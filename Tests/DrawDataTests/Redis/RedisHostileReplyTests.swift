@@ -56,10 +56,10 @@ struct RedisHostileReplyTests {
     @Test func historyPositionsThatAreNoPositionsAreRefused() throws {
         for score in ["0", "-1", "1e300", "inf", "NaN", "1.5", "9223372036854775807"] {
             #expect(throws: CoordinationError.self, "\(score)") {
-                try RedisSharedDrawRecords.page(from: .array([.integer(1), Self.s(score), Self.s("line")]), limit: 5)
+                try RedisSharedDrawRecords.page(from: .array([.integer(1), Self.s(score), Self.s("d"), Self.s("line")]), limit: 5)
             }
         }
-        let valid = RedisReply.array([.integer(2), Self.s("3"), Self.s("three"), Self.s("1"), Self.s("one")])
+        let valid = RedisReply.array([.integer(2), Self.s("3"), Self.s("c"), Self.s("three"), Self.s("1"), Self.s("a"), Self.s("one")])
         let page = try RedisSharedDrawRecords.page(from: valid, limit: 1)
         #expect(page.summaries == [Array("three".utf8)] && page.next?.position == 3)
         try Self.fuzz(valid, seed: 2, { try RedisSharedDrawRecords.page(from: $0, limit: 1) },
@@ -75,7 +75,7 @@ struct RedisHostileReplyTests {
             #expect(try RedisFencedDrawLog.escrow(from: Self.escrow(shown: shown)) == nil, "\(shown)")
         }
         #expect(try RedisFencedDrawLog.escrow(from: Self.escrow(shown: "4"))?.roundsShown == 4)
-        try Self.fuzz(Self.escrow(shown: "4"), seed: 3, RedisFencedDrawLog.escrow(from:), check: { ($0?.roundsShown ?? 0) >= 0 })
+        try Self.fuzz(Self.escrow(shown: "4"), seed: 3, { try RedisFencedDrawLog.escrow(from: $0) }, check: { ($0?.roundsShown ?? 0) >= 0 })
     }
 
     @Test func presenceReportsOutOfRangeAreSkipped() throws {
@@ -96,7 +96,7 @@ struct RedisHostileReplyTests {
         #expect(try RedisRoomLease.grantedToken(.integer(.max)) == UInt64(Int64.max))
         #expect(try RedisRoomLease.grantedToken(.null) == nil)
         try Self.fuzz(.integer(1_700_000_000_000_000), seed: 5, RedisRoomLease.grantedToken, check: { ($0 ?? 1) > 0 })
-        try Self.fuzz(.array([.integer(0), .integer(9), Self.s("d"), Self.s("w")]), seed: 6, RedisFencedDrawLog.answer) {
+        try Self.fuzz(.array([.integer(0), .integer(9), Self.s("d"), Self.s("w")]), seed: 6, { try RedisFencedDrawLog.answer($0) }) {
             switch $0 {
             case .accepted(let receivers): return receivers >= 0
             case .refused(let newest, _): return newest > 0 && newest <= UInt64(Int64.max)
@@ -109,7 +109,7 @@ struct RedisHostileReplyTests {
         let valid = RedisReply.array([.array([Self.s("{}"), Self.s("d"), Self.s("0"), .null, .null, .null, .null]),
                                       .array([Self.s("{\"r\":1}")])])
         #expect(try RedisRoomViewStore.view(from: valid).rounds.count == 1)
-        try Self.fuzz(valid, seed: 7, RedisRoomViewStore.view(from:), check: { $0.head != nil || $0.rounds.isEmpty })
+        try Self.fuzz(valid, seed: 7, { try RedisRoomViewStore.view(from: $0) }, check: { $0.head != nil || $0.rounds.isEmpty })
     }
 
     static let scheduled = StoredJSON.scheduled(RedisScheduledDrawTests.draw(1, room: "quiz", at: 5_000))
