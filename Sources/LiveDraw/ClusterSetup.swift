@@ -2,6 +2,7 @@ import DrawCore
 import DrawData
 import DrawServer
 import Foundation
+import Logging
 
 /// Cluster mode's parts on Redis (docs/SCALING.md), built once at start when `--redis-url` is
 /// given: this process's node id and the Redis adapters the server is handed.
@@ -49,6 +50,21 @@ struct ClusterSetup {
             // a Redis that went away, and one that came back, by itself.
             linkUp: { made.channel?.subscriber.link.state == .up },
             linkUps: { made.channel?.subscriber.link.upCount ?? 0 })
+    }
+}
+
+extension ClusterSetup {
+    /// Why this node must not start on its Redis, or `nil` (issue 44, docs/SCALING.md
+    /// "Deployment"): an evicting `maxmemory-policy` could drop a lease, a fence or an escrow
+    /// under a running draw. A policy that cannot be read (Redis away, CONFIG and INFO denied)
+    /// is logged, and the node starts: it is the operator's to check then.
+    func evictionRefusal(logger: Logger) -> String? {
+        let policy = RedisEvictionPolicy.read(from: roomStore.connection)
+        if case .unknown(let why) = policy {
+            logger.warning("could not read Redis' maxmemory-policy, which must be noeviction (docs/SCALING.md, Deployment)",
+                           metadata: ["redis": "\(url)", "error": "\(why)"])
+        }
+        return policy.refusal(address: "\(url.host):\(url.port)")
     }
 }
 
