@@ -61,6 +61,7 @@ final class ClusterStartGate: DrawStartGate {
                 defer { directory.roomActivity(room) }
                 switch result {
                 case .acquired(let token, let leftover):
+                    cluster.storeFull.wrote()
                     receiver.saw(token, in: room.name)
                     // A draw its holder never ended (it is gone, and no takeover came yet): ended
                     // first, under this lease, so one draw runs at a time (the worker keeps order).
@@ -76,6 +77,10 @@ final class ClusterStartGate: DrawStartGate {
                 case .unavailable(let reason):
                     logger.warning("could not take a room's draw lease", metadata: ["room": "\(room.name)", "error": "\(reason)"])
                     answer(.clusterUnavailable)
+                case .full(let reason):
+                    // Logged once per episode (`ClusterStoreFull`), not once per refused start.
+                    cluster.storeFull.refused("a draw's start", reason: reason)
+                    answer(.clusterFull)
                 }
             }
         }
