@@ -47,6 +47,10 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
     /// Cluster mode: the shared store (Redis) is unreachable, so no room can be created and no
     /// draw started until it is back (HTTP 503).
     case clusterUnavailable = "cluster_unavailable"
+    /// Cluster mode: the shared store (Redis) is full (`maxmemory` reached), so no draw can start
+    /// until an operator frees memory (HTTP 503). Unlike `cluster_unavailable`, retrying soon
+    /// does not help by itself.
+    case clusterFull = "cluster_full"
     /// An uploaded entrant list is larger than the upload limit (`--max-upload-bytes`; HTTP 413).
     case listTooLarge = "list_too_large"
     /// A plain-text entrant list is not UTF-8.
@@ -132,6 +136,7 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .busy: return "The server is busy loading rooms; try again shortly."
         case .roomDeleted: return "This room was deleted by its host."
         case .clusterUnavailable: return "The cluster's shared store is unreachable or still catching up; try again in a few seconds."
+        case .clusterFull: return "The cluster's shared store is full; draws cannot start until an operator frees memory."
         case .listTooLarge: return "The entrant list is larger than this server accepts."
         case .listNotUTF8: return "The entrant list is not UTF-8 text."
         case .tooManyEntrants: return "The entrant list has more entrants than a room may have."
@@ -175,7 +180,7 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .unsupportedMediaType: return 415
         case .rateLimited: return 429
         case .tooManyConnections, .tooManyRooms, .shuttingDown, .draining, .storageUnavailable, .busy, .clusterUnavailable,
-             .listUnavailable: return 503
+             .clusterFull, .listUnavailable: return 503
         case .internalError: return 500
         case .requestTimeout: return 408
         case .uriTooLong: return 414

@@ -60,6 +60,21 @@ struct ClusterSetup {
     }
 }
 
+extension ClusterSetup {
+    /// Why this node must not start on its Redis, or `nil` (issue 44, docs/SCALING.md
+    /// "Deployment"): an evicting `maxmemory-policy` could drop a lease, a fence or an escrow
+    /// under a running draw. A policy that cannot be read (Redis away, CONFIG and INFO denied)
+    /// is logged, and the node starts: it is the operator's to check then.
+    func evictionRefusal(logger: Logger) -> String? {
+        let policy = RedisEvictionPolicy.read(from: roomStore.connection)
+        if case .unknown(let why) = policy {
+            logger.warning("could not read Redis' maxmemory-policy, which must be noeviction (docs/SCALING.md, Deployment)",
+                           metadata: ["redis": "\(url)", "error": "\(why)"])
+        }
+        return policy.refusal(address: "\(url.host):\(url.port)")
+    }
+}
+
 extension RedisRoomEventChannel: ClusterEventChannel {
     public func isSubscribed(room: String) -> Bool {
         subscriber.subscribedChannels.contains(keyspace.eventChannel(room: room))

@@ -75,6 +75,11 @@ struct LiveDrawApp {
         if let cluster {
             logger.notice("cluster mode", metadata: ["node": "\(cluster.nodeId)", "redis": "\(cluster.url)"])
         }
+        // Before the server takes its port: a node on an evicting Redis is a configuration error.
+        if let refusal = cluster?.evictionRefusal(logger: logger) {
+            store?.close()
+            return Self.fail(refusal)
+        }
 
         let server: LiveDrawServer
         do {

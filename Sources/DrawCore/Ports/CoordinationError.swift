@@ -6,6 +6,10 @@ public enum CoordinationError: Error, Sendable, Hashable, CustomStringConvertibl
     case unavailable(String)
     /// The shared store answered, but not as expected (an error reply, a wrong type).
     case unexpectedReply(String)
+    /// The shared store answered but is full (Redis' `-OOM` reply: `maxmemory` reached under
+    /// `noeviction`): it is there, reads work, and no write does until an operator frees memory.
+    /// Apart from `unavailable` so that "full" is answered and counted as such, not as "away".
+    case full(String)
     /// The arguments were refused before anything was sent (an empty owner, a TTL below 1 ms).
     case invalidArgument(String)
 
@@ -14,6 +18,7 @@ public enum CoordinationError: Error, Sendable, Hashable, CustomStringConvertibl
         case .unavailable(let detail): "cluster store unavailable: \(detail)"
         case .unexpectedReply(let detail): "unexpected answer from the cluster store: \(detail)"
         case .invalidArgument(let detail): "invalid argument: \(detail)"
+        case .full(let detail): "cluster store full: \(detail)"
         }
     }
 }

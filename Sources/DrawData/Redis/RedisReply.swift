@@ -14,6 +14,15 @@ public enum RedisReply: Sendable, Hashable {
     /// connection itself is fine.
     case error(String)
 
+    /// Whether this is Redis' refusal of a write for want of memory: `-OOM command not allowed
+    /// when used memory > 'maxmemory'` (`maxmemory` reached under `noeviction`). A script's
+    /// write refused inside it answers the same code (Redis 7: `OOM … script: …`); older servers
+    /// wrapped it (`ERR Error running script … -OOM …`), so that form counts too.
+    public var isOutOfMemory: Bool {
+        guard case .error(let message) = self else { return false }
+        return message.hasPrefix("OOM ") || message.contains("-OOM ")
+    }
+
     /// The bulk string as UTF-8 text, if it is one and valid.
     public var text: String? {
         if case .string(let bytes) = self { return String(validating: bytes, as: UTF8.self) }

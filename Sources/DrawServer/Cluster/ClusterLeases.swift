@@ -47,6 +47,8 @@ final class ClusterLeases {
         case acquired(token: UInt64, leftover: EscrowedDraw?)
         case heldElsewhere
         case unavailable(String)
+        /// Redis refused the grant for want of memory (`CoordinationError.full`): not taken.
+        case full(String)
     }
 
     /// Takes the room's lease on the worker; `answer` runs here. Acquired, it is this node's until
@@ -65,6 +67,7 @@ final class ClusterLeases {
                 guard let granted = try lease.acquire(room: room, owner: owner, ttlMs: ttl) else { return back(.heldElsewhere) }
                 token = granted
             } catch {
+                if case .full = error { return back(.full(error.description)) }
                 return back(.unavailable(error.description))
             }
             do throws(CoordinationError) {

@@ -1,7 +1,8 @@
 import CoreMetrics
 
-/// Cluster mode's metrics (`/metrics`): the link to the shared store, what this node published
-/// and received, and how late the events of other nodes' draws reached it. Service thread only.
+/// Cluster mode's metrics (`/metrics`): the link to the shared store and whether it is full,
+/// what this node published and received, and how late the events of other nodes' draws reached
+/// it. Service thread only.
 final class ClusterMetrics {
     /// 1 while the link to Redis is up, 0 while it is down or connecting.
     private let linkUp = Gauge(label: "livedraw_cluster_link_up")
@@ -20,6 +21,11 @@ final class ClusterMetrics {
                                                  dimensions: [("reason", DroppedEnvelope.unauthenticated.rawValue)])
     private let droppedMalformed = Counter(label: "livedraw_cluster_events_dropped_total",
                                            dimensions: [("reason", DroppedEnvelope.malformed.rawValue)])
+    /// 1 while the shared store is full (Redis answered a write of this node's with `-OOM`, and
+    /// none was taken since), else 0 (`ClusterStoreFull`).
+    private let storeFullGauge = Gauge(label: "livedraw_cluster_store_full")
+    /// Writes of this node's (a start's lease, a draw's step) Redis refused for want of memory.
+    private let fullRefusals = Counter(label: "livedraw_cluster_store_full_refusals_total")
     /// Rooms whose viewers got a fresh snapshot after the link came back (they had missed events).
     private let resyncs = Counter(label: "livedraw_cluster_resyncs_total")
     /// Receive time minus the event's planned time, with this node's clock: what the cross-node
@@ -32,6 +38,8 @@ final class ClusterMetrics {
     func resynced() { resyncs.increment() }
     func staleEventDropped() { stale.increment() }
     func fencedOut() { fenced.increment() }
+    func storeFull(_ full: Bool) { storeFullGauge.record(full ? 1 : 0) }
+    func refusedByFullStore() { fullRefusals.increment() }
     func droppedEvent(_ why: DroppedEnvelope) {
         switch why {
         case .unauthenticated: droppedUnauthenticated.increment()

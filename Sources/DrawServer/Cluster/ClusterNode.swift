@@ -9,6 +9,8 @@ import Logging
 final class ClusterNode {
     let services: ClusterServices
     let metrics = ClusterMetrics()
+    /// Whether Redis refuses this node's writes for want of memory (issue 44).
+    let storeFull: ClusterStoreFull
     let channel: any ClusterEventChannel
     /// Where envelopes go out, sealed when the cluster has a secret.
     let publisher: EnvelopePublisher
@@ -75,6 +77,7 @@ final class ClusterNode {
         self.services = services
         self.executor = executor
         self.logger = logger
+        storeFull = ClusterStoreFull(metrics: metrics, logger: logger)
         leases = ClusterLeases(services: services, worker: worker, executor: executor, logger: logger,
                                makeTimer: makeTimer)
         // The channel's thread checks each message's MAC (off the service thread) and hands it
@@ -145,17 +148,24 @@ final class ClusterNode {
                 escrow change: FencedEntry.EscrowChange, entrants: (drawId: String, list: SharedEntrantList)?,
                 answer: @escaping (AppendOutcome) -> Void) {
         let publisher = self.publisher, log = services.log, records = services.records
-        let back = executor.continuation(answer)
+        // Whether Redis was full is noted on the way back (`storeFull`): `nil` when the answer
+        // says nothing of it (no answer at all, a refused fence that wrote nothing).
+        let back = executor.continuation { [unowned self] (outcome: AppendOutcome, full: Bool?) in
+            if full == true, case .failed(let reason) = outcome { storeFull.refused("a draw step", reason: reason) }
+            if full == false { storeFull.wrote() }
+            answer(outcome)
+        }
         let queued = worker.submit {
             do throws(CoordinationError) {
                 if let entrants { try records?.keepEntrants(drawId: entrants.drawId, entrants.list) }
                 let entry = publisher.entry(envelope, room: room, token: token, escrow: change, sequence: sequence)
                 switch try log.append(entry) {
-                case .accepted: back(.accepted)
-                case .refused(_, let end), .alreadyEnded(let end): back(.refused(end: end))
+                case .accepted: back((.accepted, false))
+                case .refused(_, let end), .alreadyEnded(let end): back((.refused(end: end), nil))
                 }
             } catch {
-                back(.failed(error.description))
+                if case .full = error { return back((.failed(error.description), true)) }
+                back((.failed(error.description), nil))
             }
         }
         if !queued { answer(.failed("the cluster worker's queue is full")) }

@@ -59,6 +59,7 @@ final class ClusterStartGate: DrawStartGate {
             cluster.leases.acquire(room.name) { [unowned self, unowned room] result in
                 switch result {
                 case .acquired(let token, let leftover):
+                    cluster.storeFull.wrote()
                     receiver.saw(token, in: room.name)
                     guard let leftover else { return begin(room, start: start, then: answer) }
                     // A draw its holder never ended (it is gone, and no takeover came yet): ended
@@ -79,6 +80,10 @@ final class ClusterStartGate: DrawStartGate {
                     directory.roomActivity(room)
                     logger.warning("could not take a room's draw lease", metadata: ["room": "\(room.name)", "error": "\(reason)"])
                     answer(.clusterUnavailable)
+                case .full(let reason):
+                    // Logged once per episode (`ClusterStoreFull`), not once per refused start.
+                    cluster.storeFull.refused("a draw's start", reason: reason)
+                    answer(.clusterFull)
                 }
             }
         }

@@ -6,7 +6,8 @@ With `aof=True` (Tests/cluster-faults) it writes an append-only file, fsynced af
 (`--appendonly yes --appendfsync always`), so a kill -9 loses nothing acknowledged: `start()`
 then comes back from that file, `start(empty=True)` from nothing (the directory wiped first).
 `pause()`/`resume()` SIGSTOP/SIGCONT the process (a stalled Redis); `stop()` and `close()`
-resume it first, so a paused Redis never outlives its test.
+resume it first, so a paused Redis never outlives its test. `args` are more of redis-server's
+options (e.g. `["--maxmemory-policy", "allkeys-lru"]`), given at every start.
 
 Installed by `scripts/install-deps.sh --test` (Debian's redis-server); tests skip without it.
 """
@@ -37,9 +38,10 @@ def _free_port() -> int:
 
 
 class RedisServer:
-    def __init__(self, aof: bool = False):
+    def __init__(self, aof: bool = False, args=()):
         require_redis()
         self.aof = aof
+        self.args = list(args)
         self.paused = False
         self.port = _free_port()
         self.dir = tempfile.mkdtemp(prefix="live-draw-redis-")
@@ -60,7 +62,7 @@ class RedisServer:
         persistence = ["--appendonly", "yes", "--appendfsync", "always"] if self.aof else ["--appendonly", "no"]
         self.proc = subprocess.Popen(
             [BINARY, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.dir,
-             "--save", ""] + persistence,
+             "--save", ""] + persistence + self.args,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.paused = False
         deadline = time.monotonic() + 10
@@ -108,6 +110,44 @@ class RedisServer:
             while len(rest) < size + 2:
                 rest += s.recv(65536)
             return rest[:size]
+
+    def info(self, section: str) -> dict:
+        """`INFO section` as field → value (text), e.g. info("memory")["used_memory"]."""
+        head, s, rest = self._ask("INFO", section)
+        with s:
+            size = int(head[1:])
+            while len(rest) < size + 2:
+                rest += s.recv(65536)
+        lines = rest[:size].decode().splitlines()
+        return dict(line.split(":", 1) for line in lines if ":" in line and not line.startswith("#"))
+
+    def fill(self, headroom: int = 2 << 20, value_size: int = 64 << 10) -> list:
+        """Makes Redis full as a real deployment gets full: `maxmemory` set `headroom` bytes
+        above what it uses now, then filler keys written until Redis answers `-OOM`. Then
+        `maxmemory` goes a little below what it uses (a closed client's buffers freed could
+        otherwise leave it just under, taking writes again by chance). Returns the filler keys:
+        deleting them (`free`) makes room again."""
+        used = int(self.info("memory")["used_memory"])
+        assert self.command("CONFIG", "SET", "maxmemory", str(used + headroom)) == "+OK"
+        keys, value = [], "x" * value_size
+        for i in range(4 * headroom // value_size + 16):
+            answer = self.command("SET", f"filler:{i}", value)
+            if answer.startswith("-OOM"):
+                break
+            assert answer == "+OK", answer
+            keys.append(f"filler:{i}")
+        else:
+            raise AssertionError("Redis never answered -OOM to the filler")
+        used = int(self.info("memory")["used_memory"])
+        assert self.command("CONFIG", "SET", "maxmemory", str(used - (128 << 10))) == "+OK"
+        assert self.command("SET", "filler:probe", "x").startswith("-OOM")
+        return keys
+
+    def free(self, keys: list) -> None:
+        """Deletes the filler keys `fill` wrote: what an operator does to free memory."""
+        assert self.command("DEL", *keys) == f":{len(keys)}"
+        assert self.command("SET", "filler:probe", "x") == "+OK", "Redis is still full"
+        assert self.command("DEL", "filler:probe") == ":1"
 
     def pause(self) -> None:
         """SIGSTOP: connections stay open, nothing is answered (until resume())."""
