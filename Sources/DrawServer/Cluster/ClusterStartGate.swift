@@ -72,21 +72,25 @@ final class ClusterStartGate: DrawStartGate {
                         begin(room, start: start, then: answer)
                     }
                 case .heldElsewhere:
-                    room.awaitLease(false)
-                    directory.roomActivity(room)
-                    answer(.drawRunning)
+                    refused(room, .drawRunning, then: answer)
                 case .unavailable(let reason):
-                    room.awaitLease(false)
-                    directory.roomActivity(room)
                     logger.warning("could not take a room's draw lease", metadata: ["room": "\(room.name)", "error": "\(reason)"])
-                    answer(.clusterUnavailable)
+                    refused(room, .clusterUnavailable, then: answer)
                 case .full(let reason):
                     // Logged once per episode (`ClusterStoreFull`), not once per refused start.
                     cluster.storeFull.refused("a draw's start", reason: reason)
-                    answer(.clusterFull)
+                    refused(room, .clusterFull, then: answer)
                 }
             }
         }
+    }
+
+    /// The lease was not granted: the start is refused for `why`, and the room waits for it no
+    /// more (a start still pending would refuse every later one as `draw_running`).
+    private func refused(_ room: Room, _ why: ClientErrorCode, then answer: (ClientErrorCode?) -> Void) {
+        room.awaitLease(false)
+        directory.roomActivity(room)
+        answer(why)
     }
 
     /// The lease is this node's: the runner starts, or the lease goes back with the reason.
