@@ -15,7 +15,7 @@ from typing import Optional
 from helpers import http, keys
 
 # The host's actions and their weights (the list).
-ACTIONS = {"start": 45, "redraw": 12, "schedule": 12, "list": 12, "rotate": 12, "delete": 2}
+ACTIONS = {"start": 45, "redraw": 12, "schedule": 12, "list": 12, "rotate": 12, "delete": 1}
 BIG_LIST = 5000
 
 

@@ -5,6 +5,7 @@ viewer's transcript and every node's history go through the fault suite's checke
 (Tests/cluster-faults/checker.py). Prints Redis' used_memory per draw and every node's RSS per
 minute. README.md says what it does and how to read its output."""
 import asyncio
+import json
 import os
 import random
 import signal
@@ -12,7 +13,7 @@ import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Optional
+from pathlib import Path
 
 import checker
 from cluster import ROUND_INTERVAL_MS, ROUNDS, Cluster
@@ -81,7 +82,8 @@ class SoakResult:
     def report(self) -> str:
         c = self.cfg
         out = [f"== cluster soak: SOAK_MINUTES={c.minutes:g} SOAK_SEED={c.seed}: {self.rooms} rooms "
-               f"({c.big_rooms} slots with {5000:,}-name lists), {self.viewers} viewers on {NODES} nodes, "
+               f"over the run ({c.rooms} at a time, {c.big_rooms} with {5000:,}-name lists), {c.viewers} viewers at a "
+               f"time on {NODES} nodes ({self.viewers} over the run), "
                f"a SIGTERM restart every {c.restart_every_s:g} s, run {self.seconds:.0f} s"]
         out.append(f"draws run: {sum(self.draws.values())} ({', '.join(f'{k} {v}' for k, v in sorted(self.draws.items()))})")
         out.append(f"viewer-draws checked: {self.viewer_draws}")
@@ -297,11 +299,13 @@ class Soak:
             time.sleep(0.5)
         return pending
 
-    def _listing(self, node, room: str):
+    def _listing(self, node, room: RoomHost):
         lines, cursor = [], None
         for _ in range(100):
-            status, body = http.api(node, "GET", f"/api/rooms/{room}/draws?limit=100"
+            status, body = http.api(node, "GET", f"/api/rooms/{room.name}/draws?limit=100"
                                     + (f"&cursor={cursor}" if cursor else ""), timeout=10)
+            if status == 404 and room.deleted:
+                return {}   # deleted before any draw was recorded (PROTOCOL.md §5.1)
             if status != 200:
                 return None
             lines += body["draws"]
@@ -317,7 +321,7 @@ class Soak:
         while time.monotonic() - t < SETTLE_S:
             agreed = True
             for r in self.all_rooms:
-                views = [self._listing(n, r.name) for n in self.nodes]
+                views = [self._listing(n, r) for n in self.nodes]
                 if any(v is None or "running" in v.values() for v in views) or any(v != views[0] for v in views):
                     agreed = False
                     break
@@ -325,6 +329,17 @@ class Soak:
                 return time.monotonic() - t
             time.sleep(1.0)
         return SETTLE_S
+
+    def _keep(self, r: RoomHost, transcripts, histories, late, found) -> None:
+        """A room with findings: its transcripts, histories (entrant lists left out), host's
+        actions and findings in artifacts/soak/SEED/ROOM.json."""
+        folder = ARTIFACTS / str(self.cfg.seed)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{r.name}.json"
+        path.write_text(json.dumps({"room": r.name, "seed": self.cfg.seed, "trail": r.trail, "accepted": r.accepted,
+                                    "scheduled": r.scheduled, "violations": found + r.forbidden,
+                                    "late_snapshots": late, "transcripts": transcripts, "histories": histories}))
+        self.log(f"room {r.name}: transcripts and histories kept in {path}")
 
     def _check(self, late: dict) -> None:
         res = self.res
@@ -337,17 +352,27 @@ class Soak:
             histories = {}
             for i, node in enumerate(self.nodes):
                 h = self.cluster.read_history(node, r.name, r.viewers)
+                if r.deleted and h["listing"] is None and str(h["listing_error"]).startswith("404"):
+                    # PROTOCOL.md §5.1: a room that is gone and recorded no draw is unknown. Its
+                    # history is empty: any draw a viewer saw or a start accepted is still missed.
+                    h["listing"], h["listing_error"] = [], None
                 res.violations += [f"room {r.name}: {v}" for v in verify_and_compact(h, node, f"n{i}")]
                 histories[f"n{i}"] = h
-            found = checker.check([v.transcript() for v in r.viewers], histories, r.accepted,
-                                  None if r.deleted else late.get(r.name))
+            transcripts = [v.transcript() for v in r.viewers]
+            found = [str(v) for v in checker.check(transcripts, histories, r.accepted,
+                                                   None if r.deleted else late.get(r.name))]
+            found += scheduled_findings(r, histories)
             res.violations += [f"room {r.name}: {v}" for v in found]
-            res.violations += [f"room {r.name}: {v}" for v in scheduled_findings(r, histories)]
+            if found or r.forbidden:
+                self._keep(r, transcripts, histories, late.get(r.name), found)
             res.viewer_draws += sum(len(v.draws_witnessed()) for v in r.viewers)
             for line in histories["n0"]["listing"] or []:
                 res.draws[line["status"]] += 1
             for v in r.viewers:
                 v.segments = []   # done with it: free the memory before the next room
+
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "soak"
 
 
 def verify_and_compact(history: dict, node, name: str) -> list:
