@@ -74,6 +74,12 @@ final class ClusterRooms: SharedRooms {
             [unowned receiver] room, drawId, end in receiver.showClusterEnd(of: drawId, end, in: room)
         }
         node.subscriptionConfirmed = { [unowned self] room in subscriptions.confirmed(room) }
+        subscriptions.confirmedLate = { [unowned self] name in
+            node.readView(room: name) { [weak self] view in
+                guard let self, let room = registry[name] else { return }
+                receiver.resync(room, with: view)
+            }
+        }
         history?.heldByEscrow = { [unowned node] room, held in
             if held { node.orphanSuspects.insert(room) } else { node.orphanSuspects.remove(room) }
         }

@@ -148,6 +148,16 @@ final class DrawScheduler {
     /// commitment kept and published before the answer.
     func schedule(in room: Room, hostKey: String?, at: Double, reveal: WinnerRevealMode?,
                   then answer: @escaping (Result<ScheduledDrawCommitment, HostRefusal>) -> Void) {
+        // The key may have been rotated through another node a moment ago (the soak found this
+        // node refusing a rotated key for 30 s): a miss is checked again against the shared store.
+        directory.checkHost(room, key: hostKey) { [unowned self] refusal in
+            if let refusal { return answer(.failure(refusal)) }
+            scheduleChecked(in: room, hostKey: hostKey, at: at, reveal: reveal, then: answer)
+        }
+    }
+
+    private func scheduleChecked(in room: Room, hostKey: String?, at: Double, reveal: WinnerRevealMode?,
+                                 then answer: @escaping (Result<ScheduledDrawCommitment, HostRefusal>) -> Void) {
         if let code = draws.refuseStart(in: room, hostKey: hostKey) { return answer(.failure(HostRefusal(code))) }
         if let refusal = window.refusal(at: at, now: now()) {
             return answer(.failure(HostRefusal(ScheduleRequest.code(refusal), refusal.message)))
