@@ -3,11 +3,14 @@
 
 Controls, callable from any thread (each takes effect before it returns):
 
-- `drop("both" | "to_upstream" | "to_client")`: bytes read in that direction are thrown away
-  and nothing is closed: no FIN, no RST. A silent network cut as a node sees it: its commands
-  get no answer, the subscriber hears nothing, until its own timeouts give up on the link.
-  (Unlike Tests/e2e/helpers/proxy.py's `freeze`, which holds the bytes and delivers them late,
-  these are lost, as behind a partition that outlasts the node's patience.)
+- `drop("both" | "to_upstream" | "to_client")`: a silent network cut as TCP lives through it:
+  the packets are lost and nothing is closed (no FIN, no RST), so bytes read in that direction
+  are held, not delivered, until `heal()`, and then delivered in order, as TCP's
+  retransmissions deliver them once the network is back. Meanwhile the node's commands get no
+  answer and its subscriber hears nothing, until its own timeouts give up on the link (it then
+  closes the connection, and what was held for it goes with it). Bytes are never thrown away on
+  a connection that stays open: TCP does not lose data silently, and a proxy that did would
+  fault pub/sub in a way no network can (a message gone on a connection that looks healthy).
 - `latency(seconds)`: every chunk, both directions, is delivered `seconds` after it was read,
   in order (a slow link, not a slow Redis: the delays overlap, they do not add up).
 - `cut()`: every connection closed, new ones refused (the listening socket is closed too).
@@ -33,7 +36,7 @@ class FaultProxy:
         self.target = (target_host, target_port)
         self.port: Optional[int] = None
         self.accepted = 0                       # connections accepted so far (tests wait on it)
-        self.dropped_bytes = {d: 0 for d in DIRECTIONS}
+        self.dropped_bytes = {d: 0 for d in DIRECTIONS}   # held (not delivered) while cut
         self._dropping: set = set()
         self._latency = 0.0
         self._server: Optional[asyncio.AbstractServer] = None
@@ -52,8 +55,9 @@ class FaultProxy:
     # -- controls --------------------------------------------------------------------------
 
     def drop(self, direction: str = "both") -> None:
-        """Silently discards what is read in `direction` ("both", "to_upstream": node -> Redis,
-        "to_client": Redis -> node), on open connections and new ones, until heal()."""
+        """Silently holds what is read in `direction` ("both", "to_upstream": node -> Redis,
+        "to_client": Redis -> node), on open connections and new ones, until heal(), which
+        delivers it in order."""
         dirs = DIRECTIONS if direction == "both" else (direction,)
         assert all(d in DIRECTIONS for d in dirs), f"unknown direction {direction!r}"
         self._call(self._set(dropping=set(dirs)))
@@ -147,13 +151,16 @@ class FaultProxy:
         async def deliver():
             while True:
                 due, data = await queue.get()
+                wait = due - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                # A cut link delivers nothing, a FIN neither, until it heals (TCP retransmits).
+                while direction in self._dropping:
+                    await asyncio.sleep(0.01)
                 if data is None:
                     if writer.can_write_eof():
                         writer.write_eof()
                     return
-                wait = due - time.monotonic()
-                if wait > 0:
-                    await asyncio.sleep(wait)
                 writer.write(data)
                 await writer.drain()
 
@@ -163,7 +170,6 @@ class FaultProxy:
                 data = await reader.read(65536)
                 if direction in self._dropping and data:
                     self.dropped_bytes[direction] += len(data)
-                    continue
                 queue.put_nowait((time.monotonic() + self._latency, data or None))
                 if not data:
                     break
