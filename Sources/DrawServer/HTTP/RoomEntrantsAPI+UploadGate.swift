@@ -25,7 +25,7 @@ extension RoomEntrantsAPI: UploadGate {
                 verdict(.refuse(code, message: nil))
             case .success(let room):
                 // A key rotated through another node a moment ago is read again, not refused.
-                directory.checkHost(room, key: key) { refusal in
+                directory.checkHost(room, key: key, notInLobby: true) { refusal in
                     guard let refusal else { return verdict(.admit) }
                     verdict(.refuse(refusal.code, message: refusal.message))
                 }

@@ -12,25 +12,35 @@ extension RoomDirectory {
     /// The host key checks both actions share, in constant time (`HostKeyHash.matches`): 401
     /// without a key, 403 with a wrong one, 403 for the lobby.
     func refuseHost(_ room: Room, key: String?) -> HostRefusal? {
-        guard let key, !key.isEmpty else { return HostRefusal(.unauthorized, "Send the room's host key as Authorization: Bearer KEY.") }
-        guard room.keyHash.matches(key) else { return HostRefusal(.forbidden, "A valid host key is required.") }
+        if let refusal = refuseKey(room, key: key) { return refusal }
         guard room.name != RoomName.lobby else {
             return HostRefusal(.forbidden, "The lobby's key is set by the server's operator (--rotate-lobby-key); the lobby cannot be deleted.")
         }
         return nil
     }
 
-    /// `refuseHost` for an action that does not read the room again anyway (an upload's head,
-    /// the next winner, a cancel): a key this node's copy of the room refuses is checked once more
-    /// against the room's record read again from the shared store before the 403 (issue 44), as
-    /// the key may have been rotated, or the room made, through another node a moment ago. One
-    /// node has nothing to read again: the answer is the same.
-    func checkHost(_ room: Room, key: String?, then answer: @escaping (HostRefusal?) -> Void) {
-        guard let refusal = refuseHost(room, key: key) else { return answer(nil) }
+    /// Whether `key` is the room's host key (any room, the lobby too).
+    func refuseKey(_ room: Room, key: String?) -> HostRefusal? {
+        guard let key, !key.isEmpty else { return HostRefusal(.unauthorized, "Send the room's host key as Authorization: Bearer KEY.") }
+        guard room.keyHash.matches(key) else { return HostRefusal(.forbidden, "A valid host key is required.") }
+        return nil
+    }
+
+    /// The key check of an action that does not read the room again anyway (an upload's head,
+    /// the next winner, a cancel, a schedule): a key this node's copy of the room refuses is
+    /// checked once more against the room's record read again from the shared store before the
+    /// 403 (issue 44), as the key may have been rotated, or the room made, through another node a
+    /// moment ago. One node has nothing to read again: the answer is the same. `notInLobby`: the
+    /// action is one the lobby's operator-set key may not do either (`refuseHost`); otherwise the
+    /// lobby's key works as any room's (a draw's next winner, a schedule there).
+    func checkHost(_ room: Room, key: String?, notInLobby: Bool = false,
+                   then answer: @escaping (HostRefusal?) -> Void) {
+        let refuse = { [unowned self] (room: Room) in notInLobby ? refuseHost(room, key: key) : refuseKey(room, key: key) }
+        guard let refusal = refuse(room) else { return answer(nil) }
         guard let key, !key.isEmpty, !room.keyHash.matches(key), room.name != RoomName.lobby else { return answer(refusal) }
-        shared.refresh(room, forViewer: false) { [unowned self] why in
+        shared.refresh(room, forViewer: false) { why in
             if let why { return answer(HostRefusal(why)) }
-            answer(refuseHost(room, key: key))
+            answer(refuse(room))
         }
     }
 
