@@ -9,6 +9,8 @@ from helpers.http import api, created_room
 from helpers.redis import RedisServer, wait_until
 
 from .browser_harness import axe
+from .browser_harness.pages import DESKTOP, set_viewport
+from .browser_harness.paths import ARTIFACTS
 
 PAUSED = ("Paused: waiting for the servers to agree on the next step. "
           "The draw carries on by itself; nothing is lost.")
@@ -99,6 +101,12 @@ def test_a_normal_draw_shows_no_notice_and_a_held_one_says_it_is_waiting(server_
         assert _seen(viewer)["said"].count(PAUSED) == 1
 
         failing = axe.audit(viewer, "a held draw")
+        # Photographed while held, at a phone's width and a laptop's (artifacts/screenshots).
+        (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
+        for size in ((390, 844), DESKTOP):
+            set_viewport(viewer.driver, size)
+            viewer.wait(lambda d: viewer.visible("hold-notice"), f"the notice at {size[0]} px")
+            viewer.driver.save_screenshot(str(ARTIFACTS / "screenshots" / f"hold-notice-{size[0]}.png"))
         # Held past the step's own deadline: still connected, still the notice, no new round.
         remaining = HOLD_S - (time.monotonic() - stopped)
         if remaining > 0:
