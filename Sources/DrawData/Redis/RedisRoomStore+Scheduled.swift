@@ -123,13 +123,22 @@ extension RedisRoomStore: ScheduledDrawStore {
         let before = clock.epochMillis()
         let reply = try read(operation, ["TIME"])
         let after = clock.epochMillis()
-        guard case .array(let parts) = reply, parts.count == 2,
-              let seconds = parts[0].text.flatMap(Int64.init), let micros = parts[1].text.flatMap(Int64.init),
-              seconds >= 0, (0..<1_000_000).contains(micros) else {
+        guard let offset = Self.clockOffsetMs(time: reply, before: before, after: after) else {
             throw failure(read: operation, "TIME answered \(reply)")
         }
+        return offset
+    }
+
+    /// The offset a `TIME` reply gives against the node's readings `before` and `after` it;
+    /// `nil` for a reply that is no time any draw can have (`EpochMillis`).
+    static func clockOffsetMs(time reply: RedisReply, before: Double, after: Double) -> Double? {
+        guard case .array(let parts) = reply, parts.count == 2,
+              let seconds = parts[0].text.flatMap(Int64.init), let micros = parts[1].text.flatMap(Int64.init),
+              seconds >= 0, (0..<1_000_000).contains(micros) else { return nil }
         // Doubles: no Int64 arithmetic on Redis' numbers, so none can overflow.
-        return Double(seconds) * 1_000 + Double(micros) / 1_000 - (before + after) / 2
+        let redisMs = Double(seconds) * 1_000 + Double(micros) / 1_000
+        guard EpochMillis.isInRange(redisMs) else { return nil }
+        return redisMs - (before + after) / 2
     }
 
     private func decoded(_ text: String, _ operation: String) throws(StorageError) -> ScheduledDraw {

@@ -125,6 +125,21 @@ struct RedisHostileReplyTests {
     }
 
     /// Seeded: 400 scheduled-draw texts with one number replaced; none traps, any accepted is sane.
+    /// Issue 36: a node arms its scheduled draws' timers by its offset to Redis' `TIME`. A reply
+    /// that is no time a draw can have (negative, past the year 9999, huge, micros out of range,
+    /// not numbers) gives no offset, so the timers keep the last one; one in range does.
+    @Test func aTimeReplyOutOfRangeGivesNoClockOffset() {
+        func time(_ s: String, _ us: String) -> RedisReply { .array([.string(Array(s.utf8)), .string(Array(us.utf8))]) }
+        let offset = { (reply: RedisReply) in RedisRoomStore.clockOffsetMs(time: reply, before: 1_000, after: 3_000) }
+        #expect(offset(time("1700000000", "500000")) == Double(1_700_000_000_500 - 2_000))
+        #expect(offset(time("253402300799", "0")) != nil, "the last second of the year 9999")
+        for (s, us) in [("253402300800", "0"), ("-1", "0"), ("9223372036854775807", "0"), ("1700000000", "1000000"),
+                        ("1700000000", "-1"), ("1e300", "0"), ("x", "0"), ("18446744073709551616", "0")] {
+            #expect(offset(time(s, us)) == nil, "TIME \(s) \(us)")
+        }
+        #expect(offset(.array([])) == nil && offset(.integer(5)) == nil)
+    }
+
     @Test func fuzzedScheduledDrawsNeverTrap() throws {
         #expect(try StoredJSON.scheduled(from: Self.scheduled).at == 5_000)
         let numbers = Self.scheduled.matches(of: /[:\[,](-?[0-9]+(?:\.[0-9]+)?)(?=[,\]}])/)
