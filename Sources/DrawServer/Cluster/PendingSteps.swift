@@ -12,9 +12,6 @@ struct PendingSteps<Step> {
     /// Whether `room` has a step that is not acknowledged yet.
     func isPending(_ room: String) -> Bool { rooms[room] != nil }
 
-    /// Every room with a step waiting.
-    var pendingRooms: [String] { Array(rooms.keys) }
-
     /// Queues `step` (`sequence` names it in the answers); returns it when it is to be sent now
     /// (nothing else of the room is in flight).
     mutating func add(_ step: Step, sequence: UInt64, room: String) -> Step? {
