@@ -27,7 +27,7 @@ final class RedisServerProcess {
     static var isInstalled: Bool { binary != nil }
     static let skipMessage: Comment = "redis-server is not installed (scripts/install-deps.sh --test installs Debian's redis-server)"
 
-    let port: Int
+    private(set) var port: Int
     let directory: URL
     let password: String?
     let extraArguments: [String]
@@ -40,12 +40,24 @@ final class RedisServerProcess {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.password = password
         self.extraArguments = extraArguments
-        // The kernel's free port, released just before redis-server binds it: a tiny window in
-        // which another process could take it; then the start fails loudly rather than flaking.
+        // The kernel's free port, released just before redis-server binds it. In that window the
+        // kernel may hand the same port to another test's outgoing connection (CI saw it once:
+        // "bind: Address already in use"), so a start refused for that reason takes a new port.
+        port = try Self.freePort()
+        for attempt in 1... {
+            do {
+                try start()
+                return
+            } catch let failure as StartFailure where failure.description.contains("Address already in use") && attempt < 5 {
+                port = try Self.freePort()
+            }
+        }
+    }
+
+    private static func freePort() throws -> Int {
         let (fd, freePort) = try LoopbackSocket.bindEphemeral()
         close(fd)
-        port = Int(freePort)
-        try start()
+        return Int(freePort)
     }
 
     deinit { stop() }

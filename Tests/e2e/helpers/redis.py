@@ -46,7 +46,16 @@ class RedisServer:
         self.port = _free_port()
         self.dir = tempfile.mkdtemp(prefix="live-draw-redis-")
         self.proc: Optional[subprocess.Popen] = None
-        self.start()
+        # The free port is released before redis-server binds it; if something took it in that
+        # window, redis-server exits at once, and the first start takes another port.
+        for attempt in range(5):
+            try:
+                self.start()
+                return
+            except RuntimeError as failure:
+                if "exited" not in str(failure) or attempt == 4:
+                    raise
+                self.port = _free_port()
 
     @property
     def url(self) -> str:
