@@ -24,7 +24,8 @@ struct ClusterSetup {
     /// The leases and the channel, for the server.
     var services: ClusterServices
 
-    init(url: RedisURL, seal: EnvelopeSeal?, random: any RandomSource, clock: any DrawClock, logger: Logger) {
+    init(url: RedisURL, seal: EnvelopeSeal?, retention: HistoryRetention = .standard, random: any RandomSource,
+         clock: any DrawClock, logger: Logger) {
         self.url = url
         let nodeId = "node-" + Hex.encode(random.bytes(6))
         self.nodeId = nodeId
@@ -41,7 +42,7 @@ struct ClusterSetup {
             log: RedisFencedDrawLog(connection: commands, seal: stored),
             views: RedisRoomViewStore(connection: commands, seal: stored),
             presence: RedisPresenceBoard(connection: commands),
-            records: RedisSharedDrawRecords(connection: rooms, seal: stored),
+            records: RedisSharedDrawRecords(connection: rooms, seal: stored, retention: retention),
             seal: seal,
             makeEvents: { deliver in
                 let channel = RedisRoomEventChannel(connection: commands, onEvent: deliver)
@@ -57,6 +58,7 @@ struct ClusterSetup {
             // a Redis that went away, and one that came back, by itself.
             linkUp: { made.channel?.subscriber.link.state == .up },
             linkUps: { made.channel?.subscriber.link.upCount ?? 0 })
+        services.retention = retention
     }
 }
 

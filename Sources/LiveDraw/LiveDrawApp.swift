@@ -69,9 +69,12 @@ struct LiveDrawApp {
 
         // Cluster mode: rooms live in Redis, shared by every node; this node's draws are still
         // recorded in its own SQLite store (its audit log).
-        var cluster = configuration.redisURL.map { ClusterSetup(url: $0, seal: configuration.clusterSeal, random: random, clock: clock, logger: logger) }
-        // The history lines this node owes the cluster are rows of its own SQLite store.
+        var cluster = configuration.redisURL.map { ClusterSetup(url: $0, seal: configuration.clusterSeal, retention: configuration.historyRetention,
+                                                                  random: random, clock: clock, logger: logger) }
+        // The history lines this node owes the cluster, and its copy of every draw the cluster
+        // ended, are rows of its own SQLite store.
         cluster?.services.outbox = store
+        cluster?.services.archive = store
         if let cluster {
             logger.notice("cluster mode", metadata: ["node": "\(cluster.nodeId)", "redis": "\(cluster.url)"])
         }

@@ -30,6 +30,8 @@ public struct LaunchConfiguration: Sendable {
     public var redisURL: RedisURL?
     /// The MAC of cluster mode's envelopes, from `--cluster-secret-file`; `nil`: unauthenticated.
     public var clusterSeal: EnvelopeSeal?
+    /// How long Redis keeps an ended draw, and how many lines a room (issue 44).
+    public var historyRetention = HistoryRetention.standard
     /// Text or one JSON object per line.
     public var logFormat: LogFormat
     /// The beacon draws commit to (`--beacon-url`, `--beacon-chain`); `nil`: the seed alone.
@@ -67,6 +69,10 @@ public struct LaunchConfiguration: Sendable {
         public static let roomExpiryDays = 1...3650
         public static let roomExpirySeconds = 1...315_360_000
         public static let roomCreationBurst = 1...1_000_000
+        /// Up to ten years.
+        public static let redisHistoryHours = 1...87_600
+        public static let redisHistorySeconds = 1...315_360_000
+        public static let redisHistoryPerRoom = 1...1_000_000
         public static let roomCreationPerMinute = 1...1_000_000
         /// 0 is off; the rest are SCHED_FIFO's priorities.
         public static let realtimePriority = 0...ServiceThreadScheduling.priorities.upperBound
@@ -118,6 +124,8 @@ public struct LaunchConfiguration: Sendable {
         logLevel = o.logLevel.loggerLevel
         redisURL = try Self.redis(o.redisURL, dataDirectory: dataDirectory)
         clusterSeal = try Self.clusterSeal(o.clusterSecretFile, redis: redisURL, paths: paths)
+        historyRetention = try Self.retention(hours: o.redisHistoryHours, seconds: o.redisHistorySeconds,
+                                              perRoom: o.redisHistoryPerRoom)
         logFormat = o.logFormat
         let realtime = try Self.check(o.realtimePriority, in: Limits.realtimePriority, "realtime-priority")
         realtimePriority = realtime == 0 ? nil : realtime
@@ -134,6 +142,16 @@ public struct LaunchConfiguration: Sendable {
             throw ConfigurationError("--redis-url needs --data-dir: each node keeps the records of the draws it ran there")
         }
         return url
+    }
+
+    private static func retention(hours: Int, seconds: Int?, perRoom: Int) throws(ConfigurationError) -> HistoryRetention {
+        let windowMs: Int64
+        if let seconds {
+            windowMs = Int64(try check(seconds, in: Limits.redisHistorySeconds, "redis-history-seconds")) * 1000
+        } else {
+            windowMs = Int64(try check(hours, in: Limits.redisHistoryHours, "redis-history-hours")) * 3_600_000
+        }
+        return HistoryRetention(windowMs: windowMs, perRoom: try check(perRoom, in: Limits.redisHistoryPerRoom, "redis-history-per-room"))
     }
 
     /// The cluster's secret, read now: a missing, exposed or short file stops the start here.

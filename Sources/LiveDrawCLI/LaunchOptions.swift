@@ -182,6 +182,15 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Cluster mode: file with the secret shared by every node (the same file on each; at least 32 bytes, 'openssl rand -hex 32'), readable by its owner only (chmod 600). Every event between nodes then carries an HMAC-SHA256 that receivers check, so whoever can publish to Redis cannot speak for a node. Only with --redis-url. Unset: events are not authenticated and Redis must be private. (env: LIVE_DRAW_CLUSTER_SECRET_FILE)")
     public var clusterSecretFile: String?
 
+    @Option(help: "Cluster mode: hours an ended draw stays in Redis (its record, list reference and history line; 1-87600). Every node keeps its own copy of every ended draw in its data directory, so older draws are still served and verify on every node that was up when they ended. (env: LIVE_DRAW_REDIS_HISTORY_HOURS)")
+    public var redisHistoryHours: Int = Int(HistoryRetention.standard.windowMs / 3_600_000)
+
+    @Option(help: "For tests and soaks: the Redis history window in seconds, instead of --redis-history-hours. (env: LIVE_DRAW_REDIS_HISTORY_SECONDS)")
+    public var redisHistorySeconds: Int?
+
+    @Option(help: "Cluster mode: the most history lines Redis keeps per room (1-1000000); older ones are served from each node's own copy. (env: LIVE_DRAW_REDIS_HISTORY_PER_ROOM)")
+    public var redisHistoryPerRoom: Int = HistoryRetention.standard.perRoom
+
     @Option(name: .customLong("beacon-url"),
             help: "Commit every draw to a future round of this drand beacon (http or https endpoint, e.g. https://api.drand.sh), and derive its picks from the seed and that round's randomness (docs/FAIRNESS.md section 9); needs --beacon-chain. Unset (the default): draws use the seed alone and need no network. (env: LIVE_DRAW_BEACON_URL)")
     public var beaconURL: String?
@@ -231,6 +240,7 @@ public struct LaunchOptions: ParsableCommand {
         "room-expiry-seconds", "room-creation-burst", "room-creation-per-minute",
         "allowed-origins", "frame-ancestors",
         "tls-cert", "tls-key", "data-dir", "lobby-key-file", "redis-url", "cluster-secret-file",
+        "redis-history-hours", "redis-history-seconds", "redis-history-per-room",
         "beacon-url", "beacon-chain", "beacon-margin-ms", "beacon-wait-ms", "log-level", "log-format",
     ]
 

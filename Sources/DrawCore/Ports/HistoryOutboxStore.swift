@@ -20,7 +20,8 @@ public protocol HistoryOutboxStore: Sendable {
     @discardableResult
     func markRunningInterruptedOwingLines(at: Double) throws(StorageError) -> Int
 
-    /// The newest `limit` draws of this node's store (any room), newest first: what it writes
-    /// back after the shared history was lost.
-    func newestDraws(limit: Int) throws(StorageError) -> [(drawId: String, room: String)]
+    /// The newest `limit` draws of this node's store (any room) that ended (or, still running,
+    /// started) at or after `since` (epoch ms), newest first: what it writes back after the
+    /// shared history was lost. Older ones the shared history let go on purpose (issue 44).
+    func newestDraws(limit: Int, since: Double) throws(StorageError) -> [(drawId: String, room: String)]
 }

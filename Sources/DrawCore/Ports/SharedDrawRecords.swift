@@ -46,6 +46,14 @@ public protocol SharedDrawRecords: Sendable {
 
     /// The entrants some node kept for `drawId`, or `nil`.
     func entrants(drawId: String) throws(CoordinationError) -> SharedEntrantList?
+
+    /// Up to `limit` ended draws after `cursor` (`nil`: from the oldest still kept), in the
+    /// order they ended: what a node copies into its `DrawArchive`.
+    func ends(after cursor: String?, limit: Int) throws(CoordinationError) -> SharedEndsPage
+
+    /// Draw `drawId` of `room` as a node archives it, or `nil` when the store no longer holds
+    /// its record or its line.
+    func archivable(drawId: String, room: String) throws(CoordinationError) -> ArchivedDraw?
 }
 
 extension SharedDrawRecords {

@@ -67,6 +67,18 @@ public struct RedisKeyspace: Sendable, Hashable {
     /// The room's draws' history lines: a hash, draw id → summary JSON.
     public func historyLinesKey(room: String) -> String { "\(prefix)history-lines:\(room)" }
 
+    /// The room's ended draws, scored by when they ended (Redis `TIME`, epoch ms): which of its
+    /// history lines the retention window lets go (`HistoryRetention`).
+    public func historyEndsKey(room: String) -> String { "\(prefix)history-ends:\(room)" }
+
+    /// A stream of every ended draw (`d`: its id, `r`: its room), in the order they ended, trimmed
+    /// to the retention window: what every node copies into its own archive (`DrawArchive`).
+    public var endsKey: String { "\(prefix)ends" }
+
+    /// The ends stream's counter (`INCR`): each end's number (`n`), so a reader sees whether the
+    /// window trimmed ends it had not read yet.
+    public var endsSequenceKey: String { "\(prefix)ends-seq" }
+
     /// The cluster's history sequence (`INCR`): the next draw's position, so positions only grow.
     public var historySequenceKey: String { "\(prefix)history-seq" }
 

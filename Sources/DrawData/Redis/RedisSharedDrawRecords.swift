@@ -14,17 +14,33 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
     public let connection: RedisConnection
     public let keyspace: RedisKeyspace
     public let seal: StoredSeal
+    /// How long an ended draw stays, and how many lines a room keeps (issue 44).
+    public let retention: HistoryRetention
 
-    public init(connection: RedisConnection, keyspace: RedisKeyspace = RedisKeyspace(), seal: StoredSeal = .plain) {
+    public init(connection: RedisConnection, keyspace: RedisKeyspace = RedisKeyspace(), seal: StoredSeal = .plain,
+                retention: HistoryRetention = .standard) {
         self.connection = connection
         self.keyspace = keyspace
         self.seal = seal
+        self.retention = retention
     }
 
     /// KEYS: history, lines, draw, sequence, the draw's end claim, the draw's entrants, its list,
-    /// the room's seed escrow. ARGV: drawId, summary, record (as stored: `storedRecord`), token (decimal), final
+    /// the room's seed escrow, the room's ends (`historyEndsKey`), the ends stream, its counter.
+    /// ARGV: drawId,
+    /// summary, record (as stored: `storedRecord`), token (decimal), final
     /// (`1`/`0`), the list's hash (empty: a record kept whole), the list's JSON (empty: not sent),
-    /// its length (so a list kept under the hash is checked, cheaply, even when not sent).
+    /// its length (so a list kept under the hash is checked, cheaply, even when not sent), the
+    /// retention window (ms), the most lines a room keeps, the room.
+    ///
+    /// Retention (issue 44, `HistoryRetention`): an end is added to the room's ends (scored by
+    /// Redis' clock) and to the ends stream (trimmed to the window), and its record, entrants'
+    /// reference and end claim expire after the window; its list expires no sooner than the
+    /// newest draw referencing it. Each end lets go of up to 100 of the room's lines that ended
+    /// before the window or are past the room's cap (bounded work per call), and sets the room's
+    /// history keys to expire after the window, so a room that stops drawing leaves nothing. A
+    /// draw that is not ended yet makes its room's history keys persist again, so its line
+    /// cannot expire under it.
     /// Answers 1 when kept, 0 when refused (`SharedDrawRecords.keep` has the rules): an end is
     /// claimed by the first final write and only the same non-zero token writes after it; a line
     /// already kept byte for byte is answered 1 without a write (a retry whose answer was lost).
@@ -64,6 +80,31 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
         end
         redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
         redis.call('SET', KEYS[3], ARGV[3])
+        if ARGV[5] ~= '1' then
+          for _, k in ipairs({KEYS[1], KEYS[2], KEYS[9]}) do redis.call('PERSIST', k) end
+          if ARGV[6] ~= '' then redis.call('PERSIST', KEYS[7]) end
+          return 1
+        end
+        local t = redis.call('TIME')
+        local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+        local window = tonumber(ARGV[9])
+        if not redis.call('ZSCORE', KEYS[9], ARGV[1]) then
+          redis.call('ZADD', KEYS[9], now, ARGV[1])
+          redis.call('XADD', KEYS[10], 'MINID', tostring(now - window), '*', 'd', ARGV[1], 'r', ARGV[11],
+                     'n', redis.call('INCR', KEYS[11]))
+        end
+        local gone = redis.call('ZRANGEBYSCORE', KEYS[9], '-inf', '(' .. tostring(now - window), 'LIMIT', 0, 100)
+        local excess = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[10])
+        if excess > 0 then
+          for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, math.min(excess, 100) - 1)) do gone[#gone + 1] = id end
+        end
+        for _, id in ipairs(gone) do
+          redis.call('ZREM', KEYS[1], id)
+          redis.call('HDEL', KEYS[2], id)
+          redis.call('ZREM', KEYS[9], id)
+        end
+        for _, k in ipairs({KEYS[3], KEYS[5], KEYS[6], KEYS[1], KEYS[2], KEYS[9]}) do redis.call('PEXPIRE', k, window) end
+        if ARGV[6] ~= '' and redis.call('PTTL', KEYS[7]) < window then redis.call('PEXPIRE', KEYS[7], window) end
         return 1
         """
 
@@ -105,15 +146,17 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
         // `started` event kept it); with it only when Redis says it has not.
         for sendList in [false, true] {
             let reply = try connection.coordinate([
-                Array("EVAL".utf8), Array(Self.keepScript.utf8), Array("8".utf8),
+                Array("EVAL".utf8), Array(Self.keepScript.utf8), Array("11".utf8),
                 Array(keyspace.historyKey(room: room).utf8), Array(lines.utf8),
                 Array(keyspace.drawKey(drawId: drawId).utf8), Array(keyspace.historySequenceKey.utf8),
                 Array(keyspace.drawEndKey(drawId: drawId).utf8), Array(keyspace.entrantsKey(drawId: drawId).utf8),
                 Array(keyspace.entrantListKey(hash: body.entrants?.hash ?? "").utf8),
-                Array(keyspace.escrowKey(room: room).utf8),
+                Array(keyspace.escrowKey(room: room).utf8), Array(keyspace.historyEndsKey(room: room).utf8),
+                Array(keyspace.endsKey.utf8), Array(keyspace.endsSequenceKey.utf8),
                 Array(drawId.utf8), summary, stored, Array(String(token).utf8), Array((final ? "1" : "0").utf8),
                 Array((body.entrants?.hash ?? "").utf8), sendList ? body.entrants?.json ?? [] : [],
                 Array(String(body.entrants?.json.count ?? 0).utf8),
+                Array(String(retention.windowMs).utf8), Array(String(retention.perRoom).utf8), Array(room.utf8),
             ])
             switch reply {
             case .integer(1): return .kept
@@ -152,7 +195,8 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
         }
     }
 
-    /// KEYS: the draw's entrants, the list. ARGV: hash, JSON. Stores the list unless kept, and
+    /// KEYS: the draw's entrants, the list. ARGV: hash, JSON. Stores the list unless kept (a
+    /// running draw references it: it no longer expires until that draw's end sets it to), and
     /// refuses (an error reply) a hash already naming different bytes rather than let one draw
     /// read another's list; then the draw references the hash. One script, so a reference never
     /// exists without its list.
@@ -163,6 +207,7 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
         elseif kept ~= ARGV[2] then
           return redis.error_reply('entrant list ' .. ARGV[1] .. ' already stored with different bytes; refused')
         end
+        redis.call('PERSIST', KEYS[2])
         redis.call('SET', KEYS[1], ARGV[1])
         return 1
         """
@@ -193,7 +238,7 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
     }
 
     /// The string at `key`, or `nil` when there is none.
-    private func string(at key: String) throws(CoordinationError) -> [UInt8]? {
+    func string(at key: String) throws(CoordinationError) -> [UInt8]? {
         switch try connection.coordinate(["GET", key], idempotent: true) {
         case .null: return nil
         case .string(let bytes): return bytes
@@ -254,7 +299,7 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
         }
         let more = rows.count > limit
         let shown = rows.prefix(limit)
-        return SharedDrawPage(summaries: shown.map(\.line),
+        return SharedDrawPage(summaries: shown.map(\.line), positions: shown.map(\.position),
                               next: more ? shown.last.flatMap { DrawCursor(position: $0.position) } : nil,
                               roomHasDraws: total > 0)
     }

@@ -199,6 +199,35 @@ enum DrawStoreSchema {
         SchemaMigration(version: 11, sql: """
             ALTER TABLE scheduled_draws ADD COLUMN beacon_json TEXT;
             """),
+        // Cluster mode's archive (issue 44, `ArchiveTable`): every ended draw this node learns of
+        // from the shared store, kept for good, since Redis keeps a draw for its retention window
+        // only. Its list is an `entrant_lists` row like a draw's own, so the release trigger now
+        // also keeps a list an archived draw references. `archive_cursor`: how far the shared
+        // store's ends stream was read (one row).
+        SchemaMigration(version: 12, sql: """
+            CREATE TABLE archived_draws (
+                draw_id       TEXT    NOT NULL PRIMARY KEY,
+                room          TEXT    NOT NULL,
+                position      INTEGER NOT NULL CHECK (position > 0),
+                summary       TEXT    NOT NULL,
+                head          TEXT    NOT NULL,
+                tail          TEXT    NOT NULL,
+                entrants_hash TEXT    REFERENCES entrant_lists (sha256)
+            );
+            CREATE INDEX archived_draws_by_room ON archived_draws (room, position);
+            CREATE INDEX archived_draws_by_entrants ON archived_draws (entrants_hash);
+            CREATE TABLE archive_cursor (
+                id     INTEGER NOT NULL PRIMARY KEY CHECK (id = 1),
+                cursor TEXT    NOT NULL
+            );
+            DROP TRIGGER entrant_list_released;
+            CREATE TRIGGER entrant_list_released AFTER DELETE ON room_entrants BEGIN
+                DELETE FROM entrant_lists WHERE sha256 = OLD.entrants_sha256
+                    AND NOT EXISTS (SELECT 1 FROM draws WHERE entrants_hash = OLD.entrants_sha256)
+                    AND NOT EXISTS (SELECT 1 FROM room_entrants WHERE entrants_sha256 = OLD.entrants_sha256)
+                    AND NOT EXISTS (SELECT 1 FROM archived_draws WHERE entrants_hash = OLD.entrants_sha256);
+            END;
+            """),
     ]
 
     /// The version this code writes and fully understands.

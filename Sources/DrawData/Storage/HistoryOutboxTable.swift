@@ -49,10 +49,13 @@ struct HistoryOutboxTable: Sendable {
         }
     }
 
-    func newestDraws(limit: Int) throws(StorageError) -> [(drawId: String, room: String)] {
+    func newestDraws(limit: Int, since: Double) throws(StorageError) -> [(drawId: String, room: String)] {
         try database.read("read the newest draws") { db in
-            let query = try db.prepare("SELECT draw_id, room FROM draws ORDER BY seq DESC LIMIT ?")
-            try query.bind([.int(limit)])
+            let query = try db.prepare("""
+                SELECT draw_id, room FROM draws WHERE coalesce(finished_at, started_at, created_at) >= ?
+                ORDER BY seq DESC LIMIT ?
+                """)
+            try query.bind([.real(since), .int(limit)])
             var draws: [(drawId: String, room: String)] = []
             while try query.step() { draws.append((query.text(0) ?? "", query.text(1) ?? "")) }
             return draws

@@ -56,8 +56,8 @@ extension SQLiteDrawStore: HistoryOutboxStore {
         try outbox.markRunningInterruptedOwingLines(at: at)
     }
 
-    public func newestDraws(limit: Int) throws(StorageError) -> [(drawId: String, room: String)] {
-        try outbox.newestDraws(limit: limit)
+    public func newestDraws(limit: Int, since: Double) throws(StorageError) -> [(drawId: String, room: String)] {
+        try outbox.newestDraws(limit: limit, since: since)
     }
 }
 
@@ -72,4 +72,24 @@ extension SQLiteDrawStore: ScheduledDrawStore {
     }
 
     public func claim(drawId: String) throws(StorageError) -> ScheduledDraw? { try scheduled.claim(drawId: drawId) }
+}
+
+/// Cluster mode's archive of ended draws, on `ArchiveTable`.
+extension SQLiteDrawStore: DrawArchive {
+    public func archive(_ draws: [ArchivedDraw], cursor: String) throws(StorageError) {
+        try archived.archive(draws, cursor: cursor)
+    }
+
+    public func archiveCursor() throws(StorageError) -> String? { try archived.cursor() }
+
+    public func archivedBody(drawId: String) throws(StorageError) -> [UInt8]? { try archived.body(drawId: drawId) }
+
+    public func archivedEntrants(drawId: String) throws(StorageError) -> SharedEntrantList? {
+        try archived.entrants(drawId: drawId)
+    }
+
+    public func archivedLines(room: String, before: Int64?, limit: Int) throws(StorageError)
+        -> [(position: Int64, summary: [UInt8])] {
+        try archived.lines(room: room, before: before, limit: limit)
+    }
 }

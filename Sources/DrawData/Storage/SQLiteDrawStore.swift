@@ -23,6 +23,7 @@ public final class SQLiteDrawStore: Sendable {
     let rooms: RoomTable
     let outbox: HistoryOutboxTable
     let scheduled: ScheduledDrawTable
+    let archived: ArchiveTable
 
     /// The database file, as configured.
     public var path: String { database.path }
@@ -39,6 +40,7 @@ public final class SQLiteDrawStore: Sendable {
         rooms = RoomTable(database: database)
         outbox = HistoryOutboxTable(database: database)
         scheduled = ScheduledDrawTable(database: database)
+        archived = ArchiveTable(database: database)
     }
 
     /// Opens (or creates) the database at `path`, whose directory must exist.

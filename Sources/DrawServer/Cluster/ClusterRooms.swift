@@ -29,6 +29,8 @@ final class ClusterRooms: SharedRooms {
     /// The history lines this node owes the shared history (`nil` without one, or without a
     /// draw store).
     private let history: HistoryOutbox?
+    /// Copies every draw the cluster ended into this node's store (`nil` without one).
+    private let archiver: RecordsArchiver?
     /// Other nodes' draws as this node shows them: their events, the draws seen ending, the
     /// views read back.
     let receiver: ClusterEventReceiver
@@ -52,6 +54,7 @@ final class ClusterRooms: SharedRooms {
         gate = ClusterStartGate(node: node, clock: clock, logger: logger, loop: loop, receiver: receiver,
                                 ownDraws: ownDraws)
         history = HistoryOutbox.make(node: node, storage: storage, loop: loop, clock: clock, logger: logger)
+        archiver = RecordsArchiver.make(node: node, storage: storage, loop: loop, clock: clock, logger: logger)
         rebuild = ClusterRebuild(node: node, clock: clock, logger: logger, storage: storage, history: history,
                                  receiver: receiver)
     }
@@ -98,6 +101,7 @@ final class ClusterRooms: SharedRooms {
     var storeFailure: ClientErrorCode { .clusterUnavailable }
     var linkUp: Bool? { node.linkUp }
     var records: (any SharedDrawRecords)? { node.services.records }
+    var archive: (any DrawArchive)? { node.services.archive }
     func mayBeStale(_ room: Room) -> Bool { room.viewers == 0 && !room.hasWork }
     func viewersChanged(_ room: Room) { node.watch(room: room.name, viewers: room.viewers) }
     func evicted(_ room: String) {
@@ -106,6 +110,7 @@ final class ClusterRooms: SharedRooms {
     }
     func close() {
         history?.close()
+        archiver?.close()
         node.close()
     }
 
@@ -260,6 +265,7 @@ final class ClusterRooms: SharedRooms {
             cluster.checkOrphans(Array(watched), clock: clock)
         }
         reportPresence(cluster)
+        archiver?.tick()
     }
 
     /// This node's counts out, the other nodes' in: a room whose total changed gets a

@@ -49,6 +49,12 @@ public struct ClusterServices: Sendable {
     /// This node's durable outbox of the history lines it owes `records` (its SQLite store, the
     /// draw store's thread calls it); `nil`: owed lines are kept in memory only.
     public var outbox: (any HistoryOutboxStore)?
+    /// This node's own copy of every draw the cluster ended (its SQLite store), which reads fall
+    /// back to once `records` let a draw go (issue 44); `nil`: reads end at `records`.
+    public var archive: (any DrawArchive)?
+    /// How long `records` keeps an ended draw (what `HistoryOutbox` may write back after Redis
+    /// came back without it: nothing older than this).
+    public var retention: HistoryRetention = .standard
     /// The cluster's shared secret (`--cluster-secret-file`): every envelope published is sealed
     /// with it and every one received must be; `nil`: envelopes go unauthenticated (Redis must
     /// then be private).

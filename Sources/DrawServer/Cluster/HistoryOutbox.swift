@@ -104,11 +104,15 @@ final class HistoryOutbox: OwedHistory {
     /// Redis came back, maybe empty: what waits for a retry is sent at once (not after the rest
     /// of its backoff), and this node's newest `limit` draws that the shared store has no record
     /// of are owed again (token 0: an end another node recorded meanwhile wins).
-    func restore(limit: Int = HistoryOutbox.restoreLimit) {
+    /// Only draws that ended within `windowMs` (the shared history's retention): older ones it
+    /// let go on purpose, and writing them back would give them new places at the top of their
+    /// rooms' histories.
+    func restore(limit: Int = HistoryOutbox.restoreLimit, windowMs: Int64 = HistoryRetention.standard.windowMs) {
         queue.retryNow()
         pump()
         guard let rows = backend.rows else { return }
         let records = backend.records, onShared = backend.onShared
+        let since = clock.epochMillis() - Double(windowMs)
         let back = loop.executor.continuation { [weak self] (missing: [(drawId: String, room: String)]) in
             self?.restored(missing)
         }
@@ -120,7 +124,7 @@ final class HistoryOutbox: OwedHistory {
             }
         }
         _ = backend.onStore {
-            guard let draws = try? rows.newestDraws(limit: limit), !draws.isEmpty else { return }
+            guard let draws = try? rows.newestDraws(limit: limit, since: since), !draws.isEmpty else { return }
             asked(draws)
         }
     }

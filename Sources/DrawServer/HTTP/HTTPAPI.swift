@@ -44,7 +44,7 @@ final class HTTPAPI {
         self.directory = directory
         self.shared = shared
         answers = HTTPAnswers(loop: loop, storage: storage)
-        history = HistoryReads(store: storage.store, rooms: storage.rooms, shared: shared.records,
+        history = HistoryReads(store: storage.store, rooms: storage.rooms, shared: shared.records, archive: shared.archive,
                                entrantLists: broadcaster.entrantLists, logger: logger)
         rooms = RoomsAPI(config: config, clock: clock, logger: logger, metrics: metrics, directory: directory,
                          broadcaster: broadcaster, changes: changes)

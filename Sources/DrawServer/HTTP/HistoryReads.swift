@@ -29,15 +29,19 @@ final class HistoryReads {
     private let rooms: CheckedRoomStore?
     /// The cluster's shared history; `nil` for one node.
     private let shared: (any SharedDrawRecords)?
+    /// This node's copy of the draws the cluster ended (issue 44), read once `shared` let one go;
+    /// on the draw store's thread.
+    private let archive: (any DrawArchive)?
     /// Recent draws' entrant lists, encoded once.
     private let entrantLists: EntrantLists
     private let logger: Logger
 
     init(store: RecoveringDrawStore?, rooms: CheckedRoomStore?, shared: (any SharedDrawRecords)?,
-         entrantLists: EntrantLists, logger: Logger) {
+         archive: (any DrawArchive)? = nil, entrantLists: EntrantLists, logger: Logger) {
         self.store = store
         self.rooms = rooms
         self.shared = shared
+        self.archive = archive
         self.entrantLists = entrantLists
         self.logger = logger
     }
@@ -61,7 +65,9 @@ final class HistoryReads {
             return .now(.json(code.httpStatus, APIMessages.error(code, message: error.message)))
         }
         let logger = self.logger, kept = rooms
-        if let shared { return sharedHistoryPage(room: name, request: request, live: live, shared: shared) }
+        if let shared {
+            return sharedHistoryPage(room: name, request: request, live: live, shared: shared, archive: archive)
+        }
         return .read(.draws) {
             do throws(StorageError) {
                 let page = try store.list(room: name, page: request)
@@ -99,14 +105,16 @@ final class HistoryReads {
     /// Cluster mode reads the shared history first, so every node answers the one recorded end
     /// (issue 27: a node whose draw the cluster ended by a takeover holds its own `aborted` record,
     /// while the history says `interrupted`). This node's own record answers when the shared
-    /// history has none yet (its line is on its way) or Redis is out of reach.
+    /// history has none yet (its line is on its way) or Redis is out of reach; before it, this
+    /// node's archive of the cluster's ended draws (issue 44: Redis let the draw go, or is away).
     func drawRecord(id: String) -> HistoryAnswer {
         guard DrawIdentifier.isValid(id) else { return .now(.json(404, APIMessages.error(.unknownDraw))) }
         guard let store else { return .now(Self.noHistory) }
-        let logger = self.logger
+        let logger = self.logger, archive = self.archive
         let local = { @Sendable (sharedFailed: Bool) -> HistoryAnswer in
             .read(.draws) {
                 do throws(StorageError) {
+                    if let body = try archive?.archivedBody(drawId: id) { return .now(.json(200, body)) }
                     if let record = try store.record(id: id) { return .now(.json(200, RecordMessages.record(record))) }
                 } catch {
                     logger.error("could not read a draw record", metadata: ["drawId": "\(id)", "error": "\(error)"])
@@ -133,7 +141,7 @@ final class HistoryReads {
         .notFound, message: "This server keeps no draw history (it was started without a data directory)."))
 
     private func sharedHistoryPage(room name: String, request: DrawPageRequest, live: Bool,
-                                   shared: any SharedDrawRecords) -> HistoryAnswer {
+                                   shared: any SharedDrawRecords, archive: (any DrawArchive)?) -> HistoryAnswer {
         let logger = self.logger, kept = rooms
         return .read(.shared) {
             let page: SharedDrawPage
@@ -144,8 +152,31 @@ final class HistoryReads {
                 logger.warning("could not read the shared draw history", metadata: ["room": "\(name)", "error": "\(error)"])
                 return .now(.json(503, APIMessages.error(.clusterUnavailable)))
             }
-            let found = HistoryAnswer.now(.json(200, RecordMessages.history(room: name, summaries: page.summaries, next: page.next)))
-            guard page.summaries.isEmpty && !live && !page.roomHasDraws else { return found }
+            guard let archive else { return Self.answerSharedPage(page, room: name, live: live, kept: kept, logger: logger) }
+            // Lines Redis let go (issue 44) are in this node's archive: the page is both, merged
+            // by their place in the cluster's history.
+            return .read(.draws) {
+                let archived: [(position: Int64, summary: [UInt8])]
+                do throws(StorageError) {
+                    archived = try archive.archivedLines(room: name, before: request.after?.position, limit: request.limit + 1)
+                } catch {
+                    logger.error("could not read the archived draw history", metadata: ["room": "\(name)", "error": "\(error)"])
+                    return .now(.json(503, APIMessages.error(.storageUnavailable)))
+                }
+                return Self.answerSharedPage(ArchivedHistoryMerge.merge(page, archived: archived, limit: request.limit),
+                                             room: name, live: live, kept: kept, logger: logger)
+            }
+        }
+    }
+
+    /// The answer for a page of the cluster's history; an empty one of a room neither in memory
+    /// nor with any draw is a 404 unless the registry keeps the room. On the shared store's
+    /// thread, or (after the archive was read) the draw store's: the registry read is Redis'.
+    private static func answerSharedPage(_ page: SharedDrawPage, room name: String, live: Bool, kept: CheckedRoomStore?,
+                                         logger: Logger) -> HistoryAnswer {
+        let found = HistoryAnswer.now(.json(200, RecordMessages.history(room: name, summaries: page.summaries, next: page.next)))
+        guard page.summaries.isEmpty && !live && !page.roomHasDraws else { return found }
+        return .read(.shared) {
             // A room kept in the registry but not in this node's memory is a room, draws or not.
             do throws(StorageError) {
                 if try kept?.room(named: name) == nil { return .now(.json(404, APIMessages.error(.unknownRoom))) }
@@ -167,7 +198,7 @@ final class HistoryReads {
         guard DrawIdentifier.isValid(id) else { return .now(.json(404, APIMessages.error(.unknownDraw))) }
         let lists = entrantLists
         if let list = lists.list(drawId: id) { return .now(Self.entrantsResponse(list, ifNoneMatch: ifNoneMatch)) }
-        let store = self.store, shared = self.shared, logger = self.logger
+        let store = self.store, shared = self.shared, logger = self.logger, archive = self.archive
         guard store != nil || shared != nil else { return .now(.json(404, APIMessages.error(.unknownDraw))) }
         let fromShared = Self.sharedEntrants(id: id, in: shared, lists: lists, ifNoneMatch: ifNoneMatch)
         guard let store else { return fromShared }
@@ -177,6 +208,10 @@ final class HistoryReads {
                     guard let hash = record.entrantsHash, !record.entrants.isEmpty else { return .now(Self.noEntrants) }
                     let list = lists.list(drawId: id, hash: hash, players: record.entrants)
                     return .now(Self.entrantsResponse(list, ifNoneMatch: ifNoneMatch))
+                }
+                // A draw of another node that Redis let go: this node's archived copy.
+                if let kept = try archive?.archivedEntrants(drawId: id) {
+                    return .now(Self.entrantsResponse(EntrantList(hash: kept.hash, json: kept.json), ifNoneMatch: ifNoneMatch))
                 }
             } catch {
                 logger.error("could not read a draw record", metadata: ["drawId": "\(id)", "error": "\(error)"])

@@ -31,6 +31,9 @@ protocol SharedRooms: AnyObject {
     var linkUp: Bool? { get }
     /// Ended draws' records readable from every node; `nil`: each node serves its own.
     var records: (any SharedDrawRecords)? { get }
+    /// This node's copy of the draws the cluster ended, read once `records` let one go; `nil`:
+    /// none (one node, whose own records are its whole history).
+    var archive: (any DrawArchive)? { get }
 
     /// Reads `room`'s record again where another node may have changed it (its key, settings,
     /// list; or deleted it); `done` gets `nil` to go on. `forViewer`: a viewer is about to join.
@@ -86,6 +89,7 @@ final class SingleNodeRooms: DrawStartGate, SharedRooms, DrawStepLog {
     var storeFailure: ClientErrorCode { .storageUnavailable }
     var linkUp: Bool? { nil }
     var records: (any SharedDrawRecords)? { nil }
+    var archive: (any DrawArchive)? { nil }
     func refresh(_ room: Room, forViewer: Bool, then done: @escaping (ClientErrorCode?) -> Void) { done(nil) }
     func mayBeStale(_ room: Room) -> Bool { false }
     func prepareViewer(of name: String, then go: @escaping () -> Void) { go() }

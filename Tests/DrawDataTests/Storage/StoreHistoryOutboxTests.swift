@@ -63,10 +63,10 @@ extension StorageTests {
         @Test func theNewestDrawsComeNewestFirstUpToTheLimit() throws {
             try StoreFixtures.withStore { store, _ in
                 for n in 1...5 { try store.insertStarted(StoreFixtures.started(StoreFixtures.plan(n), room: "r\(n % 2)")) }
-                let newest = try store.newestDraws(limit: 3)
+                let newest = try store.newestDraws(limit: 3, since: 0)
                 #expect(newest.map(\.drawId) == [5, 4, 3].map(StoreFixtures.drawId))
                 #expect(newest.map(\.room) == ["r1", "r0", "r1"])
-                #expect(try store.newestDraws(limit: 10).count == 5)
+                #expect(try store.newestDraws(limit: 10, since: 0).count == 5)
             }
         }
 

@@ -49,4 +49,8 @@ final class FakeSharedRecords: SharedDrawRecords, @unchecked Sendable {
     }
     func keepEntrants(drawId: String, _ list: SharedEntrantList) throws(CoordinationError) {}
     func entrants(drawId: String) throws(CoordinationError) -> SharedEntrantList? { nil }
+    func ends(after cursor: String?, limit: Int) throws(CoordinationError) -> SharedEndsPage {
+        SharedEndsPage(ends: [], gap: false)
+    }
+    func archivable(drawId: String, room: String) throws(CoordinationError) -> ArchivedDraw? { nil }
 }
