@@ -51,9 +51,9 @@ public protocol SharedDrawRecords: Sendable {
     /// order they ended: what a node copies into its `DrawArchive`.
     func ends(after cursor: String?, limit: Int) throws(CoordinationError) -> SharedEndsPage
 
-    /// Draw `drawId` of `room` as a node archives it, or `nil` when the store no longer holds
-    /// its record or its line.
-    func archivable(drawId: String, room: String) throws(CoordinationError) -> ArchivedDraw?
+    /// The draw `end` names as a node archives it, or `nil` when the store no longer holds its
+    /// record (or `end` names no draw).
+    func archivable(_ end: SharedEnd) throws(CoordinationError) -> ArchivedDraw?
 }
 
 extension SharedDrawRecords {

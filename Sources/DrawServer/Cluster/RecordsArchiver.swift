@@ -99,7 +99,7 @@ final class RecordsArchiver {
                 let page = try records.ends(after: known, limit: batch)
                 var draws: [ArchivedDraw] = []
                 for end in page.ends {
-                    if let draw = try records.archivable(drawId: end.drawId, room: end.room) { draws.append(draw) }
+                    if let draw = try records.archivable(end) { draws.append(draw) }
                 }
                 back(.success(Read(draws: draws, cursor: page.ends.last?.cursor, count: page.ends.count, gap: page.gap)))
             } catch {

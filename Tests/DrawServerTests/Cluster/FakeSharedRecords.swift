@@ -52,5 +52,5 @@ final class FakeSharedRecords: SharedDrawRecords, @unchecked Sendable {
     func ends(after cursor: String?, limit: Int) throws(CoordinationError) -> SharedEndsPage {
         SharedEndsPage(ends: [], gap: false)
     }
-    func archivable(drawId: String, room: String) throws(CoordinationError) -> ArchivedDraw? { nil }
+    func archivable(_ end: SharedEnd) throws(CoordinationError) -> ArchivedDraw? { nil }
 }
