@@ -46,10 +46,12 @@ import Testing
 
         /// A draw of this node, recorded as started (its record is `running`).
         @discardableResult
-        func startDraw(_ n: Int, room: String = "quiz") throws -> DrawPlan {
+        /// A draw started `ago` ms before the clock's now.
+        func startDraw(_ n: Int, room: String = "quiz", ago: Double = 1_000) throws -> DrawPlan {
             let plan = Self.plan(n)
+            let at = clock.epochMillis() - ago
             try store.insertStarted(NewDrawRecord(room: room, plan: plan, sources: RunningServer.sources,
-                                                  createdAt: 1_700_000_000_000, startedAt: 1_700_000_000_500))
+                                                  createdAt: at - 500, startedAt: at))
             return plan
         }
 
@@ -268,6 +270,19 @@ import Testing
         #expect(f.shared.keeps.map(\.drawId) == [plans[3].drawId, plans[1].drawId])
         #expect(f.shared.keeps.allSatisfy { $0.token == 0 && !$0.final }, "still running: not an end")
         #expect(try f.store.owed(limit: 10) == [])
+    }
+
+    /// Issue 44: a draw older than the shared history's window was let go on purpose; writing it
+    /// back would put it at the top of its room's history again.
+    @Test func drawsOlderThanTheRetentionWindowAreNotWrittenBack() throws {
+        let f = try Fixture()
+        let old = try f.startDraw(1, ago: 7_200_000)
+        let recent = try f.startDraw(2, ago: 60_000)
+        f.outbox.restore(windowMs: 3_600_000)
+        f.loop.runJobs()
+        #expect(f.shared.missingAsked == [[recent.drawId]])
+        #expect(f.shared.keeps.map(\.drawId) == [recent.drawId])
+        #expect(!f.shared.keeps.contains { $0.drawId == old.drawId })
     }
 }
 
