@@ -39,6 +39,9 @@ class SoakConfig:
     big_rooms: int = 6
     viewers: int = 220
     restart_every_s: float = 120.0
+    # Redis' history window (--redis-history-seconds, issue 44): 5 minutes, so a 30-minute run
+    # shows Redis growing over the first window, then flat.
+    history_s: int = 300
     # A host acts every this many seconds (uniformly drawn between the two).
     pause_s: tuple = (3.0, 10.0)
 
@@ -55,7 +58,8 @@ class SoakConfig:
                    rooms=int(os.environ.get("SOAK_ROOMS", "20")),
                    big_rooms=int(os.environ.get("SOAK_BIG_ROOMS", "6")),
                    viewers=int(os.environ.get("SOAK_VIEWERS", "220")),
-                   restart_every_s=float(os.environ.get("SOAK_RESTART_S") or (120 if minutes >= 10 else 50)))
+                   restart_every_s=float(os.environ.get("SOAK_RESTART_S") or (120 if minutes >= 10 else 50)),
+                   history_s=int(os.environ.get("SOAK_HISTORY_S", "300")))
 
 
 @dataclass
@@ -84,7 +88,8 @@ class SoakResult:
         out = [f"== cluster soak: SOAK_MINUTES={c.minutes:g} SOAK_SEED={c.seed}: {self.rooms} rooms "
                f"over the run ({c.rooms} at a time, {c.big_rooms} with {5000:,}-name lists), {c.viewers} viewers at a "
                f"time on {NODES} nodes ({self.viewers} over the run), "
-               f"a SIGTERM restart every {c.restart_every_s:g} s, run {self.seconds:.0f} s"]
+               f"a SIGTERM restart every {c.restart_every_s:g} s, Redis history window {c.history_s} s, "
+               f"run {self.seconds:.0f} s"]
         out.append(f"draws run: {sum(self.draws.values())} ({', '.join(f'{k} {v}' for k, v in sorted(self.draws.items()))})")
         out.append(f"viewer-draws checked: {self.viewer_draws}")
         out.append("host actions: " + ", ".join(f"{k}: {v}" for k, v in sorted(self.statuses.items())))
@@ -94,6 +99,12 @@ class SoakResult:
             per = (end[2] - w[2]) / (end[1] - w[1]) if end[1] > w[1] else float("nan")
             out.append(f"redis used_memory: {mib(w[2], 2**20)} MiB after warm-up (minute {w[0]}, {w[1]} draws), "
                        f"{mib(end[2], 2**20)} MiB at the end ({end[1]} draws): {per:,.0f} bytes per draw")
+        # Past the window (and a minute for the last ends before it to go), Redis should hold
+        # only what one window's draws need: its growth per draw from there is the steady state.
+        steady = self._at(int(c.history_s // 60) + 2)
+        if steady and end and steady is not end and steady[2] is not None and end[2] is not None and end[1] > steady[1]:
+            out.append(f"redis used_memory past the {c.history_s} s window (minute {steady[0]} to the end): "
+                       f"{(end[2] - steady[2]) / (end[1] - steady[1]):+,.0f} bytes per draw over {end[1] - steady[1]} draws")
         out.append("minute  draws  redis MiB  " + "  ".join(f"n{i} RSS MiB" for i in range(NODES)))
         for m, draws, used, rss in self.samples:
             out.append(f"{m:6}  {draws:5}  {mib(used, 2**20):>9}  " + "  ".join(f"{mib(r):>10}" for r in rss))
@@ -158,7 +169,8 @@ class Soak:
         self.redis = RedisServer(aof=True)
         try:
             self.nodes = [launch_node(self.launch, self.redis, round_interval_ms=ROUND_INTERVAL_MS, rounds=ROUNDS,
-                                      loading_notice_ms=0, countdown_ms=0, room_creation_burst=100_000)
+                                      loading_notice_ms=0, countdown_ms=0, room_creation_burst=100_000,
+                                      redis_history_seconds=self.cfg.history_s)
                           for _ in range(NODES)]
             self.cluster = Cluster(self.redis, self.launch, None, random.Random(self.cfg.seed), self.log)
             self.cluster.nodes = self.nodes

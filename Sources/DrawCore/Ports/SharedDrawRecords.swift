@@ -52,7 +52,8 @@ public protocol SharedDrawRecords: Sendable {
     func ends(after cursor: String?, limit: Int) throws(CoordinationError) -> SharedEndsPage
 
     /// The draw `end` names as a node archives it, or `nil` when the store no longer holds its
-    /// record (or `end` names no draw).
+    /// record (or `end` names no draw). Its `summary` is empty when the room's cap let its line
+    /// go already: the caller makes it from the record then.
     func archivable(_ end: SharedEnd) throws(CoordinationError) -> ArchivedDraw?
 }
 

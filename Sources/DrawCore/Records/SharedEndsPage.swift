@@ -6,15 +6,12 @@ public struct SharedEnd: Sendable, Hashable {
     public let room: String
     /// The draw's place in the cluster's history sequence.
     public let position: Int64
-    /// Its history line as it ended.
-    public let summary: [UInt8]
 
-    public init(cursor: String, drawId: String, room: String, position: Int64, summary: [UInt8]) {
+    public init(cursor: String, drawId: String, room: String, position: Int64) {
         self.cursor = cursor
         self.drawId = drawId
         self.room = room
         self.position = position
-        self.summary = summary
     }
 
     /// Whether it names a draw (an entry that does not is skipped, its cursor still read past).

@@ -5,11 +5,11 @@ import DrawCore
 /// the draw's record.
 extension RedisSharedDrawRecords {
     /// KEYS: the ends stream. ARGV: the range's start (`-`, or `(<id>` after a cursor), how many.
-    /// Answers [id, draw, room, number, position, line] for each end ('' for a missing field).
+    /// Answers [id, draw, room, number, position] for each end ('' for a missing field).
     static let endsScript = """
         local out = {}
         for _, entry in ipairs(redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', tonumber(ARGV[2]))) do
-          local f, fields = {d = '', r = '', n = '', p = '', l = ''}, entry[2]
+          local f, fields = {d = '', r = '', n = '', p = ''}, entry[2]
           for i = 1, #fields, 2 do
             if f[fields[i]] then f[fields[i]] = fields[i + 1] end
           end
@@ -18,9 +18,14 @@ extension RedisSharedDrawRecords {
           out[#out + 1] = f.r
           out[#out + 1] = f.n
           out[#out + 1] = f.p
-          out[#out + 1] = f.l
         end
         return out
+        """
+
+    /// KEYS: the room's lines, the draw's record. ARGV: drawId. Answers [line, record], each ''
+    /// when missing.
+    static let archivableScript = """
+        return {redis.call('HGET', KEYS[1], ARGV[1]) or '', redis.call('GET', KEYS[2]) or ''}
         """
 
     public func ends(after cursor: String?, limit: Int) throws(CoordinationError) -> SharedEndsPage {
@@ -28,25 +33,20 @@ extension RedisSharedDrawRecords {
         let start = read.map { "(\($0.id.text)" } ?? "-"
         let reply = try connection.coordinate(["EVAL", Self.endsScript, "1", keyspace.endsKey, start, String(max(1, limit))],
                                               idempotent: true)
-        return try Self.ends(from: reply, after: cursor) { line, room, drawId in
-            seal.open(line, key: keyspace.historyLinesKey(room: room), field: drawId, kind: .historyLine)
-        }
+        return try Self.ends(from: reply, after: cursor)
     }
 
     /// The page `endsScript`'s `reply` holds, read after `cursor`. An id that is not a stream id
-    /// is an unexpected reply; an entry that names no valid draw, room and position, or whose
-    /// line `open` refuses (a wrong seal), names no draw (`SharedEnd.isDraw`), and the cursor
-    /// still moves past it. A gap: the first end's number is past the one after the cursor's
-    /// (the window trimmed ends this node had not read).
-    static func ends(from reply: RedisReply, after cursor: String?,
-                     open: (_ line: [UInt8], _ room: String, _ drawId: String) -> [UInt8]? = { line, _, _ in line })
-        throws(CoordinationError) -> SharedEndsPage {
-        guard case .array(let parts) = reply, parts.count % 6 == 0 else {
+    /// is an unexpected reply; an entry that names no valid draw, room and position names no
+    /// draw (`SharedEnd.isDraw`), and the cursor still moves past it. A gap: the first end's
+    /// number is past the one after the cursor's (the window trimmed ends this node had not read).
+    static func ends(from reply: RedisReply, after cursor: String?) throws(CoordinationError) -> SharedEndsPage {
+        guard case .array(let parts) = reply, parts.count % 5 == 0 else {
             throw .unexpectedReply("reading the ended draws answered \(reply)")
         }
         var ends: [SharedEnd] = []
         var firstNumber: UInt64?
-        for i in stride(from: 0, to: parts.count, by: 6) {
+        for i in stride(from: 0, to: parts.count, by: 5) {
             guard let text = parts[i].text, let id = StreamID(text) else {
                 throw .unexpectedReply("the ended draws held the stream id \(parts[i])")
             }
@@ -55,12 +55,11 @@ extension RedisSharedDrawRecords {
             let next = EndsCursor(id: id, number: number).text
             guard let draw = parts[i + 1].text, DrawIdentifier.isValid(draw),
                   let room = parts[i + 2].text, !room.isEmpty, room.utf8.count <= 256,
-                  let position = parts[i + 4].text.flatMap({ Int64($0) }), position > 0,
-                  case .string(let sealed) = parts[i + 5], let line = open(sealed, room, draw) else {
-                ends.append(SharedEnd(cursor: next, drawId: "", room: "", position: 0, summary: []))
+                  let position = parts[i + 4].text.flatMap({ Int64($0) }), position > 0 else {
+                ends.append(SharedEnd(cursor: next, drawId: "", room: "", position: 0))
                 continue
             }
-            ends.append(SharedEnd(cursor: next, drawId: draw, room: room, position: position, summary: line))
+            ends.append(SharedEnd(cursor: next, drawId: draw, room: room, position: position))
         }
         var gap = false
         if let read = cursor.flatMap(EndsCursor.init), let last = read.number, let first = firstNumber {
@@ -71,20 +70,29 @@ extension RedisSharedDrawRecords {
 
     public func archivable(_ end: SharedEnd) throws(CoordinationError) -> ArchivedDraw? {
         guard end.isDraw else { return nil }
-        let recordKey = keyspace.drawKey(drawId: end.drawId)
-        guard let sealed = try string(at: recordKey) else { return nil }
+        let lines = keyspace.historyLinesKey(room: end.room), recordKey = keyspace.drawKey(drawId: end.drawId)
+        let reply = try connection.coordinate(["EVAL", Self.archivableScript, "2", lines, recordKey, end.drawId],
+                                              idempotent: true)
+        guard case .array(let parts) = reply, parts.count == 2, case .string(let sealedLine) = parts[0],
+              case .string(let sealed) = parts[1] else {
+            throw .unexpectedReply("reading draw \(end.drawId) to archive answered \(reply)")
+        }
+        guard !sealed.isEmpty else { return nil }
         guard let stored = seal.open(sealed, key: recordKey, kind: .record) else {
             throw .unexpectedReply("draw \(end.drawId)'s record in Redis does not carry the cluster's seal; refused")
         }
         guard let record = RedisStoredRecord.decode(stored) else {
             throw .unexpectedReply("draw \(end.drawId)'s record in Redis is not one live-draw wrote")
         }
+        // A line whose seal is wrong is left out, as the history page leaves it out: the caller
+        // makes the line from the record.
+        let line = sealedLine.isEmpty ? [] : seal.open(sealedLine, key: lines, field: end.drawId, kind: .historyLine) ?? []
         var list: SharedEntrantList?
         if let hash = record.hash {
             guard let json = try string(at: keyspace.entrantListKey(hash: hash)) else { return nil }
             list = SharedEntrantList(hash: hash, json: json)
         }
-        return ArchivedDraw(drawId: end.drawId, room: end.room, position: end.position, summary: end.summary,
+        return ArchivedDraw(drawId: end.drawId, room: end.room, position: end.position, summary: line,
                             body: SharedRecordBody(head: record.head, tail: record.tail, entrants: list))
     }
 }

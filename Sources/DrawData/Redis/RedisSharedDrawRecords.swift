@@ -34,8 +34,8 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
     /// retention window (ms), the most lines a room keeps, the room.
     ///
     /// Retention (issue 44, `HistoryRetention`): an end is added to the room's ends (scored by
-    /// Redis' clock) and to the ends stream (trimmed to the window) with its position and line, so
-    /// a node archives it even once the room's cap let the line go; and its record, entrants'
+    /// Redis' clock) and to the ends stream (trimmed to the window) with its position, so a node
+    /// archives it in its place even once the room's cap let its line go; and its record, entrants'
     /// reference and end claim expire after the window; its list expires no sooner than the
     /// newest draw referencing it. Each end lets go of up to 100 of the room's lines that ended
     /// before the window or are past the room's cap (bounded work per call), and sets the room's
@@ -92,7 +92,7 @@ public struct RedisSharedDrawRecords: SharedDrawRecords {
         if not redis.call('ZSCORE', KEYS[9], ARGV[1]) then
           redis.call('ZADD', KEYS[9], now, ARGV[1])
           redis.call('XADD', KEYS[10], 'MINID', tostring(now - window), '*', 'd', ARGV[1], 'r', ARGV[11],
-                     'n', redis.call('INCR', KEYS[11]), 'p', redis.call('ZSCORE', KEYS[1], ARGV[1]), 'l', ARGV[2])
+                     'n', redis.call('INCR', KEYS[11]), 'p', redis.call('ZSCORE', KEYS[1], ARGV[1]))
         end
         local gone = redis.call('ZRANGEBYSCORE', KEYS[9], '-inf', '(' .. tostring(now - window), 'LIMIT', 0, 100)
         local excess = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[10])

@@ -1,4 +1,5 @@
 import DrawCore
+import DrawPresentation
 import Logging
 
 /// Copies every draw the cluster ended into this node's own store (`DrawArchive`, issue 44), so
@@ -99,7 +100,7 @@ final class RecordsArchiver {
                 let page = try records.ends(after: known, limit: batch)
                 var draws: [ArchivedDraw] = []
                 for end in page.ends {
-                    if let draw = try records.archivable(end) { draws.append(draw) }
+                    if let draw = try records.archivable(end).flatMap(Self.withLine) { draws.append(draw) }
                 }
                 back(.success(Read(draws: draws, cursor: page.ends.last?.cursor, count: page.ends.count, gap: page.gap)))
             } catch {
@@ -107,6 +108,15 @@ final class RecordsArchiver {
             }
         }
         if !taken { finished(.failed("the shared store's thread takes no more work"), more: false) }
+    }
+
+    /// `draw` with its history line: Redis' (the room's cap may have let it go already), else
+    /// made from its record as the running node made it (`nil`: a record that does not decode).
+    static func withLine(_ draw: ArchivedDraw) -> ArchivedDraw? {
+        guard draw.summary.isEmpty else { return draw }
+        guard let record = RecordBodyDecoder.decode(draw.body.whole) else { return nil }
+        return ArchivedDraw(drawId: draw.drawId, room: draw.room, position: draw.position,
+                            summary: RecordMessages.summary(DrawSummary(record: record)), body: draw.body)
     }
 
     private func write(_ page: Read) {
