@@ -32,6 +32,14 @@ final class ClusterMetrics {
     /// hop (and any lateness of the running node) adds for this node's viewers.
     private let lateness = Timer(label: "livedraw_cluster_event_lateness_seconds", preferredDisplayUnit: .seconds)
 
+    /// Ended draws this node copied into its archive since it started (issue 44).
+    private let archivedDraws = Counter(label: "livedraw_cluster_archived_draws_total")
+    /// 1 once this node found ends the retention window let go before it read them (it was away
+    /// longer than the window): draws it cannot serve (docs/SCALING.md "Retention").
+    private let archiveGapGauge = Gauge(label: "livedraw_cluster_archive_gap")
+
+    func archived(_ count: Int) { archivedDraws.increment(by: count) }
+    func archiveGap() { archiveGapGauge.record(1) }
     func link(up: Bool) { linkUp.record(up ? 1 : 0) }
     func publishedEvent() { published.increment() }
     func publishFailed() { publishFailures.increment() }

@@ -42,6 +42,10 @@ final class RecordsArchiver {
     private(set) var archived = 0
     /// Whether a gap was reported (once per start).
     private(set) var gapReported = false
+    /// Told of each batch archived (`/metrics`).
+    var onArchived: (Int) -> Void = { _ in }
+    /// Told once of a gap (`/metrics`).
+    var onGap: () -> Void = {}
 
     init(backend: Backend, loop: any RoomLoop, clock: any DrawClock, logger: Logger, batch: Int = RecordsArchiver.batch) {
         self.backend = backend
@@ -122,6 +126,7 @@ final class RecordsArchiver {
     private func write(_ page: Read) {
         if page.gap, !gapReported {
             gapReported = true
+            onGap()
             logger.warning("""
                 some draws ended while this node was away longer than the cluster's history window; \
                 it cannot serve them (the nodes that archived them can)
@@ -161,6 +166,7 @@ final class RecordsArchiver {
         switch outcome {
         case .archived(let count):
             archived += count
+            if count > 0 { onArchived(count) }
             if failing { logger.notice("archiving the cluster's ended draws again") }
             failing = false
         case .failed(let why):
@@ -182,6 +188,10 @@ extension RecordsArchiver {
         let backend = Backend(records: records, archive: archive,
                               onStore: { [unowned storage] job in storage.submit(job, reading: .draws) },
                               onShared: { [unowned storage] job in storage.submit(job, reading: .shared) })
-        return RecordsArchiver(backend: backend, loop: loop, clock: clock, logger: logger)
+        let archiver = RecordsArchiver(backend: backend, loop: loop, clock: clock, logger: logger)
+        let metrics = node.metrics
+        archiver.onArchived = { [unowned metrics] count in metrics.archived(count) }
+        archiver.onGap = { [unowned metrics] in metrics.archiveGap() }
+        return archiver
     }
 }

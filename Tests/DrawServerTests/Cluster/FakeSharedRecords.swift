@@ -49,8 +49,40 @@ final class FakeSharedRecords: SharedDrawRecords, @unchecked Sendable {
     }
     func keepEntrants(drawId: String, _ list: SharedEntrantList) throws(CoordinationError) {}
     func entrants(drawId: String) throws(CoordinationError) -> SharedEntrantList? { nil }
-    func ends(after cursor: String?, limit: Int) throws(CoordinationError) -> SharedEndsPage {
-        SharedEndsPage(ends: [], gap: false)
+    // The ends stream: `_ends[i]`'s cursor is `"\(i)"`.
+    private var _ends: [SharedEnd] = []
+    private var _lines: [String: [UInt8]] = [:]
+    private var _endsFailure: CoordinationError?
+    private var _gap = false
+
+    /// A draw ended: it joins the ends stream, with its line (`nil`: the room's cap let it go).
+    func ended(drawId: String, room: String, position: Int64, line: [UInt8]?, body: [UInt8]) {
+        lock.withLock {
+            _ends.append(SharedEnd(cursor: "\(_ends.count)", drawId: drawId, room: room, position: position))
+            _lines[drawId] = line
+            _bodies[drawId] = body
+        }
     }
-    func archivable(_ end: SharedEnd) throws(CoordinationError) -> ArchivedDraw? { nil }
+    /// Reads of the ends stream fail with `error` (`nil`: they answer again).
+    func failEnds(_ error: CoordinationError?) { lock.withLock { _endsFailure = error } }
+    /// The next reads report a gap.
+    func reportGap() { lock.withLock { _gap = true } }
+
+    func ends(after cursor: String?, limit: Int) throws(CoordinationError) -> SharedEndsPage {
+        let answer = lock.withLock { () -> Result<SharedEndsPage, CoordinationError> in
+            if let failure = _endsFailure { return .failure(failure) }
+            let start = cursor.flatMap { Int($0) }.map { $0 + 1 } ?? 0
+            return .success(SharedEndsPage(ends: Array(_ends.dropFirst(start).prefix(limit)), gap: _gap))
+        }
+        return try answer.get()
+    }
+
+    func archivable(_ end: SharedEnd) throws(CoordinationError) -> ArchivedDraw? {
+        lock.withLock {
+            _bodies[end.drawId].map {
+                ArchivedDraw(drawId: end.drawId, room: end.room, position: end.position, summary: _lines[end.drawId] ?? [],
+                             body: SharedRecordBody(whole: $0))
+            }
+        }
+    }
 }
