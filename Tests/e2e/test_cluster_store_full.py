@@ -9,6 +9,7 @@ fills a real redis-server of its own with filler keys until it answers `-OOM`.
 """
 import asyncio
 import subprocess
+import time
 
 import pytest
 
@@ -128,3 +129,36 @@ def test_a_draw_running_when_redis_fills_holds_then_finishes_once_memory_is_free
     assert redis.command("EXISTS", f"live-draw:escrow:{room}") == ":0"
     assert http.metric(node, FULL) == 0
     assert len(_full_lines(node)) == 1, _full_lines(node)
+
+
+def test_every_host_write_on_a_full_redis_answers_cluster_full_and_changes_nothing(launch, redis):
+    """Not only starts: a new room, a list, settings, a new key and a schedule on a full Redis
+    each answer 503 `cluster_full` (Redis is there, it is full), and once memory is freed the room
+    is as it was and its key still works. Deleting a room frees memory, so a full Redis takes it."""
+    from helpers.rooms import put_entrants, put_settings
+    node = launch_node(launch, redis, round_interval_ms=50, rounds=3)
+    created = http.created_room(node)
+    room, key = created["room"], created["hostKey"]
+    assert put_entrants(node, room, key, "Ann\nBob").status == 200
+    filler = redis.fill()
+    soon = {"at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 600))}
+    writes = {
+        "new room": lambda: http.create_room(node),
+        "list": lambda: put_entrants(node, room, key, "Cy\nDee\nEve"),
+        "settings": lambda: put_settings(node, room, key, {"rounds": 5}),
+        "key": lambda: http.request(node, "POST", f"/api/rooms/{room}/key", may_carry_key=True,
+                                    headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"}),
+        "schedule": lambda: http.request(node, "PUT", f"/api/rooms/{room}/schedule", body=soon,
+                                         headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"}),
+    }
+    for what, write in writes.items():
+        resp = write()
+        assert resp.status == 503 and resp.error_code() == "cluster_full", (what, resp.status, resp.body)
+    assert http.metric(node, FULL) == 1
+    redis.free(filler)
+    snap = http.api(node, "GET", f"/api/rooms/{room}")[1]
+    assert snap["entrants"] == 2 and snap["settings"]["rounds"] != 5, snap
+    assert put_settings(node, room, key, {"rounds": 5}).status == 200, "the key is still the room's"
+    redis.fill()
+    assert http.request(node, "DELETE", f"/api/rooms/{room}", headers={"Authorization": f"Bearer {key}"}).status == 204
+    assert http.api(node, "GET", f"/api/rooms/{room}")[0] == 404

@@ -36,6 +36,14 @@ public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The store was closed.
     case closed(path: String)
 
+    /// Whether a write was refused because the store is full: the shared store's (Redis) writes
+    /// fail with Redis' own error reply as the reason, `OOM …` once `maxmemory` is reached under
+    /// `noeviction` (issue 44: full is an answer, `cluster_full`, not an absent store).
+    public var isOutOfMemory: Bool {
+        guard case .writeFailed(_, _, let reason) = self else { return false }
+        return reason.hasPrefix("OOM ") || reason.contains("-OOM ")
+    }
+
     /// One line, naming the database file and the cause.
     public var description: String {
         switch self {

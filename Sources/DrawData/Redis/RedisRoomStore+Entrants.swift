@@ -13,7 +13,8 @@ extension RedisRoomStore {
           redis.call('DEL', KEYS[3])
           redis.call('HDEL', KEYS[1], 'summary', 'usersSource', 'lotterySource')
         else
-          redis.call('DEL', KEYS[3])
+          -- HSET replaces both fields, so no DEL first: a script's first write decides whether a
+          -- full Redis (maxmemory, noeviction) refuses it, and a DEL would let it through.
           redis.call('HSET', KEYS[3], 'entrants', ARGV[3], 'warnings', ARGV[4])
           redis.call('HSET', KEYS[1], 'summary', ARGV[5], 'usersSource', ARGV[6], 'lotterySource', ARGV[7])
         end

@@ -98,7 +98,13 @@ final class ClusterRooms: SharedRooms {
     // MARK: SharedRooms, the simple answers
 
     var unavailable: ClientErrorCode? { node.linkUp ? nil : .clusterUnavailable }
-    var storeFailure: ClientErrorCode { .clusterUnavailable }
+    /// Redis full (`-OOM`) is `cluster_full`, as for starts, and said once per episode
+    /// (`ClusterStoreFull`); anything else is Redis out of reach.
+    func storeFailure(_ error: StorageError, what: String) -> ClientErrorCode {
+        guard error.isOutOfMemory else { return .clusterUnavailable }
+        node.storeFull.refused(what, reason: error.description)
+        return .clusterFull
+    }
     var linkUp: Bool? { node.linkUp }
     var records: (any SharedDrawRecords)? { node.services.records }
     var archive: (any DrawArchive)? { node.services.archive }

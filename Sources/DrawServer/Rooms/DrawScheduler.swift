@@ -222,7 +222,7 @@ final class DrawScheduler {
             case .failure(let error):
                 book.end(room: draw.room, kept: nil)
                 logger.error("could not keep a scheduled draw", metadata: ["room": "\(draw.room)", "error": "\(error)"])
-                answer(.failure(HostRefusal(.storageUnavailable)))
+                answer(.failure(HostRefusal(shared.storeFailure(error, what: "a scheduled draw"))))
             }
         }
         if !submitted {

@@ -166,7 +166,7 @@ final class RoomChanges {
             case .failure(let error):
                 room.endChange()
                 logger.error("could not change a room", metadata: ["room": "\(name)", "error": "\(error)"])
-                answer(HostRefusal(shared.storeFailure))
+                answer(HostRefusal(shared.storeFailure(error, what: list != nil ? "a room's list" : "a room's settings")))
             }
         }
         if !submitted {

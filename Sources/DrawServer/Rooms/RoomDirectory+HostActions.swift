@@ -72,7 +72,7 @@ extension RoomDirectory {
             case .failure(let error):
                 room.deleting = false
                 logger.error("could not delete a room", metadata: ["room": "\(name)", "error": "\(error)"])
-                answer(HostRefusal(.storageUnavailable))
+                answer(HostRefusal(shared.storeFailure(error, what: "a room's deletion")))
             }
         }
         if !submitted {
@@ -122,7 +122,7 @@ extension RoomDirectory {
                 answer(.failure(HostRefusal(.unknownRoom)))
             case .failure(let error):
                 logger.error("could not rotate a room's key", metadata: ["room": "\(name)", "error": "\(error)"])
-                answer(.failure(HostRefusal(.storageUnavailable)))
+                answer(.failure(HostRefusal(shared.storeFailure(error, what: "a room's new key"))))
             }
         }
         if !submitted { answer(.failure(HostRefusal(.storageUnavailable))) }

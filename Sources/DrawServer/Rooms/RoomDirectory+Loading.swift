@@ -61,7 +61,7 @@ extension RoomDirectory {
                 answer(.failure(.roomExists))
             case .failure(let error):
                 logger.error("could not keep a new room", metadata: ["room": "\(name)", "error": "\(error)"])
-                answer(.failure(shared.storeFailure))
+                answer(.failure(shared.storeFailure(error, what: "a new room")))
             }
         }
         if !submitted { answer(.failure(.storageUnavailable)) }

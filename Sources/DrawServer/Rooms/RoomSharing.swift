@@ -25,8 +25,8 @@ protocol SharedRooms: AnyObject {
     func attach(directory: RoomDirectory, broadcaster: RoomBroadcaster)
     /// Why nothing that needs the shared state can be done now (`nil`: it can).
     var unavailable: ClientErrorCode? { get }
-    /// The code a failed write of a room's record answers with.
-    var storeFailure: ClientErrorCode { get }
+    /// The code a failed write of a room's record answers with (`what`: which write, for the log).
+    func storeFailure(_ error: StorageError, what: String) -> ClientErrorCode
     /// `/healthz`'s cluster link: `nil` for one node.
     var linkUp: Bool? { get }
     /// Ended draws' records readable from every node; `nil`: each node serves its own.
@@ -86,7 +86,7 @@ final class SingleNodeRooms: DrawStartGate, SharedRooms, DrawStepLog {
 
     func attach(directory: RoomDirectory, broadcaster: RoomBroadcaster) {}
     var unavailable: ClientErrorCode? { nil }
-    var storeFailure: ClientErrorCode { .storageUnavailable }
+    func storeFailure(_ error: StorageError, what: String) -> ClientErrorCode { .storageUnavailable }
     var linkUp: Bool? { nil }
     var records: (any SharedDrawRecords)? { nil }
     var archive: (any DrawArchive)? { nil }
