@@ -42,6 +42,9 @@ class SoakConfig:
     # Redis' history window (--redis-history-seconds, issue 44): 5 minutes, so a 30-minute run
     # shows Redis growing over the first window, then flat.
     history_s: int = 300
+    # Whether the last node is left out of the rolling restarts, so one process runs the whole
+    # soak and its RSS from minute 5 to the end says whether a node grows (issue 44).
+    steady_node: bool = True
     # A host acts every this many seconds (uniformly drawn between the two).
     pause_s: tuple = (3.0, 10.0)
 
@@ -59,7 +62,8 @@ class SoakConfig:
                    big_rooms=int(os.environ.get("SOAK_BIG_ROOMS", "6")),
                    viewers=int(os.environ.get("SOAK_VIEWERS", "220")),
                    restart_every_s=float(os.environ.get("SOAK_RESTART_S") or (120 if minutes >= 10 else 50)),
-                   history_s=int(os.environ.get("SOAK_HISTORY_S", "300")))
+                   history_s=int(os.environ.get("SOAK_HISTORY_S", "300")),
+                   steady_node=os.environ.get("SOAK_STEADY_NODE", "1" if minutes >= 10 else "0") == "1")
 
 
 @dataclass
@@ -111,7 +115,8 @@ class SoakResult:
         for i in range(NODES):
             restarted = [round(s) for s, n in self.restarts if n == i]
             if w and end and w[3][i] is not None and end[3][i] is not None:
-                grow = f"{(end[3][i] - w[3][i]) / 1024:+.1f} MiB from minute {w[0]} to the end"
+                grow = (f"{(end[3][i] - w[3][i]) / 1024:+.1f} MiB ({(end[3][i] - w[3][i]) * 100 / w[3][i]:+.1f}%) "
+                        f"from minute {w[0]} to the end"
             else:
                 grow = "not measured (down at a sample)"
             when = f"restarted at {restarted} s (its RSS starts again there)" if restarted else "never restarted"
@@ -226,7 +231,8 @@ class Soak:
         between two of them near the middle of the run; none in the last 20 s."""
         every = self.cfg.restart_every_s
         count = int((duration - 20) // every)
-        plan = [(k * every, "node", (k - 1) % NODES) for k in range(1, count + 1)]
+        restarted = NODES - 1 if self.cfg.steady_node else NODES
+        plan = [(k * every, "node", (k - 1) % restarted) for k in range(1, count + 1)]
         plan.append((every * (count // 2) + every / 2, "redis", None))
         for at, what, i in sorted(plan, key=lambda p: p[0]):
             wait = at - (time.monotonic() - self.t0)
