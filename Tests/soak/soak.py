@@ -116,7 +116,7 @@ class SoakResult:
             restarted = [round(s) for s, n in self.restarts if n == i]
             if w and end and w[3][i] is not None and end[3][i] is not None:
                 grow = (f"{(end[3][i] - w[3][i]) / 1024:+.1f} MiB ({(end[3][i] - w[3][i]) * 100 / w[3][i]:+.1f}%) "
-                        f"from minute {w[0]} to the end"
+                        f"from minute {w[0]} to the end")
             else:
                 grow = "not measured (down at a sample)"
             when = f"restarted at {restarted} s (its RSS starts again there)" if restarted else "never restarted"
