@@ -54,7 +54,7 @@ final class ClusterRebuild {
         cluster.catchUp(nowMs: clock.epochMillis())
         resyncWatchedRooms(cluster)
         restoreOwnViews(cluster)
-        history?.restore(windowMs: node.services.retention.windowMs)
+        history?.restore()
         let now = clock.epochMillis()
         let records = directory.registry.all.filter { $0.name != RoomName.lobby && !$0.deleting }
             .map { RoomRecord(name: $0.name, keyHash: $0.keyHash, createdAt: now) }

@@ -13,6 +13,7 @@ extension HistoryOutbox {
                               localRecord: { id throws(StorageError) in try store.record(id: id) },
                               onStore: { [unowned storage] job in storage.submit(job, reading: .draws) },
                               onShared: { [unowned storage] job in storage.submit(job, reading: .shared) })
-        return HistoryOutbox(backend: backend, loop: loop, clock: clock, logger: logger)
+        return HistoryOutbox(backend: backend, loop: loop, clock: clock, logger: logger,
+                             windowMs: node.services.retention.windowMs)
     }
 }

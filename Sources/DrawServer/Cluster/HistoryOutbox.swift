@@ -41,6 +41,9 @@ final class HistoryOutbox: OwedHistory {
     private let logger: Logger
     private(set) var queue: HistoryOutboxQueue
     private let resumeBatch: Int
+    /// The shared history's retention window (`HistoryRetention.windowMs`): a line of a draw that
+    /// ended before it is not sent, nor written back (issue 44).
+    private let windowMs: Int64
     private var timer: (any ServiceTimer)?
     /// The last `resume` read a full batch: read again once the queue is empty.
     private var moreToResume = false
@@ -53,8 +56,10 @@ final class HistoryOutbox: OwedHistory {
     private var settledWaiters: [() -> Void] = []
 
     init(backend: Backend, loop: any RoomLoop, clock: any DrawClock, logger: Logger,
-         queue: HistoryOutboxQueue = HistoryOutboxQueue(), resumeBatch: Int = HistoryOutbox.resumeBatch) {
+         queue: HistoryOutboxQueue = HistoryOutboxQueue(), resumeBatch: Int = HistoryOutbox.resumeBatch,
+         windowMs: Int64 = HistoryRetention.standard.windowMs) {
         self.backend = backend
+        self.windowMs = windowMs
         self.loop = loop
         self.clock = clock
         self.logger = logger
@@ -107,7 +112,7 @@ final class HistoryOutbox: OwedHistory {
     /// Only draws that ended within `windowMs` (the shared history's retention): older ones it
     /// let go on purpose, and writing them back would give them new places at the top of their
     /// rooms' histories.
-    func restore(limit: Int = HistoryOutbox.restoreLimit, windowMs: Int64 = HistoryRetention.standard.windowMs) {
+    func restore(limit: Int = HistoryOutbox.restoreLimit) {
         queue.retryNow()
         pump()
         guard let rows = backend.rows else { return }
@@ -212,11 +217,16 @@ final class HistoryOutbox: OwedHistory {
     /// is not there, and passes). Step two, on the shared store's thread: the keep.
     private func send(_ line: OwedHistoryLine) {
         let localRecord = backend.localRecord
+        // A draw that ended before the window (a line owed by a node that was away longer): the
+        // shared history let such draws go, and writing it now would give it a new place at the
+        // top of its room's history (issue 44). The nodes that were up archived it.
+        let cutoff = clock.epochMillis() - Double(windowMs)
         let stored = loop.executor.continuation { [weak self] (read: LocalRead) in self?.stored(line, read) }
         let taken = backend.onStore {
             guard line.takeover == nil else { return stored(.takeover) }
             do throws(StorageError) {
                 guard let record = try localRecord(line.drawId) else { return stored(.missing) }
+                if record.status.isEnded, let end = record.finishedAt, end < cutoff { return stored(.pastWindow) }
                 stored(.record(summary: RecordMessages.summary(DrawSummary(record: record)),
                                body: RecordMessages.sharedRecord(record), ended: record.status.isEnded))
             } catch {
@@ -232,6 +242,7 @@ final class HistoryOutbox: OwedHistory {
         let job: @Sendable () -> Void
         switch read {
         case .missing: return answered(line, .unusable("this node's store has no record of the draw"))
+        case .pastWindow: return answered(line, .unusable("the draw ended before the cluster's history window"))
         case .failed(let why): return answered(line, .failed(why))
         case .record(let summary, let body, let ended):
             job = { done(HistoryLineSend.keep(line, summary: summary, body: body, final: line.final || ended, in: records)) }
@@ -298,6 +309,8 @@ final class HistoryOutbox: OwedHistory {
         /// `body`: the record with its list apart, which the shared store keeps once (issue 44).
         case record(summary: [UInt8], body: SharedRecordBody, ended: Bool)
         case missing
+        /// Ended before the shared history's window: not sent.
+        case pastWindow
         case takeover
         case failed(String)
     }

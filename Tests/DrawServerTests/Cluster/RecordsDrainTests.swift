@@ -69,7 +69,7 @@ import Testing
             outbox.oweAhead(drawId: plan.drawId, room: "quiz", token: 7)
             let outbox = self.outbox
             _ = storage.record(.finish(drawId: plan.drawId, ending: .aborted(reason: "server_shutdown"),
-                                       finishedAt: 1_700_000_001_000, seed: plan.seed)) { error in
+                                       finishedAt: 1_732_262_399_000, seed: plan.seed)) { error in
                 if error == nil { outbox.owe(drawId: plan.drawId, room: "quiz", token: 7, final: true) }
             }
             return plan.drawId
@@ -142,7 +142,7 @@ import Testing
                                                 createdAt: 1_700_000_000_000, startedAt: 1_700_000_000_500))
         f.outbox.oweAhead(drawId: plan.drawId, room: "quiz", token: 7)
         var written = false
-        _ = f.storage.record(.finish(drawId: plan.drawId, ending: .finished, finishedAt: 1_700_000_001_000,
+        _ = f.storage.record(.finish(drawId: plan.drawId, ending: .finished, finishedAt: 1_732_262_399_000,
                                      seed: plan.seed)) { _ in written = true }
         #expect(f.runJobs { written })
         // The process stops here: the end is on disk, its line was never owed in memory.
