@@ -12,6 +12,7 @@ from helpers.redis import launch_node, wait_until
 from helpers.rooms import put_entrants, put_settings, run_draw
 
 WINDOW_S = 4
+ARCHIVED = "livedraw_cluster_archived_draws_total"
 
 
 def _gone_from_redis(redis, draw_id: str) -> bool:
@@ -32,6 +33,10 @@ def test_a_draw_older_than_the_window_reads_and_verifies_on_nodes_that_never_ran
     c = launch_node(launch, redis, **opts)
     _, entrants = http.api(a, "GET", f"/api/draws/{draw_id}/entrants")
 
+    # Every node copies the end while Redis holds it (its archiver reads every 2 s; /metrics
+    # counts what it copied), then Redis lets the draw go.
+    for node in (a, b, c):
+        wait_until(lambda: http.metric(node, ARCHIVED) >= 1, WINDOW_S, f"node {node.port} archiving the draw")
     wait_until(lambda: _gone_from_redis(redis, draw_id), WINDOW_S + 10, "Redis letting the draw go")
     assert redis.command("EXISTS", f"live-draw:entrants:{draw_id}") == ":0"
     for node in (a, b, c):
@@ -60,8 +65,10 @@ def test_a_rooms_history_pages_across_redis_and_the_archive_in_one_order(launch,
     key = http.created_room(a, "paged")["hostKey"]
     assert put_settings(a, "paged", key, {"rounds": 2}).status == 200
     ids = [run_draw(a if n % 2 else b, "paged", key)["drawId"] for n in range(5)]
-    # Redis keeps the room's 2 newest lines; B archived every end (its archiver reads each 2 s).
+    # Redis keeps the room's 2 newest lines; each node archives every end (it reads each 2 s).
     assert redis.command("HLEN", "live-draw:history-lines:paged") == ":2"
+    for node in (a, b):
+        wait_until(lambda: http.metric(node, ARCHIVED) >= 5, WINDOW_S, f"node {node.port} archiving the draws")
     wait_until(lambda: _gone_from_redis(redis, ids[0]), WINDOW_S + 10, "Redis letting the first draw go")
     for node in (a, b):
         seen, cursor = [], None
