@@ -60,6 +60,8 @@ def test_failure_words_cover_each_kind_and_never_a_raw_error(open_page):
         network: m.requestProblemText(new TypeError('Failed to fetch')),
         broken: m.requestProblemText(Object.assign(new Error('x'), {status: 503})),
         stopped: m.abortedText({reason: 'server_shutdown', roundsShown: 4}),
+        interrupted: m.abortedText({reason: 'interrupted', roundsShown: 6}),
+        unknown: m.abortedText({reason: 'something_new', roundsShown: 2}),
         stored: m.stoppedText({status: 'aborted', abortReason: 'server_shutdown', roundsShown: 1}),
         cancelled: m.stoppedText({status: 'aborted', abortReason: 'cancelled', roundsShown: 0}),
         missed: m.stoppedText({status: 'aborted', abortReason: 'missed', roundsShown: 0}),
@@ -72,6 +74,10 @@ def test_failure_words_cover_each_kind_and_never_a_raw_error(open_page):
     assert "problem" in said["broken"]
     # The stage's title says "The draw was stopped": the sentence under it does not repeat it.
     assert said["stopped"] == "The server shut down. It stopped after 4 flips, so nothing was decided."
+    # Cluster mode's takeover says what happened, not a vague "the server stopped it".
+    assert said["interrupted"] == ("The server running it stopped unexpectedly, and another server ended it "
+                                   "for everyone. It stopped after 6 flips, so nothing was decided.")
+    assert said["unknown"] == "The server stopped it. It stopped after 2 flips, so nothing was decided."
     assert said["stored"] == "Stopped: the server shut down. It stopped after 1 flip, so nothing was decided."
     # A scheduled draw that never ran (PROTOCOL.md §5.8) is not "stopped after 0 rounds".
     assert said["cancelled"].startswith("Cancelled by the host before its time")

@@ -68,6 +68,9 @@ export const pausedText = 'Paused: waiting for the servers to agree on the next 
 const ABORTS = {
   server_shutdown: 'The server shut down.',
   storage_failure: 'The server could not save it.',
+  // Cluster mode: the server running the draw stopped; another one ended it for everyone.
+  interrupted: 'The server running it stopped unexpectedly, and another server ended it for everyone.',
+  beacon_unavailable: 'The public randomness it was waiting for could not be fetched.',
 };
 
 /** The reason and what it means, without repeating that the draw was stopped. */
