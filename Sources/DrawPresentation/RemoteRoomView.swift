@@ -81,6 +81,13 @@ public struct RemoteRoomView: Sendable, Hashable {
         }
     }
 
+    /// The draw shown ended, its end learned from the stored view rather than heard (the event
+    /// was missed): no draw runs any more; `lastResult`, when given, is the view's.
+    public mutating func endShown(lastResult: [UInt8]?) {
+        endDraw()
+        if let lastResult { self.lastResult = lastResult }
+    }
+
     /// A draw of this node's own began or ended: what was heard from others is older.
     public mutating func supersededLocally(resultToo: Bool) {
         endDraw()

@@ -107,6 +107,10 @@ final class ClusterEventReceiver {
             }
         }
         guard !room.isBusy else { return takenOver(room, by: envelope) }
+        if envelope.kind == .loading || envelope.kind == .started, room.remote.head != nil,
+           let shown = room.remote.drawId, envelope.drawId != shown, node.services.views != nil {
+            return missedEnd(of: shown, before: payload, in: room)
+        }
         if envelope.kind == .round, let index = envelope.index {
             // A round of a draw this node's viewers were never shown the start of (it missed
             // `started`: paused, or busy with its own draw the cluster then refused): not shown
@@ -160,6 +164,29 @@ final class ClusterEventReceiver {
               let token = envelope.token else { return }
         if let mine = node.leases.token(of: room.name), token <= mine { return }
         node.fencedOut(room.name, drawId, StoredDrawEnd(drawId: drawId, wire: envelope.wire))
+    }
+
+    /// A new draw's `loading` or `started` while this room still shows another node's draw
+    /// `shown` running: this node missed that draw's end (its link, or the room's load for a
+    /// joiner, was in between when it was published; the 30-minute soak found it at node and
+    /// Redis restarts). The cluster holds that end (durable before visible), so the viewers here
+    /// get it first, from the stored view, and then the new draw: never a new draw over one
+    /// still shown running. What arrives meanwhile waits (`HeldEvents`, bounded as for a
+    /// refused draw's end).
+    private func missedEnd(of shown: String, before payload: [UInt8], in room: Room) {
+        let name = room.name, now = clock.monotonicNanos()
+        var waiting = HeldEvents(sinceNanos: now)
+        _ = waiting.hold(payload, nowNanos: now)
+        held[name] = waiting
+        node.readView(room: name) { [weak self, weak room] view in
+            guard let self else { return }
+            defer { release(name) }
+            guard let room, !room.isBusy, room.remote.drawId == shown, !tombstones.hasEnded(shown, in: name) else { return }
+            let end = view.lastEnd.flatMap { $0.drawId == shown ? $0 : nil }
+            if let end { showEnd(end, in: room) } else { tombstones.end(shown, in: name) }
+            room.remote.endShown(lastResult: end == nil ? nil : view.lastResult)
+            node.metrics.resynced()
+        }
     }
 
     /// Lets what was held for `room` go on, in the order it came.

@@ -1,4 +1,5 @@
 import DrawCore
+import Foundation
 import DrawPresentation
 @testable import DrawServer
 import Logging
@@ -19,9 +20,9 @@ import Testing
         /// What the receiver told the node to fence out: room, draw, the end's bytes.
         var fenced: [(room: String, drawId: String?, end: [UInt8]?)] = []
 
-        init() throws {
+        init(views: (any RoomViewStore)? = nil) throws {
             let services = ClusterServices(nodeId: "node-here", lease: ClusterLeasesTests.ScriptedLease(),
-                                           log: ClusterLeasesTests.EmptyLog(),
+                                           log: ClusterLeasesTests.EmptyLog(), views: views,
                                            makeEvents: { _ in ClusterViewReadsTests.NoChannel() }, linkUp: { true })
             let loop = owners.loop
             var logger = Logger(label: "receiver")
@@ -56,6 +57,54 @@ import Testing
         }
 
         var shown: [String] { owners.broadcastTypes(in: room) }
+
+        /// Runs the loop until `count` messages were shown (a view read answers from the node's
+        /// worker thread), for at most 5 s.
+        func runUntilShown(_ count: Int) {
+            let deadline = ContinuousClock.now + .seconds(5)
+            while shown.count < count, ContinuousClock.now < deadline {
+                if owners.loop.runJobs() == 0 { usleep(1_000) }
+            }
+        }
+    }
+
+    /// A view store that always answers `view`.
+    final class FixedViews: RoomViewStore, @unchecked Sendable {
+        let view: StoredRoomView
+        init(_ view: StoredRoomView) { self.view = view }
+        func view(room: String) throws(CoordinationError) -> StoredRoomView { view }
+    }
+
+    /// The 30-minute soak's finding (issue 36, SOAK_SEED=4402): a node that missed the end of
+    /// another node's draw (at its restart, or Redis') showed the next draw's `loading` and
+    /// `started` over that draw still running. Now the end the cluster recorded comes first.
+    @Test func aNewDrawOverOneStillShownRunningGetsThatDrawsRecordedEndFirst() throws {
+        let end = StoredDrawEnd(drawId: "d1", wire: Array(#"{"type":"finished","drawId":"d1"}"#.utf8))
+        let f = try Fixture(views: FixedViews(StoredRoomView(lastResult: Array(#"{"drawId":"d1"}"#.utf8), lastEnd: end)))
+        f.arrive(.started, draw: "d1", token: 5)
+        f.arrive(.round, draw: "d1", index: 0, token: 5)
+        // d1's last rounds and its end never reached this node.
+        f.arrive(.loading, draw: nil, token: 6)
+        f.arrive(.started, draw: "d2", token: 6)
+        f.runUntilShown(5)
+        #expect(f.shown == ["started", "round", "finished", "loading", "started"])
+        #expect(f.receiver.hasEnded("d1", in: "quiz"))
+        #expect(f.room.remote.drawId == "d2")
+        #expect(f.room.remote.lastResult == Array(#"{"drawId":"d1"}"#.utf8))
+    }
+
+    /// When the view no longer holds that draw's end, the draw is over here all the same: the new
+    /// draw goes on, and nothing of the old one is shown after it.
+    @Test func withoutTheRecordedEndTheOldDrawIsStillOverBeforeTheNewOne() throws {
+        let other = StoredDrawEnd(drawId: "d0", wire: Array(#"{"type":"aborted","drawId":"d0"}"#.utf8))
+        let f = try Fixture(views: FixedViews(StoredRoomView(lastEnd: other)))
+        f.arrive(.started, draw: "d1", token: 5)
+        f.arrive(.started, draw: "d2", token: 6)
+        f.runUntilShown(2)
+        f.arrive(.round, draw: "d1", index: 1, token: 5)
+        #expect(f.shown == ["started", "started"])
+        #expect(f.receiver.hasEnded("d1", in: "quiz"))
+        #expect(f.room.remote.drawId == "d2")
     }
 
     @Test func nothingOfADrawSeenEndingIsShownAfter() throws {
