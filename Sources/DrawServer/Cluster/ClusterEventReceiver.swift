@@ -181,12 +181,24 @@ final class ClusterEventReceiver {
         node.readView(room: name) { [weak self, weak room] view in
             guard let self else { return }
             defer { release(name) }
-            guard let room, !room.isBusy, room.remote.drawId == shown, !tombstones.hasEnded(shown, in: name) else { return }
-            let end = view.lastEnd.flatMap { $0.drawId == shown ? $0 : nil }
-            if let end { showEnd(end, in: room) } else { tombstones.end(shown, in: name) }
-            room.remote.endShown(lastResult: end == nil ? nil : view.lastResult)
-            node.metrics.resynced()
+            guard let room, !room.isBusy else { return }
+            endMissed(of: shown, view: view, in: room)
         }
+    }
+
+    /// The room shows another node's draw `shown` running, which is over (a new draw's first
+    /// step came, or this node took the room's free lease to start one): its viewers get the end
+    /// the cluster recorded, from `view` (the room's stored view), and the room shows no draw
+    /// running any more. Without that end in the view (`nil`: it could not be read), the draw is
+    /// over here all the same, and the viewers get a snapshot that shows it so.
+    func endMissed(of shown: String, view: StoredRoomView?, in room: Room) {
+        let name = room.name
+        guard room.remote.drawId == shown, !tombstones.hasEnded(shown, in: name) else { return }
+        let end = view?.lastEnd.flatMap { $0.drawId == shown ? $0 : nil }
+        if let end { showEnd(end, in: room) } else { tombstones.end(shown, in: name) }
+        room.remote.endShown(lastResult: end == nil ? nil : view?.lastResult)
+        node.metrics.resynced()
+        if end == nil { broadcaster.broadcast(broadcaster.snapshot(of: room, asMessage: true), in: room) }
     }
 
     /// Lets what was held for `room` go on, in the order it came.

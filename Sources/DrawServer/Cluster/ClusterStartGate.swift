@@ -61,7 +61,15 @@ final class ClusterStartGate: DrawStartGate {
                 case .acquired(let token, let leftover):
                     cluster.storeFull.wrote()
                     receiver.saw(token, in: room.name)
-                    guard let leftover else { return begin(room, start: start, then: answer) }
+                    guard let leftover else {
+                        // The lease was free, so the draw this node may still show running
+                        // (another node's, whose end it missed at its restart or Redis') is over:
+                        // its viewers get that end before anything of the new draw.
+                        guard room.remote.head != nil, let shown = room.remote.drawId else {
+                            return begin(room, start: start, then: answer)
+                        }
+                        return endMissed(shown, in: room) { [unowned self, unowned room] in begin(room, start: start, then: answer) }
+                    }
                     // A draw its holder never ended (it is gone, and no takeover came yet): ended
                     // first, under this lease, so one draw runs at a time; this node's viewers are
                     // shown that end before anything of the new draw (the channel's copy of it
@@ -83,6 +91,28 @@ final class ClusterStartGate: DrawStartGate {
                 }
             }
         }
+    }
+
+    /// How long a start waits for the stored view that holds the end of a draw this node missed
+    /// (a Redis round trip; past it the draw is over here all the same).
+    static let missedEndWaitNanos: UInt64 = 1_000_000_000
+
+    /// Shows the viewers the end of `shown`, read from the room's stored view, then `go`es on;
+    /// once, at most `missedEndWaitNanos` later (the read failed or is slow).
+    private func endMissed(_ shown: String, in room: Room, then go: @escaping () -> Void) {
+        var pending = true
+        var timer: (any ServiceTimer)?
+        let finish = { [unowned self, unowned room] (view: StoredRoomView?) in
+            guard pending else { return }
+            pending = false
+            timer?.cancel()
+            timer = nil   // it holds this closure: no cycle left behind
+            receiver.endMissed(of: shown, view: view, in: room)
+            go()
+        }
+        timer = loop.makeTimer { finish(nil) }
+        timer?.schedule(afterNanos: Self.missedEndWaitNanos)
+        node.readView(room: room.name) { finish($0) }
     }
 
     /// The lease was not granted: the start is refused for `why`, and the room waits for it no
