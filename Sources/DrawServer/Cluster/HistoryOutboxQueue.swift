@@ -6,8 +6,12 @@ import DrawCore
 /// One entry per draw: a draw owed again while its line is being sent is sent again once that
 /// send is answered (the answer may be for the older step), never settled under it. Retries
 /// share one backoff: a failure means the shared store is away for every line, not for one,
-/// so after it nothing is sent until `pausedUntil` (0.5 s doubling to 10 s by default, one step
-/// per failed round of sends), and the first acknowledgement resets it. At most `maxInFlight`
+/// so after it nothing is sent until `pausedUntil` (0.5 s doubling to 2 s by default, one step
+/// per failed round of sends), and the first acknowledgement resets it. 2 s at most: a Redis that
+/// only paused (no reconnect to say it is back) must not keep a draw's end out of the history
+/// for longer than the cluster's 10 s promise (the nemesis found a 10 s backoff settling in
+/// 10.6 s, CHAOS_SEED=503440466); one retry every 2 s of at most `maxInFlight` lines costs
+/// Redis nothing. At most `maxInFlight`
 /// lines are being sent at once, so a long outage's backlog is read and sent a few at a time.
 struct HistoryOutboxQueue {
     struct Entry: Hashable {
@@ -41,7 +45,7 @@ struct HistoryOutboxQueue {
     /// Nothing is sent before this (monotonic ns).
     private(set) var pausedUntil: UInt64 = 0
 
-    init(initialDelayNanos: UInt64 = 500_000_000, maxDelayNanos: UInt64 = 10_000_000_000, maxInFlight: Int = 8,
+    init(initialDelayNanos: UInt64 = 500_000_000, maxDelayNanos: UInt64 = 2_000_000_000, maxInFlight: Int = 8,
          maxBodiesMissing: Int = 5) {
         precondition(initialDelayNanos > 0 && maxDelayNanos >= initialDelayNanos && maxInFlight > 0)
         self.initialDelayNanos = initialDelayNanos
