@@ -215,6 +215,7 @@ final class ClusterEventReceiver {
     /// as a snapshot (`resync`), or the rounds that follow would reach them without their draw.
     func adoptView(_ view: StoredRoomView, in room: Room) {
         guard !room.isBusy, !showsEnded(view, in: room) else { return }
+        endIfRecorded(view, in: room)
         let fresh = RemoteRoomView(stored: view)
         if room.viewers > 0, fresh.drawId != nil, fresh.drawId != room.remote.drawId { return resync(room, with: view) }
         room.remote = fresh
@@ -226,11 +227,22 @@ final class ClusterEventReceiver {
     /// draw left running, with `emptyToo`, once its lease is free.
     func resync(_ room: Room, with view: StoredRoomView, emptyToo: Bool = false, always: Bool = false) {
         guard !room.isBusy, !showsEnded(view, in: room) else { return }
+        endIfRecorded(view, in: room)
         let fresh = RemoteRoomView(stored: view)
         guard always || (emptyToo || fresh != RemoteRoomView()) && fresh != room.remote else { return }
         room.remote = fresh
         node.metrics.resynced()
         broadcaster.broadcast(broadcaster.snapshot(of: room, asMessage: true), in: room)
+    }
+
+    /// A view read back records the end of the draw this room still shows running (this node
+    /// missed the end: the soak found a list change's re-read taking the view silently, then the
+    /// next draw's `loading` over a draw its viewers still saw running): they are shown that end
+    /// first. Only an end the view records: a view read before that draw began (older than what
+    /// this node heard since) says nothing of it, and must not end it.
+    private func endIfRecorded(_ view: StoredRoomView, in room: Room) {
+        guard room.remote.head != nil, let shown = room.remote.drawId, view.lastEnd?.drawId == shown else { return }
+        endMissed(of: shown, view: view, in: room)
     }
 
     /// Whether `view` shows a draw running that this node knows has ended (its own, whose last

@@ -112,6 +112,25 @@ import Testing
         #expect(f.room.remote.drawId == nil)
     }
 
+    /// The soak's third form: a list changed through another node makes this node read the view
+    /// again; that view records the end of the draw its viewers still see running. They are told
+    /// that end, not left with a draw that silently stopped. A view older than the draw shown
+    /// (it began after the read) ends nothing.
+    @Test func aViewReadBackThatRecordsTheShownDrawsEndShowsThatEnd() throws {
+        let end = StoredDrawEnd(drawId: "d1", wire: Array(#"{"type":"finished","drawId":"d1"}"#.utf8))
+        let f = try Fixture()
+        f.arrive(.started, draw: "d0", token: 4)
+        f.receiver.adoptView(StoredRoomView(lastEnd: StoredDrawEnd(drawId: "older", wire: Array(#"{"type":"aborted"}"#.utf8))),
+                             in: f.room)
+        #expect(f.shown == ["started"], "a view that records no end of d0 shows no end")
+        #expect(!f.receiver.hasEnded("d0", in: "quiz"))
+        f.arrive(.started, draw: "d1", token: 5)
+        f.receiver.adoptView(StoredRoomView(lastResult: Array(#"{"drawId":"d1"}"#.utf8), lastEnd: end), in: f.room)
+        #expect(f.shown == ["started", "started", "finished"])
+        #expect(f.room.remote.drawId == nil)
+        #expect(f.receiver.hasEnded("d1", in: "quiz"))
+    }
+
     /// When the view no longer holds that draw's end, the draw is over here all the same: the new
     /// draw goes on, and nothing of the old one is shown after it.
     @Test func withoutTheRecordedEndTheOldDrawIsStillOverBeforeTheNewOne() throws {
