@@ -24,7 +24,7 @@ final class RecordsArchiver {
 
     /// Ends read per pass; a full page starts the next pass at once.
     static let batch = 100
-    /// Seconds between passes when the last one found nothing more.
+    /// Nanoseconds between passes when the last one found nothing more (2 s).
     static let interval: UInt64 = 2_000_000_000
 
     private let backend: Backend
@@ -38,8 +38,6 @@ final class RecordsArchiver {
     private var nextPassNanos: UInt64 = 0
     private var failing = false
     private var closed = false
-    /// Draws archived since the start.
-    private(set) var archived = 0
     /// Whether a gap was reported (once per start).
     private(set) var gapReported = false
     /// Told of each batch archived (`/metrics`).
@@ -165,7 +163,6 @@ final class RecordsArchiver {
         busy = false
         switch outcome {
         case .archived(let count):
-            archived += count
             if count > 0 { onArchived(count) }
             if failing { logger.notice("archiving the cluster's ended draws again") }
             failing = false

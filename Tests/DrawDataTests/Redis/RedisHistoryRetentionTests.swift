@@ -22,6 +22,13 @@ struct RedisHistoryRetentionTests {
 
     static func id(_ n: Int) -> String { String(repeating: "0", count: 31) + String(n, radix: 16) }
 
+    /// Redis' clock (`TIME`), in milliseconds.
+    static func redisNowMs(_ records: RedisSharedDrawRecords) throws -> Int64 {
+        guard case .array(let parts) = try records.connection.command("TIME"), parts.count == 2,
+              let seconds = parts[0].text.flatMap({ Int64($0) }), let micros = parts[1].text.flatMap({ Int64($0) }) else { return 0 }
+        return seconds * 1_000 + micros / 1_000
+    }
+
     static func ttl(_ key: String, _ records: RedisSharedDrawRecords) throws -> Int64 {
         guard case .integer(let ms) = try records.connection.command("PTTL", key) else { return -3 }
         return ms
@@ -136,7 +143,9 @@ struct RedisHistoryRetentionTests {
         // Past the window, further ends trim the stream; a reader still at the first cursor
         // missed ends it can no longer read.
         let before = try #require(try records.ends(after: cursor, limit: 10).ends.last?.cursor)
-        usleep(1_200_000)
+        // Past the window by Redis' own clock (what the script trims by), not by a sleep.
+        let firstMs = try #require(cursor.split(separator: "-").first.flatMap { Int64($0) })
+        #expect(try eventually(within: 5) { try Self.redisNowMs(records) > firstMs + 1_000 })
         for n in 4...6 {
             let id = Self.id(n)
             try records.keep(drawId: id, room: "quiz", summary: Self.line(id, "failed"), body: Array("{}".utf8), token: 1, final: true)
