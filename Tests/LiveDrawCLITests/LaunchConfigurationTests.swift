@@ -144,9 +144,26 @@ struct LaunchConfigurationTests {
         (["--room-creation-per-minute", "0"], "--room-creation-per-minute must be between 1 and 1000000, not 0"),
         (["--shutdown-grace-ms=-1"], "--shutdown-grace-ms must be between 0 and 600000, not -1"),
         (["--shutdown-grace-ms", "600001"], "--shutdown-grace-ms must be between 0 and 600000, not 600001"),
+        (["--redis-history-hours", "0"], "--redis-history-hours must be between 1 and 87600, not 0"),
+        (["--redis-history-hours", "87601"], "--redis-history-hours must be between 1 and 87600, not 87601"),
+        (["--redis-history-seconds", "0"], "--redis-history-seconds must be between 1 and 315360000, not 0"),
+        (["--redis-history-seconds", "315360001"], "--redis-history-seconds must be between 1 and 315360000, not 315360001"),
+        (["--redis-history-per-room", "0"], "--redis-history-per-room must be between 1 and 1000000, not 0"),
+        (["--redis-history-per-room", "1000001"], "--redis-history-per-room must be between 1 and 1000000, not 1000001"),
     ])
     func outOfRangeNumbersAreRefused(arguments: [String], message: String) throws {
         #expect(try error(arguments, in: TempTree()) == message)
+    }
+
+    /// Issue 44: the retention window in hours, or in seconds for tests, and the per-room cap,
+    /// at their largest without overflow (ten years of milliseconds fit an Int64 many times).
+    @Test func theRedisHistoryWindowAndCapAreTakenAtTheirBounds() throws {
+        #expect(try configure([], in: TempTree()).historyRetention == HistoryRetention.standard)
+        let longest = try configure(["--redis-history-hours", "87600", "--redis-history-per-room", "1000000"], in: TempTree())
+        #expect(longest.historyRetention == HistoryRetention(windowMs: 87_600 * 3_600_000, perRoom: 1_000_000))
+        // Seconds win over hours: what the soak and the tests use.
+        let short = try configure(["--redis-history-hours", "5", "--redis-history-seconds", "300"], in: TempTree())
+        #expect(short.historyRetention.windowMs == 300_000)
     }
 
     @Test func redirectsFollowTheSameOriginUnlessToldOtherwise() throws {

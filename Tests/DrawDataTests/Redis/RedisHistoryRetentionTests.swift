@@ -143,9 +143,10 @@ struct RedisHistoryRetentionTests {
         // Past the window, further ends trim the stream; a reader still at the first cursor
         // missed ends it can no longer read.
         let before = try #require(try records.ends(after: cursor, limit: 10).ends.last?.cursor)
-        // Past the window by Redis' own clock (what the script trims by), not by a sleep.
-        let firstMs = try #require(cursor.split(separator: "-").first.flatMap { Int64($0) })
-        #expect(try eventually(within: 5) { try Self.redisNowMs(records) > firstMs + 1_000 })
+        // Past the window for all three ends, by Redis' own clock (what the script trims by),
+        // not by a sleep.
+        let lastMs = try #require(before.split(separator: "-").first.flatMap { Int64($0) })
+        #expect(try eventually(within: 5) { try Self.redisNowMs(records) > lastMs + 1_000 })
         for n in 4...6 {
             let id = Self.id(n)
             try records.keep(drawId: id, room: "quiz", summary: Self.line(id, "failed"), body: Array("{}".utf8), token: 1, final: true)
