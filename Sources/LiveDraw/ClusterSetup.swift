@@ -33,7 +33,7 @@ struct ClusterSetup {
         let stored = seal.map { $0.stored.reporting { kind, key in refusals.report(kind, key: key) } } ?? .plain
         let configuration = RedisConfiguration(url: url)
         let rooms = RedisConnection(configuration: configuration)
-        roomStore = RedisRoomStore(connection: rooms, seal: stored)
+        roomStore = RedisRoomStore(connection: rooms, seal: stored, claimant: nodeId)
         let commands = RedisConnection(configuration: configuration)
         let made = MadeChannel()
         services = ClusterServices(

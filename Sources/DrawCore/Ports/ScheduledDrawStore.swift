@@ -23,6 +23,16 @@ public protocol ScheduledDrawStore: Sendable {
     /// arming timers by the store's clock; `nil` when the store has no clock of its own (one
     /// node's SQLite file: the node's clock is the one).
     func clockOffsetMs(from clock: any DrawClock) throws(StorageError) -> Double?
+    /// Keeps this caller's claim of `drawId` (taken at its time, its start put off because its
+    /// room was busy) for another lease; false when it is no longer this caller's to start
+    /// (started, or claimed by another node once this claim lapsed).
+    func renewClaim(drawId: String) throws(StorageError) -> Bool
+    /// The claimed draw is recorded (missed): it leaves the store for good. A started draw leaves
+    /// it with its first recorded step (cluster mode: in the same script).
+    func finishClaim(drawId: String) throws(StorageError)
+    /// This caller claimed `draw` and will not start it (the server is stopping): another node,
+    /// or this one's next start, takes it.
+    func returnClaim(_ draw: ScheduledDraw) throws(StorageError)
 }
 
 extension ScheduledDrawStore {
@@ -32,4 +42,14 @@ extension ScheduledDrawStore {
     }
 
     public func clockOffsetMs(from clock: any DrawClock) throws(StorageError) -> Double? { nil }
+
+    /// A store whose claim takes the draw out for good (one node's SQLite file: no other node can
+    /// take it meanwhile): the claim stays this caller's.
+    public func renewClaim(drawId: String) throws(StorageError) -> Bool { true }
+
+    /// The claim took it out already.
+    public func finishClaim(drawId: String) throws(StorageError) {}
+
+    /// Put back as it was kept.
+    public func returnClaim(_ draw: ScheduledDraw) throws(StorageError) { _ = try schedule(draw) }
 }

@@ -21,7 +21,10 @@ public struct RedisFencedDrawLog: FencedDrawLog {
         self.seal = seal
     }
 
-    /// KEYS: fence, view, view rounds, escrow, draw end. ARGV: token, kind, drawId, index, view
+    /// KEYS: fence, view, view rounds, escrow, draw end, scheduled draw, its claim, scheduled
+    /// index (the last three: a scheduled draw leaves the store with its first step past
+    /// `loading`, in this script, so it is either recorded running or still kept to start; see
+    /// `RedisRoomStore.claimScript`). ARGV: token, kind, drawId, index, view
     /// part, escrow change (keep, deposit, clear, take), seed, rounds shown, node, channel,
     /// payload ('' publishes nothing), end wire ('' when the entry is no end), sequence ('' for a
     /// one-off entry; else the view's `applied` field, `token:sequence`, marks the last entry
@@ -72,6 +75,10 @@ public struct RedisFencedDrawLog: FencedDrawLog {
           if kind == 'started' then redis.call('HSET', KEYS[2], 'head', ARGV[5], 'drawId', drawId) end
           if kind == 'finished' then redis.call('HSET', KEYS[2], 'lastResult', ARGV[5]) end
         end
+        if drawId ~= '' and kind ~= 'loading' and kind ~= 'round' then
+          redis.call('DEL', KEYS[6], KEYS[7])
+          redis.call('ZREM', KEYS[8], drawId)
+        end
         if ARGV[6] == 'deposit' then
           redis.call('HSET', KEYS[4], 'drawId', drawId, 'seed', ARGV[7], 'roundsShown', ARGV[8], 'node', ARGV[9])
         elseif ARGV[6] == 'clear' or ARGV[6] == 'take' then
@@ -102,7 +109,8 @@ public struct RedisFencedDrawLog: FencedDrawLog {
             change = "take"
         }
         let keys = [keyspace.fenceKey(room: room), viewKey, keyspace.viewRoundsKey(room: room),
-                    escrowKey, keyspace.drawEndKey(drawId: drawId)]
+                    escrowKey, keyspace.drawEndKey(drawId: drawId), keyspace.scheduledKey(drawId: drawId),
+                    keyspace.scheduledClaimKey(drawId: drawId), keyspace.scheduledIndexKey]
         var arguments: [[UInt8]] = [Array("EVAL".utf8), Array(Self.appendScript.utf8), Array(String(keys.count).utf8)]
         arguments += keys.map { Array($0.utf8) }
         arguments += [String(entry.token), entry.kind, drawId, String(entry.index ?? -1)].map { Array($0.utf8) }

@@ -33,6 +33,11 @@ public struct RedisKeyspace: Sendable, Hashable {
     /// A scheduled draw waiting for its time (issue 30): the whole draw as JSON, seed included.
     public func scheduledKey(drawId: String) -> String { "\(prefix)scheduled:\(drawId)" }
 
+    /// A scheduled draw's claim at its time: the claiming node's id, expiring (a lease). The draw
+    /// stays kept until its first step is recorded (`RedisFencedDrawLog`) or its miss is, so a
+    /// node that dies between its claim and its start leaves it to another node.
+    public func scheduledClaimKey(drawId: String) -> String { "\(prefix)scheduled-claim:\(drawId)" }
+
     /// The scheduled draws waiting: ids scored by their time (epoch ms).
     public var scheduledIndexKey: String { "\(prefix)scheduled" }
 

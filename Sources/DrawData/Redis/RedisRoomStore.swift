@@ -17,11 +17,20 @@ public struct RedisRoomStore: RoomStore {
     public let keyspace: RedisKeyspace
     /// Seals the scheduled draws (`RedisRoomStore+Scheduled`); `.plain` without the cluster's secret.
     public let seal: StoredSeal
+    /// Whose claims of scheduled draws this store makes: the node's id (a restarted node is a new
+    /// claimant, so its old claims lapse rather than carry over).
+    public let claimant: String
+    /// How long a claim of a scheduled draw at its time holds before another node may take the
+    /// draw (`RedisRoomStore+Scheduled`): far above a start's few round trips.
+    public let claimLeaseMs: Int
 
-    public init(connection: RedisConnection, keyspace: RedisKeyspace = RedisKeyspace(), seal: StoredSeal = .plain) {
+    public init(connection: RedisConnection, keyspace: RedisKeyspace = RedisKeyspace(), seal: StoredSeal = .plain,
+                claimant: String = "node", claimLeaseMs: Int = 5_000) {
         self.connection = connection
         self.keyspace = keyspace
         self.seal = seal
+        self.claimant = claimant
+        self.claimLeaseMs = max(1, claimLeaseMs)
     }
 
     /// KEYS: room, index. ARGV: name, keyHash, createdAt, lastActivityAt, settings.

@@ -9,7 +9,8 @@ import Logging
 ///
 /// Every draw waiting is in `book` (read from the store at startup, so a restart keeps them;
 /// `ScheduledDrawBook` decides what each needs) and one timer wakes at the soonest. A draw due is first *claimed* from the store
-/// (`ScheduledDrawStore.claim`: exactly one caller gets it), then started through the start gate
+/// (`ScheduledClaims`: exactly one node gets it; in cluster mode a lease that lapses if that node
+/// dies before the draw's first step is recorded), then started through the start gate
 /// like any draw (cluster mode: the room's lease). A draw that cannot start (a draw running in the
 /// room) is tried again every second for the grace period (`ScheduleWindow.graceMs`), then
 /// recorded missed; one whose time passed beyond the grace while the server was down is recorded
@@ -33,6 +34,8 @@ final class DrawScheduler {
     private unowned let draws: DrawCoordinator
     private let shared: any SharedRooms
 
+    /// This node's claims in the store.
+    private let claims: ScheduledClaims
     /// Which draws wait, and what each needs at a wake-up: the rules, as a value.
     private var book = ScheduledDrawBook()
     private var timer: (any ServiceTimer)?
@@ -67,6 +70,7 @@ final class DrawScheduler {
         self.broadcaster = broadcaster
         self.draws = draws
         self.shared = shared
+        claims = ScheduledClaims(logger: logger, metrics: metrics, storage: storage)
     }
 
     private var window: ScheduleWindow { config.scheduleWindow }
@@ -292,8 +296,8 @@ final class DrawScheduler {
             // Its time came: whichever node claims it, the room's snapshot shows it waiting no more.
             switch action { case .start(let d, _), .miss(let d, _): directory[d.room]?.scheduled = nil }
             switch action {
-            case .start(let draw, claimed: true): start(draw)
-            case .miss(let draw, claimed: true): miss(draw)
+            case .start(let draw, claimed: true): renew(draw) { [unowned self] in start(draw) }
+            case .miss(let draw, claimed: true): renew(draw) { [unowned self] in miss(draw) }
             case .start(let draw, claimed: false): claim(draw, due: true) { [unowned self] got in if got { start(draw) } }
             case .miss(let draw, claimed: false): claim(draw, due: true) { [unowned self] got in if got { miss(draw) } }
             }
@@ -309,37 +313,21 @@ final class DrawScheduler {
         timer?.schedule(afterNanos: UInt64(min(next, 86_400_000)) * 1_000_000 + 1_000_000)
     }
 
-    /// Takes `draw` out of the store (exactly one caller gets it); `then(true)` for that caller.
-    /// `due`: at its time, which the store's clock confirms (a cancel takes it any time). A store
-    /// that fails keeps the draw waiting, tried again a second later; one whose clock says the
-    /// time has not come keeps it waiting until then.
+    /// Claims `draw` (`ScheduledClaims`); `then(true)` for the one node that got it. A draw whose
+    /// time has not come by the store's clock, that another node is starting, or whose store
+    /// failed waits again and is asked for again then.
     private func claim(_ draw: ScheduledDraw, due: Bool, then: @escaping (Bool) -> Void) {
-        guard storage.schedules != nil else { return then(true) }
-        let id = draw.drawId
-        let submitted = storage.scheduleJob({ store throws(StorageError) in
-            due ? try store.claimDue(drawId: id) : try store.claim(drawId: id).map(ScheduledDrawClaim.taken) ?? .gone
-        }) { [unowned self] result in
-            switch result {
-            case .success(.early(let inMs)):
-                // This node's clock (or its offset) ran ahead of the store's: not an answer to count.
-                logger.debug("scheduled draw claimed early", metadata: ["drawId": "\(id)", "inMs": "\(inMs)"])
+        claims.claim(draw, due: due, retryMs: Self.retryMs) { [unowned self] answer in
+            switch answer {
+            case .won: then(true)
+            case .lost: then(false)
+            case .later(let inMs, let waiting):
                 book.unclaimed(draw, retryAt: now() + inMs)
-                directory[draw.room]?.scheduled = book.waiting[draw.room]?.commitment
-                arm()
-                then(false)
-            case .success(let got):
-                let won = got != .gone
-                metrics.scheduledClaimAnswered(outcome: won ? "won" : "lost")
-                then(won)
-            case .failure(let error):
-                metrics.scheduledClaimAnswered(outcome: "failed")
-                logger.error("could not claim a scheduled draw", metadata: ["drawId": "\(id)", "error": "\(error)"])
-                book.unclaimed(draw, retryAt: now() + Self.retryMs)
+                if waiting { directory[draw.room]?.scheduled = book.waiting[draw.room]?.commitment }
                 arm()
                 then(false)
             }
         }
-        if !submitted { then(false) }
     }
 
     /// Starts a claimed draw in its room; a refusal within the grace period is tried again.
@@ -364,28 +352,36 @@ final class DrawScheduler {
 
     private func retryOrMiss(_ draw: ScheduledDraw, _ code: ClientErrorCode) {
         if code == .shuttingDown || code == .draining {
-            // The next start of the server starts it (within the grace): back in the store.
-            return putBack(draw)
+            // Another node, or the next start of this one, starts it (within the grace).
+            return claims.giveBack(draw)
         }
         guard window.due(at: draw.at, now: now()) == .startNow else { return miss(draw) }
         book.retry(draw)
         arm()
     }
 
-    /// A claimed draw the server could not start before stopping goes back to the store.
-    private func putBack(_ draw: ScheduledDraw) {
-        let submitted = storage.scheduleJob({ store throws(StorageError) in try store.schedule(draw) }) { [unowned self] result in
-            if case .failure(let error) = result {
-                logger.error("could not keep a scheduled draw for the next start", metadata: ["drawId": "\(draw.drawId)", "error": "\(error)"])
+    /// A draw this node claimed and tries again (its room was busy): its claim is kept for another
+    /// lease first, and `then` runs only while it is still this node's. A store that failed is
+    /// asked again a second later (no start could be recorded meanwhile either).
+    private func renew(_ draw: ScheduledDraw, then: @escaping () -> Void) {
+        claims.renew(draw) { [unowned self] kept in
+            switch kept {
+            case true?: then()
+            case false?: break
+            case nil:
+                book.retry(draw)
+                arm()
             }
         }
-        if !submitted { logger.warning("a scheduled draw was not started before the server stopped", metadata: ["drawId": "\(draw.drawId)"]) }
     }
 
     /// Records `draw` missed (seed revealed) and tells its room.
     private func miss(_ draw: ScheduledDraw) {
         logger.warning("scheduled draw missed", metadata: ["room": "\(draw.room)", "drawId": "\(draw.drawId)"])
-        draws.recordUnrun(draw, reason: ScheduledDraw.missedReason) { [unowned self] _ in publish(room: draw.room) }
+        draws.recordUnrun(draw, reason: ScheduledDraw.missedReason) { [unowned self] recorded in
+            publish(room: draw.room)
+            if recorded { claims.finish(drawId: draw.drawId) }
+        }
     }
 
     /// Tells `room`'s viewers (here and on other nodes) what is scheduled there now.

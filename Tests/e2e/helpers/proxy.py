@@ -28,6 +28,8 @@ class SilentDropProxy:
         self.port: int = self._listener.getsockname()[1]
         self._flowing = threading.Event()
         self._flowing.set()
+        # Only the upstream's bytes held (hold_replies): what the client sends still arrives.
+        self._replies_held = False
         self._stopped = threading.Event()
         self._lock = threading.Lock()
         self._sockets: list[socket.socket] = []
@@ -47,8 +49,15 @@ class SilentDropProxy:
         """From now on no byte passes, in either direction, on any connection; none is closed."""
         self._flowing.clear()
 
+    def hold_replies(self) -> None:
+        """From now on the target's bytes stay in the proxy, while the client's still reach the
+        target: a request is carried out and its answer never comes (a link lost one way, or a
+        process that dies before it reads the answer)."""
+        self._replies_held = True
+
     def heal(self) -> None:
         """Bytes flow again, on the connections held meanwhile and on new ones."""
+        self._replies_held = False
         self._flowing.set()
 
     def close(self) -> None:
@@ -105,8 +114,9 @@ class SilentDropProxy:
             while open_ends and not self._stopped.is_set():
                 if not self._flowing.wait(timeout=0.2):
                     continue  # frozen: read nothing, so the kernel buffers hold it all
+                ends = [s for s in open_ends if not (self._replies_held and s is b)]
                 try:
-                    readable, _, _ = select.select(list(open_ends), [], [], 0.1)
+                    readable, _, _ = select.select(ends, [], [], 0.1)
                 except (OSError, ValueError):  # closed under us by close()
                     return
                 for s in readable:
