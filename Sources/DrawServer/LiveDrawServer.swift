@@ -45,6 +45,8 @@ public final class LiveDrawServer: @unchecked Sendable {
     let metrics = ServerMetrics()
     let loop: ServiceLoop
     let storage: ServerStorage
+    /// When the allocator's free pages go back to the kernel (service thread).
+    private var memoryTrim = MemoryTrimSchedule()
     /// Rooms, draws, fan-out and each client's writes (`RoomOwners`).
     let rooms: RoomOwners
     let webSockets: WebSocketInbound
@@ -159,6 +161,7 @@ public final class LiveDrawServer: @unchecked Sendable {
             self.rooms.directory.expireRoomsIfDue()
             self.rooms.seams.shared.tick()
             self.rooms.scheduler.tick()
+            if self.memoryTrim.second() { _ = self.storage.submit { FreeMemory.release() } }
         })
         logger.info("listening", metadata: ["host": "\(config.host)", "port": "\(port)",
                                             "tls": "\(config.tlsCertPath != nil)"])

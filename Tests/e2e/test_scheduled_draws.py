@@ -218,9 +218,10 @@ async def _one_draw_each(viewers, scheduled: dict, claimers) -> None:
         assert msgs[-1].type == "finished" and msgs[-1]["drawId"] == scheduled["drawId"], msgs[-1].raw
     claims = await asyncio.to_thread(_claims_settled, claimers)
     # A claim that came while the winner was starting the draw is "held" (the winner's claim is
-    # a lease until the draw's first step is recorded) rather than "lost".
+    # a lease until the draw's first step is recorded) rather than "lost"; that node may ask
+    # again once the lease would have ended, and is then told "lost". One won, whatever the rest.
     others = claims.get("lost", 0) + claims.get("held", 0)
-    assert claims.get("won") == 1 and others == len(claimers) - 1 and "failed" not in claims, claims
+    assert claims.get("won") == 1 and others >= len(claimers) - 1 and "failed" not in claims, claims
     for viewer in viewers:
         assert [m.type for m in await viewer.barrier() if m.type in ("loading", "started")] == [], viewer.name
         assert sum(1 for m in viewer.log if m.type == "started") == 1, viewer.name

@@ -40,3 +40,11 @@ def redis_used_memory(redis) -> Optional[int]:
 
 def mib(kib_or_bytes: Optional[int], unit: int = 1024) -> str:
     return "-" if kib_or_bytes is None else f"{kib_or_bytes / unit:.1f}"
+
+
+def median_kib(readings) -> Optional[int]:
+    """The median of a node's RSS readings (KiB), those taken while it ran; None if none was."""
+    taken = sorted(r for r in readings if r is not None)
+    if not taken:
+        return None
+    return taken[len(taken) // 2]

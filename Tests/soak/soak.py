@@ -17,7 +17,7 @@ from pathlib import Path
 
 import checker
 from cluster import ROUND_INTERVAL_MS, ROUNDS, Cluster
-from gauges import mib, redis_used_memory, rss_kib
+from gauges import median_kib, mib, redis_used_memory, rss_kib
 from helpers import http
 from helpers.redis import RedisServer, launch_node, wait_until
 from host import RoomHost
@@ -109,6 +109,7 @@ class SoakResult:
         if steady and end and steady is not end and steady[2] is not None and end[2] is not None and end[1] > steady[1]:
             out.append(f"redis used_memory past the {c.history_s} s window (minute {steady[0]} to the end): "
                        f"{(end[2] - steady[2]) / (end[1] - steady[1]):+,.0f} bytes per draw over {end[1] - steady[1]} draws")
+        out.append("RSS: each minute's median of readings 5 s apart")
         out.append("minute  draws  redis MiB  " + "  ".join(f"n{i} RSS MiB" for i in range(NODES)))
         for m, draws, used, rss in self.samples:
             out.append(f"{m:6}  {draws:5}  {mib(used, 2**20):>9}  " + "  ".join(f"{mib(r):>10}" for r in rss))
@@ -270,19 +271,31 @@ class Soak:
         await asyncio.to_thread(self.redis.start)
         self.log(f"redis-server back from its AOF after {time.monotonic() - t:.1f} s")
 
-    async def _sampler(self) -> None:
-        minute = 1
-        while True:
-            await asyncio.sleep(max(0.0, minute * 60 - (time.monotonic() - self.t0)))
-            self._sample(minute)
-            minute += 1
+    # RSS is read every few seconds and each minute reports the median of its readings: one
+    # reading catches whatever list is being loaded at that instant (±10 MiB on a node, run 4 of
+    # README.md), the median what the node holds.
+    RSS_EVERY_S = 5.0
 
-    def _sample(self, minute: int) -> None:
+    async def _sampler(self) -> None:
+        minute, readings = 1, []
+        while True:
+            due = minute * 60 - (time.monotonic() - self.t0)
+            if due > self.RSS_EVERY_S:
+                await asyncio.sleep(self.RSS_EVERY_S)
+                readings.append([rss_kib(n) for n in self.nodes])
+                continue
+            await asyncio.sleep(max(0.0, due))
+            readings.append([rss_kib(n) for n in self.nodes])
+            self._sample(minute, readings)
+            minute, readings = minute + 1, []
+
+    def _sample(self, minute: int, readings=None) -> None:
         used = redis_used_memory(self.redis)
-        rss = [rss_kib(n) for n in self.nodes]
+        readings = readings or [[rss_kib(n) for n in self.nodes]]
+        rss = [median_kib([r[i] for r in readings]) for i in range(len(self.nodes))]
         self.res.samples.append((minute, len(self.started_ids), used, rss))
         self.log(f"minute {minute}: {len(self.started_ids)} draws started, redis used_memory {mib(used, 2**20)} MiB, "
-                 f"RSS " + " ".join(f"n{i} {mib(r)} MiB" for i, r in enumerate(rss)))
+                 f"RSS (median of {len(readings)}) " + " ".join(f"n{i} {mib(r)} MiB" for i, r in enumerate(rss)))
 
     # -- the end ---------------------------------------------------------------------------
 

@@ -38,3 +38,10 @@ def test_every_scheduled_draw_must_be_recorded_and_ended_as_the_host_left_it():
     assert "node n1: scheduled draw gone is missing from the history" in found
     assert "node n2: scheduled draw ran is missing from the history" in found
     assert len(found) == 5
+
+
+def test_a_minutes_rss_is_the_median_of_the_readings_the_node_was_up_for():
+    from gauges import median_kib
+    assert median_kib([100, 300, 200]) == 200
+    assert median_kib([None, 90, 110, None]) == 110, "readings while it was down do not count"
+    assert median_kib([None, None]) is None
