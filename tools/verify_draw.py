@@ -85,11 +85,29 @@ def remaining_after(draw):
     return [p for i, p in enumerate(draw["entrants"]) if i not in slots]
 
 
+def number_follows(number, base_link):
+    """A redraw's `number` follows the draw it redraws (section 5b): 1 after the giveaway's first
+    draw, one more than a numbered redraw, at least 2 after a redraw from before the numbering; a
+    redraw without a number (from before it) is not checked."""
+    if number is None:
+        return True
+    if not isinstance(number, int) or isinstance(number, bool):
+        return False
+    if not base_link:
+        return number == 1
+    previous = base_link.get("number")
+    if previous is None:
+        return number >= 2
+    return isinstance(previous, int) and number == previous + 1
+
+
 def redraw_ok(draw, base):
     """A redraw holds exactly the entrants section 5b gives for the finished draw it names, and
-    not the removed winner."""
+    not the removed winner; its number follows that draw's."""
     link = draw.get("redrawOf") or {}
     if base is None or base.get("drawId") != link.get("drawId") or base.get("status", "finished") != "finished":
+        return False
+    if not number_follows(link.get("number"), base.get("redrawOf")):
         return False
     key = lambda p: (p["userId"], p["name"], p["username"], p["regDate"], bool(p["void"]))
     removed = link.get("removed") or {}

@@ -86,6 +86,7 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
     case notAWinner = "not_a_winner"
     /// A redraw with nobody left to draw from.
     case nobodyLeft = "nobody_left"
+    case redrawLimit = "redraw_limit"
     /// A scheduled draw's time that is not an RFC 3339 date-time (issue 30).
     case badTime = "bad_time"
     /// A scheduled draw's time that is not in the future.
@@ -152,6 +153,7 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .notRedrawable: return "Only a winner of this room's last finished draw can be redrawn."
         case .notAWinner: return "That entrant is not one of the winners of this room's last draw."
         case .nobodyLeft: return "Everyone in the draw was drawn already: nobody is left to draw a replacement from."
+        case .redrawLimit: return "This giveaway has had every redraw this server allows (its operator sets how many, or none)."
         case .badTime: return "Send the time as an RFC 3339 date-time, e.g. {\"at\":\"2030-01-31T18:00:00Z\"}."
         case .timePassed: return "That time has passed; choose a time in the future."
         case .tooSoon: return "That time is too soon to schedule a draw for; start it now instead."
@@ -172,7 +174,7 @@ public enum ClientErrorCode: String, Error, Sendable, CaseIterable {
         case .forbidden, .sourceURLsOff: return 403
         case .unknownRoom, .unknownDraw, .notFound, .roomDeleted, .notScheduled: return 404
         case .methodNotAllowed: return 405
-        case .drawRunning, .roomExists, .noWinnerWaiting, .notRedrawable, .nobodyLeft, .alreadyScheduled: return 409
+        case .drawRunning, .roomExists, .noWinnerWaiting, .notRedrawable, .nobodyLeft, .redrawLimit, .alreadyScheduled: return 409
         case .bodyTooLarge, .listTooLarge: return 413
         case .tooManyEntrants, .nameTooLong, .nameTooManyBytes, .noEntrants, .listInvalidData, .invalidSettings,
              .sourceURLInvalid, .sourceHostNotAllowed, .sourceAddressRefused, .notAWinner, .timePassed, .tooSoon,

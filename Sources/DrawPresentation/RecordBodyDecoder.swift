@@ -28,7 +28,7 @@ public enum RecordBodyDecoder {
         var redrawOf: RedrawLink?
         if let link = json.redrawOf {
             guard let removed = player(link.removed), let kept = players(link.kept) else { return nil }
-            redrawOf = RedrawLink(drawId: link.drawId, removed: removed, kept: kept)
+            redrawOf = RedrawLink(drawId: link.drawId, removed: removed, kept: kept, number: link.number)
         }
         var beacon: DrawBeacon?
         if let b = json.beacon {
@@ -197,6 +197,8 @@ private struct RedrawJSON: Decodable {
     let drawId: String
     let removed: PlayerJSON
     let kept: [PlayerJSON]
+    /// Absent from records written before redraws were numbered (issue 37): 1.
+    let number: Int?
 }
 
 private struct SourcesJSON: Decodable {

@@ -162,6 +162,7 @@ extension WireMessages {
         w.field("drawId", link.drawId)
         w.key("removed"); writePlayer(link.removed, into: &w)
         w.key("kept"); writePlayers(link.kept, into: &w)
+        if let number = link.number { w.field("number", number) }
         w.endObject()
     }
 

@@ -41,6 +41,12 @@ public struct ServerConfig: Sendable {
     public var roomURLSources: (any RoomURLSources)?
     /// What a host may choose for a room (`PUT /api/rooms/ROOM/settings`).
     public var roomSettingsLimits: RoomSettingsLimits = .standard
+    /// The most redraws one giveaway may have (a redraw of a redraw counts as the second; 0:
+    /// redraws are off; `--max-redraws`, issue 37). Small by default: each redraw is a fresh
+    /// draw, so without a limit a host could redraw "no-shows" until the person it wants wins.
+    public var maxRedraws: Int = ServerConfig.standardMaxRedraws
+    /// `maxRedraws`' default.
+    public static let standardMaxRedraws = 3
     /// How soon and how far ahead a draw may be scheduled, and how late one may still start
     /// (issue 30, `ScheduleWindow`).
     public var scheduleWindow: ScheduleWindow = .standard

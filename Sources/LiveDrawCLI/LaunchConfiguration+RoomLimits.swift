@@ -9,6 +9,8 @@ extension LaunchConfiguration.Limits {
     public static let maxUploadBytes = 1...(1 << 30)
     public static let maxNameChars = 1...10_000
     public static let maxWinners = 1...1000
+    /// 0 switches redraws off; 100 is far past any honest giveaway's no-shows.
+    public static let maxRedraws = 0...100
 }
 
 extension LaunchConfiguration {

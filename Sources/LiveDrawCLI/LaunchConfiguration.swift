@@ -108,6 +108,7 @@ public struct LaunchConfiguration: Sendable {
         (server.tlsCertPath, server.tlsKeyPath) = try Self.tls(cert: o.tlsCert, key: o.tlsKey, paths: paths)
         server.entrantListReader = UploadedEntrantList(limits: try Self.entrantLimits(o), today: UploadedEntrantList.utcToday)
         server.roomSettingsLimits = try Self.roomSettingsLimits(o)
+        server.maxRedraws = try Self.check(o.maxRedraws, in: Limits.maxRedraws, "max-redraws")
         sourceRestriction = try Self.sourceRestriction(o)
         self.server = server
 

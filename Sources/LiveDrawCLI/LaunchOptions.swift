@@ -76,6 +76,9 @@ public struct LaunchOptions: ParsableCommand {
     @Option(help: "Most winners a host may set for a room's draws. (env: LIVE_DRAW_MAX_WINNERS)")
     public var maxWinners: Int = RoomSettingsLimits.standard.maxWinners
 
+    @Option(help: "Most redraws of one giveaway (a winner declared a no-show and redrawn; a redraw of a redraw is the second); 0 switches redraws off. Every redraw is numbered on every page. (env: LIVE_DRAW_MAX_REDRAWS)")
+    public var maxRedraws: Int = ServerConfig.standardMaxRedraws
+
     @Option(help: "Shortest gap between flips a host may set for a room, in milliseconds. (env: LIVE_DRAW_MIN_INTERVAL_MS)")
     public var minIntervalMs: Int = RoomSettingsLimits.standard.minIntervalMs
 
@@ -230,7 +233,7 @@ public struct LaunchOptions: ParsableCommand {
     public static let environmentBackedOptions = [
         "host", "port", "public-dir", "users-url", "lottery-url",
         "round-interval-ms", "rounds", "decelerate-to-ms", "countdown-ms",
-        "max-entrants", "max-upload-bytes", "max-name-chars", "max-rounds", "max-winners", "min-interval-ms", "max-interval-ms",
+        "max-entrants", "max-upload-bytes", "max-name-chars", "max-rounds", "max-winners", "max-redraws", "min-interval-ms", "max-interval-ms",
         "loading-notice-ms",
         "fetch-connect-timeout-ms", "fetch-timeout-ms", "fetch-max-bytes", "fetch-redirects",
         "allowed-source-hosts", "allow-private-sources",

@@ -42,6 +42,7 @@ import Testing
             let drawId: String
             let removed: FairnessVectorTests.Entrant
             let kept: [FairnessVectorTests.Entrant]
+            let number: Int?
         }
         struct Slot: Decodable {
             let index: Int
@@ -110,7 +111,7 @@ import Testing
                                 abortReason: nil, winners: r.winners ?? 1, plannedWinnerPicks: slots,
                                 revealsEachWinner: r.reveal == "each",
                                 redrawOf: r.redrawOf.map { RedrawLink(drawId: $0.drawId, removed: $0.removed.player,
-                                                                      kept: $0.kept.map(\.player)) },
+                                                                      kept: $0.kept.map(\.player), number: $0.number) },
                                 beacon: beacon)
         return record
     }

@@ -150,6 +150,8 @@ struct LaunchConfigurationTests {
         (["--redis-history-seconds", "315360001"], "--redis-history-seconds must be between 1 and 315360000, not 315360001"),
         (["--redis-history-per-room", "0"], "--redis-history-per-room must be between 1 and 1000000, not 0"),
         (["--redis-history-per-room", "1000001"], "--redis-history-per-room must be between 1 and 1000000, not 1000001"),
+        (["--max-redraws=-1"], "--max-redraws must be between 0 and 100, not -1"),
+        (["--max-redraws", "101"], "--max-redraws must be between 0 and 100, not 101"),
     ])
     func outOfRangeNumbersAreRefused(arguments: [String], message: String) throws {
         #expect(try error(arguments, in: TempTree()) == message)
@@ -164,6 +166,13 @@ struct LaunchConfigurationTests {
         // Seconds win over hours: what the soak and the tests use.
         let short = try configure(["--redis-history-hours", "5", "--redis-history-seconds", "300"], in: TempTree())
         #expect(short.historyRetention.windowMs == 300_000)
+    }
+
+    /// Issue 37: redraws of a giveaway are limited, 3 by default; 0 switches them off.
+    @Test func theRedrawLimitIsTakenAtItsBounds() throws {
+        #expect(try configure([], in: TempTree()).server.maxRedraws == 3)
+        #expect(try configure(["--max-redraws", "0"], in: TempTree()).server.maxRedraws == 0)
+        #expect(try configure(["--max-redraws", "100"], in: TempTree()).server.maxRedraws == 100)
     }
 
     @Test func redirectsFollowTheSameOriginUnlessToldOtherwise() throws {

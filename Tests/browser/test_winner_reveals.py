@@ -112,6 +112,7 @@ def test_three_winners_one_by_one_then_a_redraw(server, open_page, size):
         note = page.text("redraw-note")
         assert f"replaces {removed}, who did not show up" in note, note
         assert "The winners now:" in note
+        assert note.endswith("This is redraw 1 of this giveaway."), note
         assert page.verify_status() == "ok"
         assert page.verify_items().get("redraw") is True, page.verify_items()
     # The result page of the redraw verifies it against the draw it redraws too.

@@ -12,6 +12,7 @@ import sys
 from helpers import http
 from helpers.cli import REPO
 from helpers.protocol import SUBPROTOCOL, SUBPROTOCOL_V1
+from helpers.redis import wait_until
 from helpers.rooms import put_entrants, put_settings, room_snapshot, wait_idle
 from helpers.wsclient import WSClient, run
 
@@ -141,3 +142,59 @@ def test_several_winners_run_on_by_default(server):
             await viewer.close()
 
     run(scenario(), timeout=60)
+
+
+def _next_result(server, room: str, after: str) -> dict:
+    """The room's last result once it is another draw's than `after` (a redraw just accepted may
+    not have shown `loading` yet) and the room is idle."""
+    wait_until(lambda: (room_snapshot(server, room)["lastResult"] or {}).get("drawId") != after, 20, "the redraw's result")
+    return wait_idle(server, room)["lastResult"]
+
+
+def _standing_winner(last: dict) -> int:
+    """The userId of the one winner a 1-winner draw's (or a redraw's) result names."""
+    picks = [p for p in last.get("winnerPicks") or [] if not p.get("void")]
+    return (last.get("winner") or picks[0])["userId"]
+
+
+def test_redraws_of_a_giveaway_are_numbered_and_stop_at_the_operators_limit(launch):
+    """Issue 37: a host redrew "no-shows" 7 times until the person it wanted won. With
+    --max-redraws 2, the first two redraws of a giveaway run and carry `redrawOf.number` 1 and 2
+    (in `started`, the snapshot and the record); the third is refused with 409 redraw_limit and
+    nothing is recorded or shown; with --max-redraws 0 the first is refused."""
+    server = launch(max_redraws=2, round_interval_ms=50)
+    room = "redraw-limit"
+    key = http.created_room(server, room)["hostKey"]
+    assert put_entrants(server, room, key, "\n".join(f"Guest {i}" for i in range(1, 13))).status == 200
+    assert put_settings(server, room, key, {"rounds": 2, "intervalMs": 50, "countdownMs": 0}).status == 200
+    status, body = _post(server, f"/api/rooms/{room}/draws", key)
+    assert status == 202, body
+    last = wait_idle(server, room)["lastResult"]
+    for number in (1, 2):
+        status, body = _post(server, f"/api/rooms/{room}/redraws", key,
+                             {"drawId": last["drawId"], "userId": _standing_winner(last)})
+        assert status == 202, body
+        previous, last = last, _next_result(server, room, last["drawId"])
+        assert last["redrawOf"]["drawId"] == previous["drawId"] and last["redrawOf"]["number"] == number, last
+        record = http.api(server, "GET", f"/api/draws/{last['drawId']}")[1]
+        assert record["redrawOf"]["number"] == number, record["redrawOf"]
+        report = _verify_by_id(server, last["drawId"])   # the number follows the base's, as the tool checks
+        assert report["ok"] and report["redrawOk"], report
+    drawn = http.api(server, "GET", f"/api/rooms/{room}/draws")[1]["draws"]
+    assert len(drawn) == 3
+
+    status, body = _post(server, f"/api/rooms/{room}/redraws", key,
+                         {"drawId": last["drawId"], "userId": _standing_winner(last)})
+    assert (status, body["error"]["code"]) == (409, "redraw_limit"), body
+    assert "every redraw this server allows" in body["error"]["message"]
+    assert http.api(server, "GET", f"/api/rooms/{room}/draws")[1]["draws"] == drawn, "nothing recorded"
+    assert room_snapshot(server, room)["lastResult"]["drawId"] == last["drawId"], "nothing shown"
+
+    off = launch(max_redraws=0, round_interval_ms=50)
+    key = http.created_room(off, room)["hostKey"]
+    assert put_entrants(off, room, key, "\n".join(f"Guest {i}" for i in range(1, 13))).status == 200
+    assert put_settings(off, room, key, {"rounds": 2, "intervalMs": 50, "countdownMs": 0}).status == 200
+    assert _post(off, f"/api/rooms/{room}/draws", key)[0] == 202
+    last = wait_idle(off, room)["lastResult"]
+    status, body = _post(off, f"/api/rooms/{room}/redraws", key, {"drawId": last["drawId"], "userId": _standing_winner(last)})
+    assert (status, body["error"]["code"]) == (409, "redraw_limit"), body

@@ -64,16 +64,23 @@ export function revealAnnouncement(prev, s) {
   return nextNoteText(s.draw, s.isHost);
 }
 
-/** "Ann replaces Bo, who did not show up. The winners now: Cy, Di and Ann." for a redraw. */
+/**
+ * "Ann replaces Bo, who did not show up. The winners now: Cy, Di and Ann. This is redraw 2 of
+ * this giveaway." for a redraw: every redraw is numbered (issue 37), so a run of "no-shows" until
+ * someone in particular won shows as what it is.
+ */
 export function redrawNoteText(record) {
   const link = record.redrawOf;
   if (!link?.removed) return '';
   const replacement = record.outcome === 'winner' ? record.winner : null;
   const first = replacement ? `${replacement.name} replaces ${link.removed.name}, who did not show up.`
     : `${link.removed.name} did not show up; the redraw drew a void entry, so that place has no winner.`;
+  // Records from before redraws were numbered count as the first.
+  const number = Number.isSafeInteger(link.number) && link.number > 0 ? link.number : 1;
+  const which = `This is redraw ${number} of this giveaway.`;
   const all = [...(link.kept ?? []), ...(replacement ? [replacement] : [])].map((p) => p.name);
-  if (all.length < 2) return first;
-  return `${first} The winners now: ${namesText(all)}.`;
+  if (all.length < 2) return `${first} ${which}`;
+  return `${first} The winners now: ${namesText(all)}. ${which}`;
 }
 
 /** The winners of a finished record a host may redraw: every winner, in order. */

@@ -74,6 +74,20 @@ export async function computeEachWinnerPicks(seed, drawId, n, rounds, k) {
 }
 
 /**
+ * Whether a redraw's `number` follows the draw it redraws (section 5b): 1 after the giveaway's
+ * first draw, one more than a numbered redraw, at least 2 after a redraw from before the
+ * numbering; a redraw without a number (from before it) is not checked.
+ */
+export function numberFollows(number, baseLink) {
+  if (number === undefined || number === null) return true;
+  if (!Number.isSafeInteger(number)) return false;
+  if (!baseLink) return number === 1;
+  const previous = baseLink.number;
+  if (previous === undefined || previous === null) return number >= 2;
+  return Number.isSafeInteger(previous) && number === previous + 1;
+}
+
+/**
  * Whether a redraw (docs/FAIRNESS.md section 5b) holds exactly the entrants of the finished draw
  * it redraws, `base` (its record), without every entry drawn for its slots, and not the removed
  * winner.
@@ -81,6 +95,7 @@ export async function computeEachWinnerPicks(seed, drawId, n, rounds, k) {
 export function redrawMatches(record, base) {
   const link = record.redrawOf;
   if (!link || !base || base.drawId !== link.drawId || (base.status ?? 'finished') !== 'finished') return false;
+  if (!numberFollows(link.number, base.redrawOf)) return false;
   const slots = new Set(Array.isArray(base.winnerPicks) ? base.winnerPicks.map((p) => p.index)
     : [base.picks?.[(base.picks?.length ?? 0) - 1]]);
   const expected = base.entrants.filter((_, i) => !slots.has(i));

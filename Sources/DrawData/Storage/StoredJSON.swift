@@ -63,6 +63,8 @@ enum StoredJSON {
         let drawId: String
         let removed: PlayerJSON
         let kept: [PlayerJSON]
+        /// Absent in links kept before redraws were numbered (issue 37): 1.
+        let number: Int?
     }
 
     /// A beacon draw's chain, round and, once fetched, the round's values (`DrawBeacon`, schema 9).
@@ -127,7 +129,8 @@ enum StoredJSON {
     }
 
     static func redraw(_ link: RedrawLink) -> String {
-        encode(RedrawJSON(drawId: link.drawId, removed: playerJSON(link.removed), kept: link.kept.map(playerJSON)))
+        encode(RedrawJSON(drawId: link.drawId, removed: playerJSON(link.removed), kept: link.kept.map(playerJSON),
+                          number: link.number))
     }
 
     static func beacon(_ b: DrawBeacon) -> String {
@@ -218,7 +221,7 @@ enum StoredJSON {
         let r = try decode(RedrawJSON.self, from: text, what: "redraw link")
         var kept: [Player] = []
         for p in r.kept { kept.append(try player(p)) }
-        return RedrawLink(drawId: r.drawId, removed: try player(r.removed), kept: kept)
+        return RedrawLink(drawId: r.drawId, removed: try player(r.removed), kept: kept, number: r.number)
     }
 
     static func beacon(from text: String) throws(Invalid) -> DrawBeacon {

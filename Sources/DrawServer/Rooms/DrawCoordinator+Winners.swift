@@ -60,13 +60,13 @@ extension DrawCoordinator {
             guard lastResultId(of: room) == drawId else { return .notRedrawable }
             let decision: Result<(link: RedrawLink, players: MergeResult), RedrawRefusal>
             if let last = room.lastResult, last.plan.drawId == drawId {
-                decision = RedrawLink.make(redrawing: last.plan, removing: userId)
+                decision = RedrawLink.make(redrawing: last.plan, removing: userId, limit: config.maxRedraws)
             } else if let record, record.drawId == drawId, record.room == room.name {
                 // The room shows this draw as its last result, so it ended; a record still
                 // `running` is the shared history catching up (the running node's end line is on
                 // its way): try again shortly, not "cannot be redrawn".
                 if record.status == .running { return .clusterUnavailable }
-                decision = RedrawLink.make(redrawing: record, removing: userId)
+                decision = RedrawLink.make(redrawing: record, removing: userId, limit: config.maxRedraws)
             } else {
                 // Another node's draw whose record is not in the shared history yet (its line is
                 // on its way): a moment later it is.
@@ -76,6 +76,7 @@ extension DrawCoordinator {
             case .failure(.notFinished): return .notRedrawable
             case .failure(.notAWinner): return .notAWinner
             case .failure(.nobodyLeft): return .nobodyLeft
+            case .failure(.limitReached): return .redrawLimit
             case .success(let decided):
                 let runner = runner(of: room)
                 runner.prepare(planner: PlanDraw(random: random, schedule: room.schedule(defaults: config.schedule)),

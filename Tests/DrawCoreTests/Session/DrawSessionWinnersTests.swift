@@ -157,7 +157,45 @@ struct DrawSessionWinnersTests {
         }
         #expect(two.link.kept == [replacement])
         #expect(!two.players.players.contains(replacement) && !two.players.players.contains(a) && !two.players.players.contains(b))
+        #expect(one.link.number == 1 && two.link.number == 2, "each redraw of the giveaway is numbered")
     }
+
+    /// Issue 37: a host redrew "no-shows" 7 times in a row until the person it wanted won. A
+    /// giveaway has at most `limit` redraws (the operator's `--max-redraws`); 0 switches them off;
+    /// a number from a record that would overflow is past any limit, not a wrap to a small one.
+    @Test func redrawsOfAGiveawayStopAtTheLimit() throws {
+        var h = H(records: false, winners: 1, reveal: .together)
+        let first = h.started(at: 10)
+        let list = MergeResult(players: (1...40).map {
+            Player(userId: $0, name: "P\($0)", username: "p\($0)", regDate: CalendarDate(iso: "2020-01-01")!, isVoid: false)
+        }, warnings: [])
+        let base = DrawPlan.make(drawId: "d0", entrants: list.players, seed: first.seed, schedule: H.schedule, winners: 1)
+        var plan = base
+        for n in 1...3 {
+            let decided = try RedrawLink.make(redrawing: plan, removing: plan.winningPlayers[0].userId, limit: 3).get()
+            #expect(decided.link.number == n && decided.link.drawId == plan.drawId)
+            plan = DrawPlan.make(drawId: "d\(n)", entrants: decided.players.players, seed: first.seed, schedule: H.schedule,
+                                 redrawOf: decided.link)
+        }
+        let winner = plan.winningPlayers[0].userId
+        #expect(RedrawLink.make(redrawing: plan, removing: winner, limit: 3).failureValue == .limitReached(max: 3))
+        #expect(RedrawLink.make(redrawing: plan, removing: winner, limit: 4).failureValue == nil)
+        #expect(RedrawLink.make(redrawing: plan, removing: winner).failureValue == nil, "no limit given: none")
+        #expect(RedrawLink.make(redrawing: base, removing: base.winningPlayers[0].userId, limit: 0).failureValue
+                == .limitReached(max: 0), "0: redraws are off")
+        #expect(RedrawLinkRefusalText.off == RedrawRefusal.limitReached(max: 0).message)
+
+        let huge = RedrawLink(drawId: "d9", removed: plan.winningPlayers[0], kept: [], number: Int.max)
+        let last = DrawPlan.make(drawId: "dx", entrants: list.players, seed: first.seed, schedule: H.schedule, redrawOf: huge)
+        #expect(RedrawLink.make(redrawing: last, removing: last.winningPlayers[0].userId, limit: 100).failureValue
+                == .limitReached(max: 100))
+        #expect(RedrawLink(drawId: "d", removed: huge.removed, kept: [], number: nil).ordinal == 1, "unnumbered: the first")
+        #expect(RedrawLink(drawId: "d", removed: huge.removed, kept: [], number: -5).ordinal == 1)
+    }
+}
+
+private enum RedrawLinkRefusalText {
+    static let off = "Redraws are switched off on this server."
 }
 
 extension Result {

@@ -25,7 +25,7 @@ LIVE_DRAW_OPTIONS = {
         "idle_ping_seconds", "idle_timeout_seconds", "heartbeat_seconds", "rounds", "redis_url", "shutdown_grace_ms",
         "log_format", "countdown_ms", "frame_ancestors", "cluster_secret_file", "event_loop", "realtime_priority",
         "redis_history_seconds", "redis_history_per_room",
-        "max_entrants", "max_upload_bytes", "max_name_chars", "max_rounds", "max_winners", "min_interval_ms",
+        "max_entrants", "max_upload_bytes", "max_name_chars", "max_rounds", "max_winners", "max_redraws", "min_interval_ms",
         "max_interval_ms", "decelerate_to_ms", "allowed_source_hosts", "allow_private_sources", "fetch_redirects",
         "beacon_url", "beacon_chain", "beacon_margin_ms", "beacon_wait_ms",
     )
