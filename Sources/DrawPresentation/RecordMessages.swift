@@ -126,6 +126,15 @@ public enum RecordMessages {
         // exactly as before; `winnerPicks` is null until the draw has finished.
         WireMessages.writeWinnerSlots(winners: s.winners, picks: s.status == .finished ? s.winnerPicks : nil, into: &w)
         w.field("failureCode", orNull: s.failureCode)
+        // A redraw's line names what it replaced and its number; the rest of the link (the
+        // winners kept) is in its record. Absent for every other draw: their lines keep their bytes.
+        if let link = s.redrawOf {
+            w.key("redrawOf"); w.beginObject()
+            w.field("drawId", link.drawId)
+            w.key("removed"); WireMessages.writePlayer(link.removed, into: &w)
+            if let number = link.number { w.field("number", number) }
+            w.endObject()
+        }
     }
 
     /// drawId, room, status, createdAt, startedAt, finishedAt: the head of a summary and a record.

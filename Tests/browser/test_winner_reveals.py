@@ -121,6 +121,9 @@ def test_three_winners_one_by_one_then_a_redraw(server, open_page, size):
     viewer.wait(lambda d: viewer.phase() == "result", "the result page")
     assert viewer.verify_status() == "ok" and viewer.verify_items().get("redraw") is True
     assert f"replaces {removed}" in viewer.text("redraw-note")
+    # The room's recent draws say it too, not just "X won" (issue 37).
+    host.wait(lambda d: f"replacing {removed} (redraw 1 of this giveaway)" in host.text("recent-list"),
+              "the redraw's line in the recent draws")
     _shot(viewer, "redraw-result-page", size)
     if size == DESKTOP:
         failing += axe.audit(host, "redraw result (host)")

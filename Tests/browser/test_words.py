@@ -145,3 +145,25 @@ def test_the_page_says_flips_not_rounds(server, open_page):
     result.wait(lambda d: result.verify_status() == "ok", "the result page, verified")
     assert "10 flips" in result.text("draw-summary")
     assert rounds_said(result) == []
+
+
+def test_a_redraw_says_whom_it_replaced_and_which_redraw_it_is_wherever_its_outcome_is(open_page):
+    """Issue 37: "Sebastian Miller won" alone (the room's last result, the recent draws, the
+    copied result) hid that Evelyn had won first and was replaced. A redraw's outcome now says so;
+    a record from before redraws were numbered counts as the first; other draws read as before."""
+    page = open_page()
+    said = run(page, "/js/words.js", """
+        const p = (id, name) => ({userId: id, name, username: name.toLowerCase(), regDate: '2020-01-01', void: false});
+        const redraw = (number) => ({status: 'finished', outcome: 'winner', winner: p(7, 'Sebastian Miller'),
+            redrawOf: {drawId: 'a'.repeat(32), removed: p(2, 'Evelyn Martinez'), ...(number ? {number} : {})}});
+        return {
+            second: m.outcomeText(redraw(2)), old: m.outcomeText(redraw(undefined)),
+            plain: m.outcomeText({status: 'finished', outcome: 'winner', winner: p(7, 'Sebastian Miller')}),
+            void: m.outcomeText({...redraw(1), outcome: 'void', winner: null, drawn: {...p(9, 'Zed'), void: true}}),
+        };""")
+    assert said["second"].startswith("Sebastian Miller") \
+        and said["second"].endswith(" won, replacing Evelyn Martinez (redraw 2 of this giveaway)"), said["second"]
+    assert said["old"].endswith("won, replacing Evelyn Martinez (redraw 1 of this giveaway)"), said["old"]
+    assert "replacing" not in said["plain"] and said["plain"].endswith(" won"), said["plain"]
+    assert said["void"] == "No winner: Zed was drawn, a void entry, replacing Evelyn Martinez (redraw 1 of this giveaway)", \
+        said["void"]

@@ -182,6 +182,10 @@ def test_redraws_of_a_giveaway_are_numbered_and_stop_at_the_operators_limit(laun
         assert report["ok"] and report["redrawOk"], report
     drawn = http.api(server, "GET", f"/api/rooms/{room}/draws")[1]["draws"]
     assert len(drawn) == 3
+    # The history's lines say which are redraws, of what, replacing whom (newest first).
+    assert [(d.get("redrawOf") or {}).get("number") for d in drawn] == [2, 1, None]
+    assert drawn[0]["redrawOf"]["drawId"] == drawn[1]["drawId"] and drawn[1]["redrawOf"]["drawId"] == drawn[2]["drawId"]
+    assert drawn[1]["redrawOf"]["removed"]["userId"] == _standing_winner(drawn[2])
 
     status, body = _post(server, f"/api/rooms/{room}/redraws", key,
                          {"drawId": last["drawId"], "userId": _standing_winner(last)})

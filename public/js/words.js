@@ -96,12 +96,26 @@ export function stoppedText(record) {
   return why ? `Stopped: ${why.toLowerCase()} It stopped ${after}` : `Stopped ${after}`;
 }
 
-/** Who won a finished draw, as the last-result card and the recent draws say it. */
+/**
+ * Who won a finished draw, as the last-result card, the recent draws and the copied result say
+ * it; a redraw says whom it replaced and which redraw of the giveaway it is (issue 37: "Sebastian
+ * won" alone hid that Evelyn had won first).
+ */
 export function outcomeText(record) {
   const slots = slotsOf(record);
-  if (slots) return slotsOutcomeText(slots);
-  if (record.outcome !== 'void') return `${nameWithHandle(record.winner)} won`;
-  return record.drawn ? `No winner: ${record.drawn.name} was drawn, a void entry` : 'No winner: the drawn entry was void';
+  if (slots) return slotsOutcomeText(slots) + redrawClause(record);
+  if (record.outcome !== 'void') return `${nameWithHandle(record.winner)} won${redrawClause(record)}`;
+  const none = record.drawn ? `No winner: ${record.drawn.name} was drawn, a void entry` : 'No winner: the drawn entry was void';
+  return none + redrawClause(record);
+}
+
+/** ", replacing Bo (redraw 2 of this giveaway)" for a redraw; '' for any other draw. */
+export function redrawClause(record) {
+  const link = record.redrawOf;
+  if (!link?.removed) return '';
+  // Records from before redraws were numbered count as the first.
+  const number = Number.isSafeInteger(link.number) && link.number > 0 ? link.number : 1;
+  return `, replacing ${link.removed.name} (redraw ${number} of this giveaway)`;
 }
 
 /** The one time a draw is known by, everywhere on the page: when it ended, else when it started. */

@@ -5,7 +5,8 @@ extension DrawSummary {
         self.init(drawId: r.drawId, room: r.room, status: r.status, createdAt: r.createdAt,
                   startedAt: r.startedAt, finishedAt: r.finishedAt, entrantCount: r.entrants.count,
                   roundsShown: r.roundsShown, commitment: r.commitment, plannedDrawn: r.outcome?.drawn,
-                  failureCode: r.failure?.code, winners: r.winners, plannedWinnerPicks: r.winnerPicks)
+                  failureCode: r.failure?.code, winners: r.winners, plannedWinnerPicks: r.winnerPicks,
+                  redrawOf: r.redrawOf)
     }
 }
 
@@ -15,6 +16,6 @@ extension DrawSummary {
         DrawSummary(drawId: drawId, room: room, status: status, createdAt: createdAt, startedAt: startedAt,
                     finishedAt: finishedAt, entrantCount: entrantCount, roundsShown: roundsShown,
                     commitment: commitment, plannedDrawn: outcome?.drawn, failureCode: failureCode,
-                    winners: winners, plannedWinnerPicks: winnerPicks)
+                    winners: winners, plannedWinnerPicks: winnerPicks, redrawOf: redrawOf)
     }
 }

@@ -24,13 +24,17 @@ public struct DrawSummary: Sendable, Hashable {
     /// Every slot's pick, in slot order, for a `finished` draw with `winners > 1` (issue 28: a
     /// history line names every winner, not only the first); empty otherwise.
     public let winnerPicks: [WinnerPick]
+    /// For a redraw: the draw it redraws, the winner it replaces and which redraw of the giveaway
+    /// it is (issue 37: a history line says so, not just "X won").
+    public let redrawOf: RedrawLink?
 
     /// - Parameters:
     ///   - plannedDrawn: the last round's pick as stored; dropped unless `finished`.
     ///   - plannedWinnerPicks: every slot's pick as stored (k > 1); dropped unless `finished`.
     public init(drawId: String, room: String, status: DrawStatus, createdAt: Double, startedAt: Double?,
                 finishedAt: Double?, entrantCount: Int, roundsShown: Int, commitment: String?,
-                plannedDrawn: Player?, failureCode: String?, winners: Int = 1, plannedWinnerPicks: [WinnerPick] = []) {
+                plannedDrawn: Player?, failureCode: String?, winners: Int = 1, plannedWinnerPicks: [WinnerPick] = [],
+                redrawOf: RedrawLink? = nil) {
         self.drawId = drawId
         self.room = room
         self.status = status
@@ -44,5 +48,6 @@ public struct DrawSummary: Sendable, Hashable {
         self.failureCode = failureCode
         self.winners = winners
         self.winnerPicks = status == .finished && winners > 1 ? plannedWinnerPicks : []
+        self.redrawOf = redrawOf
     }
 }

@@ -5,7 +5,7 @@ extension DrawRecordReader {
     /// The columns `list` reads, in SELECT order (the raw value is the column index).
     enum SummaryColumn: Int32, CaseIterable {
         case seq, drawId, room, status, createdAt, startedAt, finishedAt, entrantCount, commitment, drawn,
-             failureCode, roundsShown, winners, winnerPicks, entrantsHash
+             failureCode, roundsShown, winners, winnerPicks, entrantsHash, redraw
 
         var sql: String {
             switch self {
@@ -25,6 +25,7 @@ extension DrawRecordReader {
             case .winners: return "d.winners"
             case .winnerPicks: return "d.winner_picks_json"
             case .entrantsHash: return "d.entrants_hash"
+            case .redraw: return "d.redraw_json"
             }
         }
     }

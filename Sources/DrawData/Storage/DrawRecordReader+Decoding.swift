@@ -13,7 +13,8 @@ extension DrawRecordReader {
                         entrantCount: row.int(C.entrantCount.rawValue), roundsShown: row.int(C.roundsShown.rawValue),
                         commitment: row.text(C.commitment.rawValue),
                         plannedDrawn: try row.text(C.drawn.rawValue).map(StoredJSON.player(from:)),
-                        failureCode: row.text(C.failureCode.rawValue), winners: row.int(C.winners.rawValue))
+                        failureCode: row.text(C.failureCode.rawValue), winners: row.int(C.winners.rawValue),
+                        redrawOf: try row.text(C.redraw.rawValue).map(StoredJSON.redraw(from:)))
         }
     }
 
