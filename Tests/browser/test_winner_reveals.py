@@ -124,6 +124,15 @@ def test_three_winners_one_by_one_then_a_redraw(server, open_page, size):
     # The room's recent draws say it too, not just "X won" (issue 37).
     host.wait(lambda d: f"replacing {removed} (redraw 1 of this giveaway)" in host.text("recent-list"),
               "the redraw's line in the recent draws")
+    # And the first draw's own page says its winner was replaced, by whom, and who stands now,
+    # with a link to the redraw's page (its record alone still names the first winners).
+    viewer.driver.get(f"{server.base_url}/?draw={first_draw}")
+    viewer.wait(lambda d: viewer.visible("redrawn-note"), "the first draw's page to tell of the redraw")
+    later = viewer.text("redrawn-text")
+    assert later.startswith(f"{removed} did not show up and was replaced by ") and "(redraw 1 of this giveaway)" in later, later
+    assert "The winners now:" in later and removed not in later.split("The winners now:")[1], later
+    assert viewer.el("redrawn-link").get_attribute("href").endswith(f"/?draw={redraw_id}")
+    _shot(viewer, "redrawn-first-draw-page", size)
     _shot(viewer, "redraw-result-page", size)
     if size == DESKTOP:
         failing += axe.audit(host, "redraw result (host)")

@@ -167,3 +167,33 @@ def test_a_redraw_says_whom_it_replaced_and_which_redraw_it_is_wherever_its_outc
     assert "replacing" not in said["plain"] and said["plain"].endswith(" won"), said["plain"]
     assert said["void"] == "No winner: Zed was drawn, a void entry, replacing Evelyn Martinez (redraw 1 of this giveaway)", \
         said["void"]
+
+
+def test_the_first_draws_page_follows_its_redraws_to_who_stands_now(open_page):
+    """Issue 37: a draw's record never changes, so its page and copied result named a winner
+    replaced since. The room's history lines link each redraw to its base; the page follows them
+    (an aborted redraw replaced nobody) and says who was replaced, by whom, and who stands now."""
+    page = open_page()
+    said = run(page, "/js/redrawn-by.js", """
+        const p = (id, name) => ({userId: id, name, username: '', regDate: '2020-01-01', void: false});
+        const first = {drawId: 'a', status: 'finished', winners: 3, winnerPicks: [p(1, 'Caleb'), p(2, 'Evelyn'), p(3, 'Ava')]};
+        const line = (drawId, base, removed, winner, number, status = 'finished') => ({drawId, status,
+            outcome: winner ? 'winner' : 'void', winner, redrawOf: {drawId: base, removed, number}});
+        const lines = [line('d', 'c', p(3, 'Ava'), null, 2), line('c', 'a', p(2, 'Evelyn'), p(7, 'Sebastian'), 1),
+                       line('b', 'a', p(2, 'Evelyn'), null, 1, 'aborted'), {drawId: 'a', status: 'finished'}];
+        const chain = m.redrawChain('a', lines);
+        return {ids: chain.map((l) => l.drawId), text: m.redrawnText(first, chain),
+                none: m.redrawnText(first, m.redrawChain('d', lines)), loop: m.redrawChain('x',
+                    [line('y', 'x', p(1, 'Caleb'), p(8, 'Zoe'), 1), line('x', 'y', p(8, 'Zoe'), p(9, 'Ida'), 2)]).length};""")
+    assert said["ids"] == ["c", "d"], said
+    assert said["text"] == ("Evelyn did not show up and was replaced by Sebastian (redraw 1 of this giveaway). "
+                            "Ava did not show up; redraw 2 of this giveaway drew a void entry, so that place has no winner. "
+                            "The winners now: Caleb and Sebastian."), said["text"]
+    assert said["none"] == "", "the newest redraw has nothing after it"
+    assert said["loop"] == 2, "a cycle in lying lines ends the walk"
+    copied = run(page, "/js/result-share.js", """return m.resultShareText({title: 'Quiz', prize: null},
+        {status: 'finished', outcome: 'winner', winner: {name: 'Ann', username: ''}}, 'https://x/?draw=a',
+        'Ann did not show up and was replaced by Bo (redraw 1 of this giveaway). The winner now: Bo.')""")
+    assert copied.split("\n") == ["Quiz", "Ann won.",
+                                  "Ann did not show up and was replaced by Bo (redraw 1 of this giveaway). The winner now: Bo.",
+                                  "Check the draw: https://x/?draw=a"], copied

@@ -3,6 +3,7 @@
 // after the event. No WebSocket: the record does not change any more.
 
 import { byId, setText, show } from './dom.js';
+import { showLaterRedraws } from './redrawn-by.js';
 import { verifyAndShow } from './verify-panel.js';
 import { drawTime, flipCountText, requestProblemText, timeText } from './words.js';
 
@@ -35,6 +36,8 @@ export async function openDrawPage(drawId, dispatch) {
   el.live.href = `/?room=${encodeURIComponent(record.room)}`;
   setText(el.live, `Watch room “${record.room}” live`);
   dispatch({ type: 'record', record });
+  // A winner replaced later is said on this page too, not only on the redraw's (issue 37).
+  showLaterRedraws(record);
   // A finished draw is checked as the stage shows it (main.js); a stopped one here.
   if (record.seed !== null && record.status !== 'finished') verifyAndShow(record);
 }

@@ -4,16 +4,20 @@
 
 import { byId, setText, show } from './dom.js';
 import { giveawayOf } from './giveaway.js';
+import { redrawnTextFor } from './redrawn-by.js';
 import { outcomeText, stoppedText } from './words.js';
 
 const el = { box: byId('result-share'), button: byId('result-share-button'), done: byId('result-share-done') };
 let ended = null; // the record shown, once it has ended
 let last = null;  // the view state: the giveaway's title and prize arrive after the record
 
-/** The lines a host pastes into a post or a chat. */
-export function resultShareText({ title, prize }, record, url) {
+/**
+ * The lines a host pastes into a post or a chat; `later`: what the page says of later redraws of
+ * this draw (a winner replaced since), so a copied result never names a winner who was replaced.
+ */
+export function resultShareText({ title, prize }, record, url, later = '') {
   const what = record.status === 'finished' ? `${outcomeText(record)}.` : stoppedText(record);
-  return [title, prize ? `Prize: ${prize}` : null, what, `Check the draw: ${url}`].filter(Boolean).join('\n');
+  return [title, prize ? `Prize: ${prize}` : null, what, later || null, `Check the draw: ${url}`].filter(Boolean).join('\n');
 }
 
 export function setUpResultShare() {
@@ -21,7 +25,8 @@ export function setUpResultShare() {
     if (!ended) return;
     // Read at the click: the room's title and prize load after the record does.
     const giveaway = giveawayOf(last);
-    const shared = { title: giveaway.title ?? 'Draw result', text: resultShareText(giveaway, ended, location.href) };
+    const shared = { title: giveaway.title ?? 'Draw result',
+      text: resultShareText(giveaway, ended, location.href, redrawnTextFor(ended.drawId)) };
     if (navigator.share) {
       try {
         await navigator.share({ title: shared.title, text: shared.text, url: location.href });
