@@ -132,6 +132,12 @@ def test_three_winners_one_by_one_then_a_redraw(server, open_page, size):
     assert later.startswith(f"{removed} did not show up and was replaced by ") and "(redraw 1 of this giveaway)" in later, later
     assert "The winners now:" in later and removed not in later.split("The winners now:")[1], later
     assert viewer.el("redrawn-link").get_attribute("href").endswith(f"/?draw={redraw_id}")
+    # The winner list marks the replaced winner where the name stands.
+    viewer.wait(lambda d: len(viewer.driver.find_elements("css selector", '[data-testid="slot-replaced"]')) == 1,
+                "the replaced winner marked in the list")
+    mark = viewer.driver.find_element("css selector", '[data-testid="slot-replaced"]')
+    assert mark.text.startswith("did not show up: replaced by ") and mark.text.endswith("(redraw 1)"), mark.text
+    assert removed in mark.find_element("xpath", "..").text
     _shot(viewer, "redrawn-first-draw-page", size)
     _shot(viewer, "redraw-result-page", size)
     if size == DESKTOP:

@@ -37,7 +37,7 @@ export async function openDrawPage(drawId, dispatch) {
   setText(el.live, `Watch room “${record.room}” live`);
   dispatch({ type: 'record', record });
   // A winner replaced later is said on this page too, not only on the redraw's (issue 37).
-  showLaterRedraws(record);
+  showLaterRedraws(record, dispatch);
   // A finished draw is checked as the stage shows it (main.js); a stopped one here.
   if (record.seed !== null && record.status !== 'finished') verifyAndShow(record);
 }

@@ -40,6 +40,23 @@ function winnersOf(record) {
 }
 
 /**
+ * Each replaced winner's mark, by userId: "did not show up: replaced by Sebastian (redraw 1)",
+ * for the winner list of the draw shown (its first winners; later redraws' winners are theirs).
+ */
+export function replacementMarks(chain) {
+  const marks = {};
+  for (const line of chain) {
+    const removed = line.redrawOf.removed;
+    if (!removed || marks[removed.userId]) continue;
+    const number = Number.isSafeInteger(line.redrawOf.number) && line.redrawOf.number > 0 ? line.redrawOf.number : 1;
+    marks[removed.userId] = line.outcome === 'winner' && line.winner
+      ? `did not show up: replaced by ${line.winner.name} (redraw ${number})`
+      : `did not show up: redraw ${number} drew no winner`;
+  }
+  return marks;
+}
+
+/**
  * "Evelyn did not show up and was replaced by Sebastian (redraw 1 of this giveaway). The winners
  * now: Caleb, Ava and Sebastian." for `record` and its `chain` (redrawChain); '' without one.
  */
@@ -65,8 +82,11 @@ export function redrawnTextFor(drawId) {
   return found?.drawId === drawId ? found.text : '';
 }
 
-/** Reads the room's history after `record` (finished) and shows its later redraws, if any. */
-export async function showLaterRedraws(record) {
+/**
+ * Reads the room's history after `record` (finished) and shows its later redraws, if any; the
+ * winner list marks each replaced winner (`dispatch`: the page's state, a `redrawn` event).
+ */
+export async function showLaterRedraws(record, dispatch = () => {}) {
   found = null;
   show(el.note, false);
   if (record.status !== 'finished') return;
@@ -94,4 +114,5 @@ export async function showLaterRedraws(record) {
   setText(el.text, text);
   el.link.href = `/?draw=${encodeURIComponent(chain.at(-1).drawId)}`;
   show(el.note, true);
+  dispatch({ type: 'redrawn', drawId: record.drawId, replaced: replacementMarks(chain) });
 }

@@ -187,7 +187,7 @@ function renderResultParts(s) {
 }
 
 /** One place of a list of winners: the name, then the username or why the place has no winner. */
-export function slotItem(p, place) {
+export function slotItem(p, place, replacedBy = null) {
   const item = document.createElement('li');
   item.classList.toggle('void', p.void);
   const name = document.createElement('bdi');
@@ -198,5 +198,14 @@ export function slotItem(p, place) {
   rest.textContent = p.void ? `a void entry: no winner for place ${place}` : handleOf(p);
   item.append(name);
   if (rest.textContent) item.append(' ', rest);
+  if (replacedBy) {
+    // A winner replaced later (issue 37): marked where the name stands, not only in a note.
+    item.classList.add('replaced');
+    const mark = document.createElement('span');
+    mark.className = 'slot-replaced';
+    mark.dataset.testid = 'slot-replaced';
+    mark.textContent = replacedBy;
+    item.append(' ', mark);
+  }
   return item;
 }

@@ -34,6 +34,8 @@ export function reduce(s, ev) {
   switch (ev.type) {
     case 'snapshot': return fromSnapshot(s, ev);
     case 'record': return fromRecord(s, ev.record);
+    // The result page learned that winners of its draw were replaced later (redrawn-by.js).
+    case 'redrawn': return s.result?.record?.drawId === ev.drawId ? { ...s, result: { ...s.result, replaced: ev.replaced } } : s;
     case 'presence': return { ...s, viewers: ev.viewers };
     case 'room': return { ...s, ...roomInfoFrom(ev) }; // the host changed the list or settings
     case 'loading': return { ...cleared(s), phase: 'loading', warnings: [] };

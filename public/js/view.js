@@ -41,7 +41,7 @@ export function renderView(prev, s) {
       : 'Waiting for the host to start the draw.');
   if (phase === 'live') renderLive(prev, s);
   renderCountdown(phase === 'live' ? s.draw : null);
-  if (phase === 'result') renderResult(s.result.record);
+  if (phase === 'result') renderResult(s.result.record, s.result.replaced);
   if (phase === 'failed') {
     setText(el.failure, failureText(s.failure.code, s.warnings));
     // The code and the server's sentence help the host fix the lists; viewers get the plain words.
@@ -93,7 +93,7 @@ function restartFlip() {
   el.flip.classList.add('flipping');
 }
 
-function renderResult(record) {
+function renderResult(record, replaced) {
   const isVoid = record.outcome === 'void';
   el.outcome.dataset.outcome = record.outcome;
   setText(el.outcome, isVoid ? 'No winner this time' : 'The winner is');
@@ -104,7 +104,7 @@ function renderResult(record) {
   setText(el.winnerUser, isVoid
     ? `${shown ? (handleOf(shown) || shown.name) + ' is' : 'It is'} a void entry, so it does not win.`
     : handleOf(record.winner));
-  renderWinnerList(record);
+  renderWinnerList(record, replaced);
 }
 
 /**
@@ -112,11 +112,11 @@ function renderResult(record) {
  * big name; a void place names its entry and says it has no winner. One-winner draws carry no
  * `winnerPicks` and keep the big name.
  */
-function renderWinnerList(record) {
+function renderWinnerList(record, replaced = null) {
   const slots = slotsOf(record) ?? [];
   show(el.winnerList, slots.length > 0);
   for (const part of [el.winner, el.winnerUser]) show(part, slots.length === 0);
-  el.winnerList.replaceChildren(...slots.map((p, i) => slotItem(p, i + 1)));
+  el.winnerList.replaceChildren(...slots.map((p, i) => slotItem(p, i + 1, replaced?.[p.userId])));
   if (slots.length > 0) {
     const won = slots.some((p) => !p.void);
     setText(el.outcome, slotsHeading(slots));
