@@ -295,9 +295,9 @@ def test_in_a_cluster_a_draw_scheduled_through_one_node_is_cancelled_through_the
 def test_in_a_cluster_a_draw_claimed_by_a_node_that_died_before_starting_it_is_started_by_another(launch, redis):
     """The soak lost a scheduled draw: its node claimed it at its time and stopped before it
     started it. Here node A claims it for real and is killed before it can start it: its link to
-    Redis carries A's claim there but holds the answer, then kill -9. B, stopped over the draw's
-    time so that A alone claims it, takes the draw once A's claim (a 5 s lease) has lapsed, and
-    its viewer sees the draw start and finish; the history records it once."""
+    Redis carries A's claim there and holds every answer from that request on, then kill -9. B,
+    stopped over the draw's time so that A alone claims it, takes the draw once A's claim (a 5 s
+    lease) has lapsed, and its viewer sees the draw start and finish; the history records it once."""
     proxy = SilentDropProxy("127.0.0.1", redis.port)
     a = launch_node(launch, redis, round_interval_ms=100, redis_url=f"redis://127.0.0.1:{proxy.port}")
     b = launch_node(launch, redis, round_interval_ms=100)
@@ -310,12 +310,17 @@ def test_in_a_cluster_a_draw_claimed_by_a_node_that_died_before_starting_it_is_s
         viewer = await WSClient.open(b.ws_url(room), name="viewer-b")
         try:
             await start_when_watched(redis, room, [viewer], nodes=1)
-            scheduled = await asyncio.to_thread(_scheduled_on_both, [b, a], room, key, 8)
+            # Through A, 3 s ahead: A knows it at once; B need not know it before (it reads the
+            # store every 5 s, and finds the draw again once A's claim has lapsed).
+            status, scheduled = await asyncio.to_thread(_schedule, a, room, key, _rfc3339(time.time() + 3))
+            assert status == 201, scheduled
             claim_key = f"live-draw:scheduled-claim:{scheduled['drawId']}"
-            # B sleeps through the draw's time; A's answers from Redis stop coming from just before.
+            # B sleeps through the draw's time; A's answers from Redis stop with its claim (the
+            # claim script is the one that answers 'held'; A's reads of the schedule name the
+            # claim's key too, so the key alone would not tell them apart).
+            proxy.hold_replies_after(b"'held'")
             await asyncio.sleep(max(0.0, scheduled["at"] / 1000 - time.time() - 1.0))
             b.proc.send_signal(signal.SIGSTOP)
-            proxy.hold_replies()
             try:
                 # Claimed: marked (a lease), or, as this code did before, taken out of the store.
                 draw_key = f"live-draw:scheduled:{scheduled['drawId']}"

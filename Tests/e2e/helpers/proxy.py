@@ -30,6 +30,8 @@ class SilentDropProxy:
         self._flowing.set()
         # Only the upstream's bytes held (hold_replies): what the client sends still arrives.
         self._replies_held = False
+        # hold_replies_after: the bytes that, once a client sends them, hold the replies from then.
+        self._hold_marker: bytes | None = None
         self._stopped = threading.Event()
         self._lock = threading.Lock()
         self._sockets: list[socket.socket] = []
@@ -55,8 +57,15 @@ class SilentDropProxy:
         process that dies before it reads the answer)."""
         self._replies_held = True
 
+    def hold_replies_after(self, marker: bytes) -> None:
+        """hold_replies() from the moment a client sends bytes containing `marker` (those bytes
+        still reach the target): the answer to exactly that request, and every later one, never
+        comes. A test times a fault to one request this way, not to the clock."""
+        self._hold_marker = marker
+
     def heal(self) -> None:
         """Bytes flow again, on the connections held meanwhile and on new ones."""
+        self._hold_marker = None
         self._replies_held = False
         self._flowing.set()
 
@@ -127,6 +136,8 @@ class SilentDropProxy:
                     except OSError:
                         data = b""
                     try:
+                        if data and s is a and self._hold_marker is not None and self._hold_marker in data:
+                            self._replies_held = True   # before the request reaches the target
                         if data:
                             peer[s].sendall(data)
                         else:
