@@ -47,6 +47,9 @@ class SoakConfig:
     steady_node: bool = True
     # A host acts every this many seconds (uniformly drawn between the two).
     pause_s: tuple = (3.0, 10.0)
+    # The nodes' MALLOC_ARENA_MAX, as deployed (the Dockerfile, docs/SCALING.md "Deployment");
+    # '' leaves glibc's default (SOAK_MALLOC_ARENA_MAX=).
+    malloc_arena_max: str = "2"
 
     @property
     def warmup_minute(self) -> int:
@@ -63,7 +66,8 @@ class SoakConfig:
                    viewers=int(os.environ.get("SOAK_VIEWERS", "220")),
                    restart_every_s=float(os.environ.get("SOAK_RESTART_S") or (120 if minutes >= 10 else 50)),
                    history_s=int(os.environ.get("SOAK_HISTORY_S", "300")),
-                   steady_node=os.environ.get("SOAK_STEADY_NODE", "1" if minutes >= 10 else "0") == "1")
+                   steady_node=os.environ.get("SOAK_STEADY_NODE", "1" if minutes >= 10 else "0") == "1",
+                   malloc_arena_max=os.environ.get("SOAK_MALLOC_ARENA_MAX", "2"))
 
 
 @dataclass
@@ -93,7 +97,7 @@ class SoakResult:
                f"over the run ({c.rooms} at a time, {c.big_rooms} with {5000:,}-name lists), {c.viewers} viewers at a "
                f"time on {NODES} nodes ({self.viewers} over the run), "
                f"a SIGTERM restart every {c.restart_every_s:g} s, Redis history window {c.history_s} s, "
-               f"run {self.seconds:.0f} s"]
+               f"MALLOC_ARENA_MAX={c.malloc_arena_max or '(glibc default)'}, run {self.seconds:.0f} s"]
         out.append(f"draws run: {sum(self.draws.values())} ({', '.join(f'{k} {v}' for k, v in sorted(self.draws.items()))})")
         out.append(f"viewer-draws checked: {self.viewer_draws}")
         out.append("host actions: " + ", ".join(f"{k}: {v}" for k, v in sorted(self.statuses.items())))
@@ -461,4 +465,9 @@ def scheduled_findings(room: RoomHost, histories: dict) -> list:
 
 
 def run_soak(cfg: SoakConfig, launch) -> SoakResult:
+    # The nodes inherit this process' environment (helpers/server.py).
+    if cfg.malloc_arena_max:
+        os.environ["MALLOC_ARENA_MAX"] = cfg.malloc_arena_max
+    else:
+        os.environ.pop("MALLOC_ARENA_MAX", None)
     return Soak(cfg, launch).run()
