@@ -108,8 +108,12 @@ final class ClusterEventReceiver {
         }
         guard !room.isBusy else { return takenOver(room, by: envelope) }
         if envelope.kind == .loading || envelope.kind == .started, room.remote.head != nil,
-           let shown = room.remote.drawId, envelope.drawId != shown, node.services.views != nil {
-            return missedEnd(of: shown, before: payload, in: room)
+           let shown = room.remote.drawId, envelope.drawId != shown {
+            // Known ended here (its end shown, or given up on): nothing to read, only to forget.
+            guard tombstones.hasEnded(shown, in: name) || node.services.views == nil else {
+                return missedEnd(of: shown, before: payload, in: room)
+            }
+            room.remote.endShown(lastResult: nil)
         }
         if envelope.kind == .round, let index = envelope.index {
             // A round of a draw this node's viewers were never shown the start of (it missed
@@ -119,7 +123,7 @@ final class ClusterEventReceiver {
             if room.remote.drawId == nil {
                 cluster.metrics.staleEventDropped()
                 return cluster.readView(room: name) { [weak self, weak room] view in
-                    if let self, let room { resync(room, with: view) }
+                    if let self, let room, let view { resync(room, with: view) }
                 }
             }
             if index < room.remote.rounds.count { return }
@@ -135,7 +139,7 @@ final class ClusterEventReceiver {
             // A round this node's view lacks one before (it joined the draw late, or the link
             // dropped a message): read the view again so later snapshots are whole.
             cluster.readView(room: name) { [weak self, weak room] view in
-                if let self, let room { self.adoptView(view, in: room) }
+                if let self, let room, let view { self.adoptView(view, in: room) }
             }
         }
         broadcaster.show(envelope.wire, loading: envelope.kind == .loading, in: room)
@@ -274,6 +278,13 @@ final class ClusterEventReceiver {
             guard let self else { return }
             defer { release(name) }
             guard let room, !tombstones.hasEnded(drawId, in: name) else { return }
+            guard let view else {
+                // Unread (Redis away): the draw is over here all the same; its viewers get the
+                // room as this node has it, which shows it no longer running.
+                tombstones.end(drawId, in: name)
+                if room.remote.drawId == drawId { room.remote.endShown(lastResult: nil) }
+                return broadcaster.broadcast(broadcaster.snapshot(of: room, asMessage: true), in: room)
+            }
             if let end = view.lastEnd, end.drawId == drawId { return showEnd(end, in: room) }
             // The cluster recorded no end of it (a newer draw ended since): the draw is over here
             // all the same, and the viewers get what the view holds now, never that draw as

@@ -65,8 +65,8 @@ final class ClusterNode {
     var tookOver: (_ room: String, _ draw: EscrowedDraw, _ token: UInt64, _ endedAt: Double) -> Void = { _, _, _, _ in }
     /// The view reads in flight per room, and the callers that asked after it started.
     private struct ViewReads {
-        var running: [(StoredRoomView) -> Void]
-        var waiting: [(StoredRoomView) -> Void] = []
+        var running: [(StoredRoomView?) -> Void]
+        var waiting: [(StoredRoomView?) -> Void] = []
     }
     private var viewReads: [String: ViewReads] = [:]
     /// A room's view read back after a takeover found nothing to end, on the service thread.
@@ -189,15 +189,17 @@ final class ClusterNode {
         if subscribed.remove(room) != nil { channel.unsubscribe(room: room) }
     }
 
-    /// Reads the room's stored view on the worker; `then` runs here (not at all without a view
-    /// store or when the read fails: the room keeps what it has).
+    /// Reads the room's stored view on the worker; `then` runs here, once, always: with `nil`
+    /// when there is no view store or the read failed. A caller that waits on the answer (events
+    /// held back until a missed end is shown, a start) must hear of a failure, or it waits until
+    /// something else comes along (the soak's missed ends come exactly when Redis is unsteady).
     ///
     /// One read per room at a time: a round that arrives while the room's view is being read
     /// (every round of a draw whose start this node missed asks for one) waits for the next read,
     /// started once the one in flight answered, rather than each queueing a Redis round trip on
     /// the worker ahead of the draws' own entries. Each caller still gets a view read after it asked.
-    func readView(room: String, then done: @escaping (StoredRoomView) -> Void) {
-        guard services.views != nil else { return }
+    func readView(room: String, then done: @escaping (StoredRoomView?) -> Void) {
+        guard services.views != nil else { return done(nil) }
         guard viewReads[room] == nil else {
             viewReads[room]?.waiting.append(done)
             return
@@ -210,12 +212,16 @@ final class ClusterNode {
         guard let views = services.views else { return }
         let back = executor.continuation { [unowned self] (view: StoredRoomView?) in
             guard let reads = viewReads.removeValue(forKey: room) else { return }
-            if let view { for done in reads.running { done(view) } }
+            for done in reads.running { done(view) }
             guard !reads.waiting.isEmpty else { return }
             viewReads[room] = ViewReads(running: reads.waiting)
             startViewRead(room: room)
         }
-        if !worker.submit({ back(try? views.view(room: room)) }) { viewReads[room] = nil }
+        if !worker.submit({ back(try? views.view(room: room)) }) {
+            // The worker has stopped (shutdown): nobody will read it; every caller hears so.
+            let reads = viewReads.removeValue(forKey: room)
+            for done in (reads?.running ?? []) + (reads?.waiting ?? []) { done(nil) }
+        }
     }
 }
 

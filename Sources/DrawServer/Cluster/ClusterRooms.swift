@@ -79,7 +79,7 @@ final class ClusterRooms: SharedRooms {
         node.subscriptionConfirmed = { [unowned self] room in subscriptions.confirmed(room) }
         subscriptions.confirmedLate = { [unowned self] name in
             node.readView(room: name) { [weak self] view in
-                guard let self, let room = registry[name] else { return }
+                guard let self, let view, let room = registry[name] else { return }
                 receiver.resync(room, with: view)
             }
         }

@@ -23,6 +23,11 @@ import Testing
         }
     }
 
+    /// Redis away: every read fails.
+    struct AwayViews: RoomViewStore {
+        func view(room: String) throws(CoordinationError) -> StoredRoomView { throw .unavailable("Redis away") }
+    }
+
     struct NoChannel: ClusterEventChannel {
         func publish(_ payload: [UInt8], toRoom room: String) throws(CoordinationError) -> Int { 0 }
         func subscribe(room: String) {}
@@ -33,27 +38,52 @@ import Testing
         func observeSubscriptions(_ observer: @escaping @Sendable (String) -> Void) {}
     }
 
-    @Test func readsWhileOneIsInFlightShareTheNextOne() {
-        let loop = FakeLoop(), views = HeldViews()
+    static func node(_ loop: FakeLoop, views: any RoomViewStore) -> ClusterNode {
         let services = ClusterServices(nodeId: "node-t", lease: ClusterLeasesTests.ScriptedLease(),
                                        log: ClusterLeasesTests.EmptyLog(), views: views,
                                        makeEvents: { _ in NoChannel() }, linkUp: { true })
-        let node = ClusterNode(services: services, executor: loop.executor, clock: DrawRunnerPacingTests.ManualClock(),
-                               logger: Logger(label: "test"), makeTimer: { loop.makeTimer($0) })
-        defer { node.close() }
-        var got: [String] = []
-        node.readView(room: "quiz") { got.append("a:\($0.drawId ?? "")") }
-        node.readView(room: "quiz") { got.append("b:\($0.drawId ?? "")") }
-        node.readView(room: "quiz") { got.append("c:\($0.drawId ?? "")") }
-        node.readView(room: "other") { got.append("o:\($0.drawId ?? "")") }
-        views.firstMayAnswer.signal()
+        return ClusterNode(services: services, executor: loop.executor, clock: DrawRunnerPacingTests.ManualClock(),
+                           logger: Logger(label: "test"), makeTimer: { loop.makeTimer($0) })
+    }
+
+    /// Runs the loop's jobs until `done` or 5 s.
+    static func run(_ loop: FakeLoop, until done: () -> Bool) {
         let deadline = Date().addingTimeInterval(5)
-        while got.count < 4, Date() < deadline {
+        while !done(), Date() < deadline {
             if loop.runJobs() == 0 { usleep(1_000) }
         }
+    }
+
+    @Test func readsWhileOneIsInFlightShareTheNextOne() {
+        let loop = FakeLoop(), views = HeldViews()
+        let node = Self.node(loop, views: views)
+        defer { node.close() }
+        var got: [String] = []
+        node.readView(room: "quiz") { got.append("a:\($0?.drawId ?? "")") }
+        node.readView(room: "quiz") { got.append("b:\($0?.drawId ?? "")") }
+        node.readView(room: "quiz") { got.append("c:\($0?.drawId ?? "")") }
+        node.readView(room: "other") { got.append("o:\($0?.drawId ?? "")") }
+        views.firstMayAnswer.signal()
+        Self.run(loop) { got.count >= 4 }
         // The first read answers its caller; the two that asked meanwhile share one read, started
         // after they asked; another room's read is its own.
         #expect(got.sorted() == ["a:read-1", "b:read-3", "c:read-3", "o:read-2"], "\(got)")
         #expect(views.reads == 3)
+    }
+
+    /// A read that fails answers every caller, with nothing: one waiting on it (events held until
+    /// a missed end is shown, a start) must hear of it, not wait for whatever comes next. So does
+    /// a read asked after the worker stopped.
+    @Test func aFailedReadAnswersEveryCallerWithNothing() {
+        let loop = FakeLoop()
+        let node = Self.node(loop, views: AwayViews())
+        var got: [String] = []
+        for caller in ["a", "b", "c"] { node.readView(room: "quiz") { got.append("\(caller):\($0 == nil ? "none" : "view")") } }
+        Self.run(loop) { got.count >= 3 }
+        #expect(got.sorted() == ["a:none", "b:none", "c:none"])
+        node.close()
+        node.readView(room: "quiz") { got.append("after:\($0 == nil ? "none" : "view")") }
+        Self.run(loop) { got.count >= 4 }
+        #expect(got.last == "after:none")
     }
 }
