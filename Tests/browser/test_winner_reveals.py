@@ -124,6 +124,8 @@ def test_three_winners_one_by_one_then_a_redraw(server, open_page, size):
     # The room's recent draws say it too, not just "X won" (issue 37).
     host.wait(lambda d: f"replacing {removed} (redraw 1 of this giveaway)" in host.text("recent-list"),
               "the redraw's line in the recent draws")
+    host.driver.execute_script("document.querySelector('[data-testid=\"recent-list\"]').scrollIntoView()")
+    _shot(host, "redraw-recent-draws", size)
     # And the first draw's own page says its winner was replaced, by whom, and who stands now,
     # with a link to the redraw's page (its record alone still names the first winners).
     viewer.driver.get(f"{server.base_url}/?draw={first_draw}")
